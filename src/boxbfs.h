@@ -1,0 +1,252 @@
+/* boxbfs public C API: graphs, multi-device BFS, validation, traffic reports.
+ *
+ * The only installed header. Handles are opaque; every call returns a
+ * boxbfs_status_t and, on failure, leaves a detailed message in
+ * boxbfs_last_error() (thread-local). No global state: two graphs or two
+ * engines never share anything.
+ *
+ * Vertex ids: the API speaks "internal" ids 0..n-1 (dense). The ids of the
+ * input file ("external" ids: Matrix Market is 1-based, SNAP ids as written)
+ * are mapped with boxbfs_graph_external_id() / boxbfs_graph_internal_id(). */
+#ifndef BOXBFS_H
+#define BOXBFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status ---------------------------------------------------------------- */
+typedef enum {
+    BOXBFS_OK = 0,
+    BOXBFS_ERR_INVALID_ARG = -1,    /* bad option, id out of range, bad spec   */
+    BOXBFS_ERR_IO = -2,             /* open/read/write failed                  */
+    BOXBFS_ERR_PARSE = -3,          /* malformed input file                    */
+    BOXBFS_ERR_NO_MEMORY = -4,      /* host allocation failed                  */
+    BOXBFS_ERR_NO_DEVICE = -5,      /* fewer devices than asked, no driver     */
+    BOXBFS_ERR_DEVICE = -6,         /* a device call or kernel failed          */
+    BOXBFS_ERR_DEVICE_MEMORY = -7,  /* does not fit in device memory           */
+    BOXBFS_ERR_VALIDATION = -8,     /* a BFS result broke a Graph500 rule      */
+    BOXBFS_ERR_UNSUPPORTED = -9,    /* feature not built in / not available    */
+    BOXBFS_ERR_INTERNAL = -10       /* a bug in boxbfs                         */
+} boxbfs_status_t;
+
+/* Short constant description of a status ("parse error"). */
+const char *boxbfs_status_string(boxbfs_status_t status);
+/* Detailed message of the last failure on this thread ("g.mtx:14: vertex 812
+ * out of range [1, 512]"); "" if none. Valid until the next failing call. */
+const char *boxbfs_last_error(void);
+/* Library version ("0.1.0"). */
+const char *boxbfs_version(void);
+
+/* ---- graphs ---------------------------------------------------------------- */
+typedef struct boxbfs_graph *boxbfs_graph_t;
+
+typedef enum {
+    BOXBFS_DIRECTION_DEFAULT = 0,   /* the format's default: undirected for
+                                       SNAP and generated graphs, the header's
+                                       symmetry for Matrix Market            */
+    BOXBFS_DIRECTION_UNDIRECTED = 1,
+    BOXBFS_DIRECTION_DIRECTED = 2
+} boxbfs_direction_t;
+
+typedef struct {
+    boxbfs_direction_t direction;
+    int threads;                    /* generator/builder threads; 0 = online CPUs */
+} boxbfs_load_options_t;
+
+/* Load or generate a graph. spec is "kron:SCALE[:EDGEFACTOR[:SEED]]" or a
+ * file path: *.mtx (Matrix Market), *.bbcsr (binary, written by
+ * boxbfs_graph_save), anything else a SNAP edge list; a ".gz" suffix is read
+ * through zlib. opts may be NULL. On success *graph_p owns the graph.
+ * Returns OK, INVALID_ARG (bad spec), IO, PARSE, NO_MEMORY. */
+boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t *opts,
+                                  boxbfs_graph_t *graph_p);
+
+/* Build a graph from an edge list of internal ids in [0, n). Undirected
+ * graphs store both directions. Self-loops are dropped and duplicate arcs
+ * merged in the CSR; both still count as input edges (Graph500 TEPS).
+ * Returns OK, INVALID_ARG (id out of range, n <= 0), NO_MEMORY. */
+boxbfs_status_t boxbfs_graph_from_edges(int64_t n, int64_t nedges, const int64_t *src,
+                                        const int64_t *dst, int directed,
+                                        boxbfs_graph_t *graph_p);
+
+/* Write the graph as a binary CSR file (magic, version, sizes, checksum).
+ * Returns OK or IO. */
+boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path);
+
+void boxbfs_graph_free(boxbfs_graph_t graph);
+
+int64_t boxbfs_graph_vertices(boxbfs_graph_t graph);
+/* Input edges (as read or generated, duplicates and self-loops included). */
+int64_t boxbfs_graph_input_edges(boxbfs_graph_t graph);
+/* Stored arcs in the CSR (both directions of undirected edges, deduplicated). */
+int64_t boxbfs_graph_arcs(boxbfs_graph_t graph);
+int boxbfs_graph_is_directed(boxbfs_graph_t graph);
+const char *boxbfs_graph_name(boxbfs_graph_t graph);
+/* Read-only CSR views: offsets has n+1 entries, columns has arcs entries. */
+const int64_t *boxbfs_graph_offsets(boxbfs_graph_t graph);
+const int64_t *boxbfs_graph_columns(boxbfs_graph_t graph);
+/* Map internal <-> external ids. internal_id returns INVALID_ARG when the
+ * external id names no vertex of the graph. */
+int64_t boxbfs_graph_external_id(boxbfs_graph_t graph, int64_t internal);
+boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
+                                         int64_t *internal_p);
+
+typedef struct {
+    int64_t vertices, arcs, input_edges;
+    int64_t self_loops, duplicate_arcs;   /* removed while building the CSR */
+    int64_t isolated;                     /* vertices of degree 0 */
+    int64_t degree_min, degree_max;
+    double degree_mean, degree_stddev;
+    int64_t components;                   /* weakly connected, isolated included */
+    int64_t largest_component;            /* vertices */
+} boxbfs_graph_stats_t;
+
+/* Degree statistics and connected components (linear time). */
+boxbfs_status_t boxbfs_graph_stats(boxbfs_graph_t graph, boxbfs_graph_stats_t *stats_p);
+
+/* ---- BFS results and validation --------------------------------------------- */
+#define BOXBFS_UNREACHED (-1)
+
+/* Sequential reference BFS from internal root. parent (n entries) gets the
+ * parent's internal id, root for the root, -1 when unreached; level (n
+ * entries) gets the depth or -1. Caller owns both arrays. */
+boxbfs_status_t boxbfs_bfs_reference(boxbfs_graph_t graph, int64_t root, int64_t *parent,
+                                     int32_t *level);
+
+typedef struct {
+    int64_t reached;           /* vertices with a parent */
+    int64_t input_edges;       /* input edges inside the root's component (TEPS) */
+    int64_t arcs;              /* sum of out-degrees of reached vertices (teps_arc) */
+    int32_t levels;            /* max level + 1 */
+} boxbfs_tree_info_t;
+
+/* Graph500 validation of a BFS tree (linear time): root is its own parent at
+ * level 0; every tree edge is a graph edge between levels L-1 and L; levels
+ * of the ends of every graph edge differ by at most one; exactly the root's
+ * component is reached. level may be NULL (levels are then derived from
+ * parents). Returns OK or VALIDATION with the first broken rule and the vertex
+ * in boxbfs_last_error(); info_p (may be NULL) is written on OK. */
+boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
+                                const int32_t *level, boxbfs_tree_info_t *info_p);
+
+/* ---- multi-device engine ----------------------------------------------------- */
+typedef enum { BOXBFS_BACKEND_CPU = 0, BOXBFS_BACKEND_CUDA = 1 } boxbfs_backend_t;
+typedef enum {
+    BOXBFS_CONTRACT_SORT_UNIQUE = 0,   /* [003 §4] baseline                   */
+    BOXBFS_CONTRACT_VALID_FLAG = 1,    /* [003 §5.1] GPU-BOX                  */
+    BOXBFS_CONTRACT_ATOMIC = 2         /* [004 §3.4] visited bitmap, atomics  */
+} boxbfs_contract_t;
+typedef enum { BOXBFS_VISITED_BYTE = 0, BOXBFS_VISITED_BIT = 1 } boxbfs_visited_t;
+typedef enum { BOXBFS_WIRE_LIST = 0, BOXBFS_WIRE_BITMAP = 1, BOXBFS_WIRE_AUTO = 2 } boxbfs_wire_t;
+typedef enum { BOXBFS_EXCHANGE_PEER = 0, BOXBFS_EXCHANGE_HOST = 1 } boxbfs_exchange_t;
+typedef enum {
+    BOXBFS_EXPAND_AUTO = 0, BOXBFS_EXPAND_BINSEARCH = 1, BOXBFS_EXPAND_MERGEPATH = 2
+} boxbfs_expand_t;
+
+typedef struct {
+    double bandwidth_Bps;      /* bytes per second, per link and direction */
+    double latency_s;          /* per message */
+    char name[64];
+} boxbfs_link_model_t;
+
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;               /* N >= 1 */
+    const int *device_ids;     /* NULL: 0..N-1 (cuda backend) */
+    boxbfs_contract_t contract;
+    boxbfs_visited_t visited;
+    boxbfs_wire_t wire;
+    boxbfs_exchange_t exchange;
+    boxbfs_expand_t expand;
+    boxbfs_link_model_t link_model;
+    size_t device_memory_limit; /* 0 = the device's free memory */
+} boxbfs_engine_options_t;
+
+/* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
+ * peer exchange, auto expand, nvlink4 link model. */
+void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
+/* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
+ * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G
+ * suffix and B/s, latency in s with optional ms/us/ns suffix).
+ * Returns OK or INVALID_ARG. */
+boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *model_p);
+
+typedef struct boxbfs_engine *boxbfs_engine_t;
+
+/* Partition the graph over the devices and allocate everything a search
+ * needs (the graph must outlive the engine). Returns OK, INVALID_ARG,
+ * NO_DEVICE, DEVICE, DEVICE_MEMORY (message names the shortfall),
+ * UNSUPPORTED (backend not built in), NO_MEMORY. */
+boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
+                                     boxbfs_engine_t *engine_p);
+void boxbfs_engine_free(boxbfs_engine_t engine);
+/* Human-readable device names, one per engine device ("cpu-emulated 0",
+ * "NVIDIA H200"). */
+const char *boxbfs_engine_device_name(boxbfs_engine_t engine, int device);
+/* Device memory the engine allocated on one device, bytes; visited_bytes_p
+ * (may be NULL) gets the part held by the Visited array. */
+size_t boxbfs_engine_memory_bytes(boxbfs_engine_t engine, int device, size_t *visited_bytes_p);
+
+/* Traffic of one search, counted where each copy is issued. */
+typedef enum {
+    BOXBFS_PHASE_FRONTIER = 0,    /* frontier payload (list or bitmap)        */
+    BOXBFS_PHASE_SIZES = 1,       /* per-destination counts before each copy  */
+    BOXBFS_PHASE_TERMINATION = 2, /* next-frontier sizes, reduce + broadcast  */
+    BOXBFS_PHASE_PARENTS = 3,     /* parent gather after the search           */
+    BOXBFS_PHASE_COUNT = 4
+} boxbfs_phase_t;
+
+typedef struct {
+    int32_t level;
+    int64_t frontier;             /* vertices in the frontier expanded at this level */
+    int64_t sent_vertices;        /* vertices that crossed a link */
+    int64_t bytes, messages;      /* all phases of this level */
+    int64_t bitmap_messages;      /* frontier messages sent as bitmaps */
+    double time_s;                /* measured, whole level */
+    double expand_s, contract_s, exchange_s, update_s;   /* max over devices */
+    double modeled_exchange_s;    /* link model applied to this level's bytes */
+} boxbfs_level_report_t;
+
+typedef struct {
+    int64_t root;                 /* internal id */
+    double time_s;                /* search time (parents gathered included) */
+    int32_t levels;
+    int64_t reached;
+    int64_t total_bytes, total_messages;
+    int64_t phase_bytes[BOXBFS_PHASE_COUNT];
+    int64_t phase_messages[BOXBFS_PHASE_COUNT];
+    const int64_t *link_bytes;    /* devices x devices, row = source */
+    const int64_t *link_messages; /* devices x devices */
+    int nlevels;
+    const boxbfs_level_report_t *level_reports;
+    double modeled_exchange_s;
+    double gather_s;              /* parent gather, measured */
+} boxbfs_search_report_t;
+
+/* Run one BFS from an internal root. parent/level (n entries, may be NULL)
+ * receive the tree as in boxbfs_bfs_reference. *report_p (may be NULL)
+ * points into the engine and stays valid until the next run or free.
+ * Returns OK, INVALID_ARG (root out of range), DEVICE, NO_MEMORY. */
+boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t *parent,
+                                  int32_t *level, const boxbfs_search_report_t **report_p);
+
+/* ---- option names (CLI, JSON) ----------------------------------------------- */
+const char *boxbfs_backend_name(boxbfs_backend_t v);
+const char *boxbfs_contract_name(boxbfs_contract_t v);
+const char *boxbfs_visited_name(boxbfs_visited_t v);
+const char *boxbfs_wire_name(boxbfs_wire_t v);
+const char *boxbfs_exchange_name(boxbfs_exchange_t v);
+const char *boxbfs_expand_name(boxbfs_expand_t v);
+const char *boxbfs_phase_name(boxbfs_phase_t v);
+/* Number of devices the backend can drive here (cpu: unlimited, reports 0
+ * meaning "any"); cuda: the visible GPUs, 0 when none or not built in. */
+int boxbfs_backend_device_count(boxbfs_backend_t backend);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BOXBFS_H */

@@ -1,0 +1,80 @@
+/* Fork-join over pthreads; every pthread_create is checked and a failed one
+ * runs its share on the caller so that no work is lost. */
+#include "config.h"
+
+#include "common/threads.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/error.h"
+
+int bb_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (int)n;
+}
+
+typedef struct {
+    bb_thread_fn fn;
+    void *arg;
+    int tid, nthreads;
+    boxbfs_status_t status;
+    char message[1024];
+} worker_t;
+
+static void *worker_main(void *p)
+{
+    worker_t *w = p;
+    w->status = w->fn(w->tid, w->nthreads, w->arg);
+    if (w->status != BOXBFS_OK) {
+        const char *m = boxbfs_last_error();
+        size_t i = 0;
+        for (; m[i] && i + 1 < sizeof w->message; i++) w->message[i] = m[i];
+        w->message[i] = '\0';
+    }
+    return NULL;
+}
+
+boxbfs_status_t bb_parallel_run(int nthreads, bb_thread_fn fn, void *arg)
+{
+    worker_t *workers;
+    pthread_t *threads;
+    char *started;
+    boxbfs_status_t st = BOXBFS_OK;
+    if (nthreads < 1) nthreads = 1;
+    if (nthreads == 1) return fn(0, 1, arg);
+    workers = calloc((size_t)nthreads, sizeof *workers);
+    threads = calloc((size_t)nthreads, sizeof *threads);
+    started = calloc((size_t)nthreads, 1);
+    if (!workers || !threads || !started) {
+        free(workers); free(threads); free(started);
+        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot allocate %d thread records", nthreads);
+    }
+    for (int t = 0; t < nthreads; t++) {
+        workers[t] = (worker_t){.fn = fn, .arg = arg, .tid = t, .nthreads = nthreads};
+        if (t > 0) started[t] = pthread_create(&threads[t], NULL, worker_main, &workers[t]) == 0;
+    }
+    worker_main(&workers[0]);
+    for (int t = 1; t < nthreads; t++) {
+        if (started[t]) pthread_join(threads[t], NULL);
+        else worker_main(&workers[t]);   /* could not start: do its share here */
+    }
+    for (int t = 0; t < nthreads; t++) {
+        if (workers[t].status != BOXBFS_OK) {
+            st = workers[t].status;
+            bb_error_set(st, "%s", workers[t].message);
+            break;
+        }
+    }
+    free(workers); free(threads); free(started);
+    return st;
+}
+
+void bb_split_range(int64_t count, int tid, int nthreads, int64_t *lo_p, int64_t *hi_p)
+{
+    int64_t base = count / nthreads, rem = count % nthreads;
+    *lo_p = tid * base + (tid < rem ? tid : rem);
+    *hi_p = *lo_p + base + (tid < rem ? 1 : 0);
+}

@@ -1,0 +1,42 @@
+/* Minimal test helpers for the Automake parallel harness: exit 0 pass,
+ * 77 skip, 1 fail. CHECK keeps going after a failure and counts it. */
+#ifndef BB_TESTS_CHECK_H
+#define BB_TESTS_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int check_failures = 0;
+
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            check_failures++;                                               \
+        }                                                                   \
+    } while (0)
+
+/* CHECK that a boxbfs call returned OK; print its message otherwise. */
+#define CHECK_OK(call)                                                      \
+    do {                                                                    \
+        boxbfs_status_t check_st_ = (call);                                 \
+        if (check_st_ != BOXBFS_OK) {                                       \
+            fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call, \
+                    boxbfs_status_string(check_st_), boxbfs_last_error());  \
+            check_failures++;                                               \
+        }                                                                   \
+    } while (0)
+
+#define SKIP(why)                                                           \
+    do {                                                                    \
+        fprintf(stderr, "SKIP: %s\n", why);                                 \
+        exit(77);                                                           \
+    } while (0)
+
+#define CHECK_DONE()                                                        \
+    do {                                                                    \
+        if (check_failures) fprintf(stderr, "%d check(s) failed\n", check_failures); \
+        return check_failures ? 1 : 0;                                      \
+    } while (0)
+
+#endif /* BB_TESTS_CHECK_H */
