@@ -1,0 +1,147 @@
+/* The device-operations table: everything the level engine asks of a device
+ * (memory, copies, peer copies, timers, and the BFS kernels), implemented by
+ * the cpu backend (kernels/cpu/, devices emulated by host memory) and the cuda
+ * backend (kernels/cuda/). The engine above it is written once.
+ *
+ * Kernels take a bb_kstate_t (device pointers and sizes of one device's BFS
+ * state) and an opaque stream; they are asynchronous on backends that have
+ * streams. Results the host needs (counts) land in kstate.counters, which the
+ * engine copies back with copy_d2h after sync. */
+#ifndef BB_KERNELS_H
+#define BB_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boxbfs.h"
+
+#define BB_UNSET32 UINT32_MAX   /* remote_parent entry not set */
+
+/* Layout of kstate.counters (uint64 entries in device memory). */
+enum {
+    BB_CTR_EXPANDED = 0,   /* neighbors written by expand                     */
+    BB_CTR_NEXT = 1,       /* vertices in the next frontier (update)          */
+    BB_CTR_SEND = 2        /* then ndev send counts, then ndev send offsets   */
+};
+#define BB_CTR_COUNT(ndev) (2 + 2 * (size_t)(ndev))
+#define BB_CTR_SEND_COUNT(o) (BB_CTR_SEND + (o))
+#define BB_CTR_SEND_OFFSET(ndev, o) (BB_CTR_SEND + (ndev) + (o))
+
+/* One device's BFS state: pointers are device memory of that device. */
+typedef struct {
+    int ndev, self;
+    int contract;              /* boxbfs_contract_t */
+    int visited_bits;          /* 1: visited is a bitmap, 0: one byte per vertex */
+    uint64_t n;                /* vertices of the whole graph */
+    uint64_t lo, hi;           /* owned global range [lo, hi) */
+    const uint64_t *range_lo;  /* ndev + 1 range starts (device memory) */
+    /* graph slice: rows of the owned vertices, columns are global ids */
+    const int64_t *offsets;    /* hi - lo + 1, starting at 0 */
+    const uint32_t *columns;
+    /* search state */
+    int32_t *level;            /* owned: depth or -1 */
+    int64_t *pred;             /* owned: parent gid, -(s+2) = from device s, -1 unreached */
+    void *visited;             /* all n vertices (valid-flag, atomic); NULL for sort-unique */
+    uint32_t *remote_parent;   /* n entries by gid: parent lid for remote vertices this
+                                  device discovered (BB_UNSET32 if none); NULL if ndev == 1 */
+    uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
+    /* per-level work */
+    uint64_t work_cap;         /* capacity of nbr/alt/flags in entries */
+    uint32_t *nbr, *nbr_parent;           /* expand output: gid and parent lid */
+    uint32_t *alt, *alt_parent;           /* sort double buffer; also bitmap packing */
+    uint32_t *flags;                      /* work_cap + 1 */
+    uint32_t *outbox, *outbox_parent;     /* n: contracted vertices as owner-local ids,
+                                             segment per owner (see send counters) */
+    uint32_t *inbox;                      /* ndev regions of (hi - lo) entries: from source s */
+    uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers */
+    uint64_t *counters;                   /* BB_CTR_COUNT(ndev) */
+    void *scratch;                        /* backend temporaries (CUB), scratch_bytes */
+    size_t scratch_bytes;
+} bb_kstate_t;
+
+/* Kernel entry points; kernels/cpu and kernels/cuda define them with these
+ * signatures as bb_cpu_<name> and bb_cuda_<name>. */
+typedef struct {
+    /* Clear level/pred/visited/remote_parent; put the root (if owned) at level
+     * 0 in the frontier. counters[NEXT] = 1 if the root is owned, else 0. */
+    boxbfs_status_t (*reset)(const bb_kstate_t *k, void *stream, uint64_t root);
+    /* Frontier -> neighbor list (nbr, nbr_parent), counters[EXPANDED]. With
+     * filter_visited, neighbors already marked in visited are dropped (the
+     * valid-flag contraction would drop them anyway; same bytes). expand picks
+     * the load-balancing method (boxbfs_expand_t). */
+    boxbfs_status_t (*expand)(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                              int filter_visited, int expand);
+    /* Contract count neighbors into the outbox (sort-unique or valid-flag),
+     * record remote parents, write send counts/offsets per owner. */
+    boxbfs_status_t (*contract)(const bb_kstate_t *k, void *stream, uint64_t count);
+    /* Atomic method [004 §3.4]: expand and contract in one: test-and-set in
+     * visited; the winner appends the owner-local id to its owner's segment
+     * (outbox + range_lo[owner]) and records parents; send counters. */
+    boxbfs_status_t (*expand_atomic)(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                                     int expand);
+    /* Owner-local list -> bitmap of nbits bits (words of 32 bits, zeroed first). */
+    boxbfs_status_t (*pack_bitmap)(const bb_kstate_t *k, void *stream, const uint32_t *list,
+                                   uint64_t count, uint32_t *bitmap, uint64_t nbits);
+    /* Received (or own) vertices -> level/pred/visited, next frontier,
+     * counters[NEXT] += new ones. parents: lids on this device (own segment
+     * only) or NULL (from device src: pred = -(src+2)). */
+    boxbfs_status_t (*update_list)(const bb_kstate_t *k, void *stream, const uint32_t *list,
+                                   const uint32_t *parents, uint64_t count, int src,
+                                   int32_t next_level);
+    boxbfs_status_t (*update_bitmap)(const bb_kstate_t *k, void *stream, const uint32_t *bitmap,
+                                     uint64_t nbits, int src, int32_t next_level);
+    /* Parent gather [DESIGN "Parents"]: group the owned vertices discovered by
+     * other devices by source into gather_req (send counts/offsets). */
+    boxbfs_status_t (*gather_requests)(const bb_kstate_t *k, void *stream);
+    /* Answer count requests (requester-local ids of a requester whose range
+     * starts at requester_lo) in place with the parent lids on this device. */
+    boxbfs_status_t (*gather_answer)(const bb_kstate_t *k, void *stream, uint32_t *req,
+                                     uint64_t count, uint64_t requester_lo);
+    /* pred[req[i]] = source_lo + resp[i]. */
+    boxbfs_status_t (*gather_apply)(const bb_kstate_t *k, void *stream, const uint32_t *req,
+                                    const uint32_t *resp, uint64_t count, uint64_t source_lo);
+} bb_kernel_ops_t;
+
+/* A device of a backend. */
+typedef struct bb_device bb_device_t;
+
+typedef struct {
+    const char *name;                     /* "cpu", "cuda" */
+    bb_kernel_ops_t kernels;
+    /* Devices this backend can drive (cpu: any number, returns 0 = unlimited). */
+    boxbfs_status_t (*count)(int *count_p);
+    /* Open device ordinal; name_out gets a human-readable name. */
+    boxbfs_status_t (*open)(int ordinal, bb_device_t **dev_p, char *name_out, size_t name_len);
+    void (*close)(bb_device_t *dev);
+    boxbfs_status_t (*mem_info)(bb_device_t *dev, size_t *free_p, size_t *total_p);
+    boxbfs_status_t (*alloc)(bb_device_t *dev, size_t bytes, void **ptr_p);
+    void (*free)(bb_device_t *dev, void *ptr);
+    /* Pinned host memory for staging (cpu: plain malloc). */
+    boxbfs_status_t (*host_alloc)(bb_device_t *dev, size_t bytes, void **ptr_p);
+    void (*host_free)(bb_device_t *dev, void *ptr);
+    /* Copies on the device's stream; sync waits for everything issued. */
+    boxbfs_status_t (*copy_h2d)(bb_device_t *dev, void *dst, const void *src, size_t bytes);
+    boxbfs_status_t (*copy_d2h)(bb_device_t *dev, void *dst, const void *src, size_t bytes);
+    /* Copy bytes from src (memory of src_dev) to dst (memory of dst_dev),
+     * issued on src_dev's stream. */
+    boxbfs_status_t (*peer_copy)(bb_device_t *dst_dev, void *dst, bb_device_t *src_dev,
+                                 const void *src, size_t bytes);
+    /* Try to enable direct access a -> b; *ok_p = 0 when not possible. */
+    boxbfs_status_t (*enable_peer)(bb_device_t *a, bb_device_t *b, int *ok_p);
+    boxbfs_status_t (*sync)(bb_device_t *dev);
+    void *(*stream)(bb_device_t *dev);
+    /* Scratch bytes the kernels need for work_cap entries (CUB temporaries). */
+    boxbfs_status_t (*scratch_bytes)(bb_device_t *dev, uint64_t work_cap, int ndev, size_t *bytes_p);
+    /* Timestamps on the stream: record into slot (0..BB_TIMER_SLOTS-1), and
+     * read the seconds between two recorded slots (after sync). */
+    boxbfs_status_t (*timer_record)(bb_device_t *dev, int slot);
+    boxbfs_status_t (*timer_elapsed)(bb_device_t *dev, int from, int to, double *seconds_p);
+} bb_device_ops_t;
+
+#define BB_TIMER_SLOTS 8
+
+extern const bb_device_ops_t bb_cpu_ops;
+/* NULL when built without CUDA. */
+extern const bb_device_ops_t *const bb_cuda_ops_ptr;
+
+#endif /* BB_KERNELS_H */

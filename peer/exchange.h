@@ -1,0 +1,42 @@
+/* Moving data between devices [003 §5.2]. The left-right schedule: for
+ * j = 1 .. N-1, every device i with i + j < N sends to i + j, both wait for
+ * the copy, then i + j sends to i; the N-1 steps cover each unordered pair
+ * once. Copies are peer copies (--exchange peer) or staged through host
+ * memory (--exchange host). Each copy is counted on its link as it is issued. */
+#ifndef BB_EXCHANGE_H
+#define BB_EXCHANGE_H
+
+#include <stdint.h>
+
+#include "boxbfs.h"
+#include "common/threads.h"
+#include "kernels/kernels.h"
+#include "peer/traffic.h"
+
+typedef struct {
+    int ndev;
+    const bb_device_ops_t *ops;
+    bb_device_t **devs;
+    bb_barrier_t *barrier;
+    bb_traffic_t *traffic;
+    int staged;          /* 1: through host staging buffers */
+    void **stage;        /* per source device, stage_bytes each (staged only) */
+    size_t stage_bytes;
+} bb_exchange_t;
+
+/* One all-to-all round: entry [s * ndev + d] is what s sends to d. */
+typedef struct {
+    const void **src;    /* on device s */
+    void **dst;          /* on device d */
+    const uint64_t *bytes;
+    boxbfs_phase_t phase;
+    int level;           /* for the level table; -1 for none */
+} bb_exchange_round_t;
+
+/* Run the round's left-right schedule for device self; every device thread
+ * calls it. Returns OK, or the failing copy's status; returns OK at once when
+ * the barrier was aborted by another device (the caller checks). */
+boxbfs_status_t bb_exchange_leftright(const bb_exchange_t *x, const bb_exchange_round_t *r,
+                                      int self);
+
+#endif /* BB_EXCHANGE_H */

@@ -1,0 +1,86 @@
+/* Link models: a bandwidth per link and direction and a latency per message,
+ * turning counted bytes into modeled exchange time. Built-in figures are
+ * nominal (datasheet) rates; expether-2x10g is GPU-BOX's slot link
+ * [003 §2: two 10 GbE ports per slot through an ExpEther bridge, 20 Gb/s]. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/error.h"
+
+static const boxbfs_link_model_t builtin[] = {
+    /* NVLink 4 (H100/H200): 18 links x 25 GB/s per direction */
+    {450e9, 2.3e-6, "nvlink4"},
+    {13e9, 5e-6, "pcie3x16"},    /* 8 GT/s x16, about 13 GB/s usable */
+    {26e9, 5e-6, "pcie4x16"},    /* 16 GT/s x16, about 26 GB/s usable */
+    {52e9, 5e-6, "pcie5x16"},    /* 32 GT/s x16, about 52 GB/s usable */
+    {2.5e9, 10e-6, "expether-2x10g"},   /* 2 x 10 Gb/s = 2.5 GB/s per slot */
+};
+
+/* "25e9", "25G", "25GB/s", "20Gb/s" (bits) -> bytes per second */
+static int parse_bandwidth(const char *s, double *bps_p)
+{
+    char *end;
+    double v = strtod(s, &end), scale = 1.0;
+    if (end == s || !(v > 0)) return -1;
+    if (*end == 'K' || *end == 'k') { scale = 1e3; end++; }
+    else if (*end == 'M') { scale = 1e6; end++; }
+    else if (*end == 'G') { scale = 1e9; end++; }
+    else if (*end == 'T') { scale = 1e12; end++; }
+    if (strcmp(end, "b/s") == 0 || strcmp(end, "bps") == 0) scale /= 8.0;
+    else if (*end != '\0' && strcmp(end, "B/s") != 0 && strcmp(end, "B") != 0) return -1;
+    *bps_p = v * scale;
+    return 0;
+}
+
+/* "5e-6", "5us", "2.3 us", "1ms", "100ns" -> seconds */
+static int parse_latency(const char *s, double *sec_p)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0) return -1;
+    while (*end == ' ') end++;
+    if (*end == '\0' || strcmp(end, "s") == 0) *sec_p = v;
+    else if (strcmp(end, "ms") == 0) *sec_p = v * 1e-3;
+    else if (strcmp(end, "us") == 0) *sec_p = v * 1e-6;
+    else if (strcmp(end, "ns") == 0) *sec_p = v * 1e-9;
+    else return -1;
+    return 0;
+}
+
+boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *model_p)
+{
+    char buf[128];
+    const char *comma;
+    boxbfs_link_model_t m;
+    if (text == NULL || *text == '\0')
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "empty link model");
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
+        if (strcasecmp(text, builtin[i].name) == 0) {
+            *model_p = builtin[i];
+            return BOXBFS_OK;
+        }
+    }
+    comma = strchr(text, ',');
+    if (comma == NULL || strlen(text) >= sizeof buf)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "unknown link model '%s' (built in: nvlink4, pcie3x16, pcie4x16, "
+                            "pcie5x16, expether-2x10g; or BANDWIDTH,LATENCY such as 25GB/s,5us)",
+                            text);
+    memcpy(buf, text, (size_t)(comma - text));
+    buf[comma - text] = '\0';
+    if (parse_bandwidth(buf, &m.bandwidth_Bps) != 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "link model '%s': bad bandwidth '%s' (bytes/s, e.g. 25e9, 25GB/s, 20Gb/s)",
+                            text, buf);
+    if (parse_latency(comma + 1, &m.latency_s) != 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "link model '%s': bad latency '%s' (seconds, e.g. 5e-6, 5us, 1ms)",
+                            text, comma + 1);
+    snprintf(m.name, sizeof m.name, "%s", text);
+    *model_p = m;
+    return BOXBFS_OK;
+}

@@ -1,0 +1,112 @@
+/* Traffic counters and the left-right link-time model (see traffic.h). */
+#include "config.h"
+
+#include "peer/traffic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+
+boxbfs_status_t bb_traffic_init(bb_traffic_t *t, int ndev)
+{
+    memset(t, 0, sizeof *t);
+    t->ndev = ndev;
+    if (pthread_mutex_init(&t->lock, NULL) != 0)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cannot create the traffic lock");
+    if (bb_calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t), "link bytes", &t->link_bytes) ||
+        bb_calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t), "link messages", &t->link_messages)) {
+        bb_traffic_free(t);
+        return BOXBFS_ERR_NO_MEMORY;
+    }
+    return BOXBFS_OK;
+}
+
+void bb_traffic_free(bb_traffic_t *t)
+{
+    free(t->link_bytes);
+    free(t->link_messages);
+    free(t->levels);
+    pthread_mutex_destroy(&t->lock);
+    memset(t, 0, sizeof *t);
+}
+
+void bb_traffic_reset(bb_traffic_t *t)
+{
+    size_t cells = (size_t)t->ndev * (size_t)t->ndev;
+    memset(t->link_bytes, 0, cells * sizeof(int64_t));
+    memset(t->link_messages, 0, cells * sizeof(int64_t));
+    memset(t->phase_bytes, 0, sizeof t->phase_bytes);
+    memset(t->phase_messages, 0, sizeof t->phase_messages);
+    t->nlevels = 0;
+}
+
+boxbfs_status_t bb_traffic_level(bb_traffic_t *t, int level)
+{
+    if (level >= t->cap) {
+        int cap = t->cap ? t->cap * 2 : 64;
+        while (cap <= level) cap *= 2;
+        boxbfs_level_report_t *grown = realloc(t->levels, (size_t)cap * sizeof *grown);
+        if (grown == NULL)
+            return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot grow the level table to %d levels", cap);
+        t->levels = grown;
+        t->cap = cap;
+    }
+    while (t->nlevels <= level) {
+        memset(&t->levels[t->nlevels], 0, sizeof t->levels[0]);
+        t->levels[t->nlevels].level = t->nlevels;
+        t->nlevels++;
+    }
+    return BOXBFS_OK;
+}
+
+void bb_traffic_add(bb_traffic_t *t, boxbfs_phase_t phase, int level, int src, int dst,
+                    int64_t bytes, int64_t messages)
+{
+    size_t cell = (size_t)src * (size_t)t->ndev + (size_t)dst;
+    if (bytes <= 0) return;
+    pthread_mutex_lock(&t->lock);
+    t->link_bytes[cell] += bytes;
+    t->link_messages[cell] += messages;
+    t->phase_bytes[phase] += bytes;
+    t->phase_messages[phase] += messages;
+    if (level >= 0 && level < t->nlevels) {
+        t->levels[level].bytes += bytes;
+        t->levels[level].messages += messages;
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+int64_t bb_traffic_total_bytes(const bb_traffic_t *t)
+{
+    int64_t sum = 0;
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) sum += t->phase_bytes[p];
+    return sum;
+}
+
+int64_t bb_traffic_total_messages(const bb_traffic_t *t)
+{
+    int64_t sum = 0;
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) sum += t->phase_messages[p];
+    return sum;
+}
+
+static double copy_s(const boxbfs_link_model_t *m, uint64_t bytes)
+{
+    return bytes ? m->latency_s + (double)bytes / m->bandwidth_Bps : 0.0;
+}
+
+double bb_link_model_leftright_s(const boxbfs_link_model_t *m, int ndev, const uint64_t *bytes)
+{
+    double total = 0.0;
+    for (int j = 1; j < ndev; j++) {
+        double step = 0.0;
+        for (int i = 0; i + j < ndev; i++) {
+            double pair = copy_s(m, bytes[(size_t)i * ndev + i + j]) +
+                          copy_s(m, bytes[(size_t)(i + j) * ndev + i]);
+            if (pair > step) step = pair;
+        }
+        total += step;
+    }
+    return total;
+}

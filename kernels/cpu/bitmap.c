@@ -1,0 +1,17 @@
+/* Wire bitmaps on the host [004 §5]: a segment of owner-local ids becomes a
+ * bitmap of the owner's range when that is smaller than the list. */
+#include "config.h"
+
+#include <string.h>
+
+#include "kernels/cpu/cpu_kernels.h"
+
+boxbfs_status_t bb_cpu_pack_bitmap(const bb_kstate_t *k, void *stream, const uint32_t *list,
+                                   uint64_t count, uint32_t *bitmap, uint64_t nbits)
+{
+    (void)k;
+    (void)stream;
+    memset(bitmap, 0, ((nbits + 31) / 32) * sizeof(uint32_t));
+    for (uint64_t i = 0; i < count; i++) bitmap[list[i] >> 5] |= 1u << (list[i] & 31);
+    return BOXBFS_OK;
+}

@@ -1,0 +1,54 @@
+/* Frontier expansion on the host [004 §3.4]: every edge of every frontier
+ * vertex becomes (neighbor gid, parent lid). The atomic variant tests and sets
+ * the visited bitmap and appends first-seen vertices to their owner's segment,
+ * so no sort is needed. */
+#include "config.h"
+
+#include "kernels/cpu/cpu_kernels.h"
+
+boxbfs_status_t bb_cpu_expand(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                              int filter_visited, int expand)
+{
+    uint64_t out = 0;
+    (void)stream;
+    (void)expand;   /* one host thread: load balancing does not apply */
+    filter_visited = filter_visited && k->visited != NULL;
+    for (uint64_t i = 0; i < frontier_count; i++) {
+        uint32_t u = k->frontier[i];
+        for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
+            uint32_t v = k->columns[e];
+            if (filter_visited && bb_cpu_is_visited(k, v)) continue;
+            k->nbr[out] = v;
+            k->nbr_parent[out] = u;
+            out++;
+        }
+    }
+    k->counters[BB_CTR_EXPANDED] = out;
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                                     int expand)
+{
+    uint64_t *count = k->counters + BB_CTR_SEND;
+    (void)stream;
+    (void)expand;
+    for (int o = 0; o < k->ndev; o++) {
+        count[o] = 0;
+        k->counters[BB_CTR_SEND_OFFSET(k->ndev, o)] = k->range_lo[o];
+    }
+    for (uint64_t i = 0; i < frontier_count; i++) {
+        uint32_t u = k->frontier[i];
+        for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
+            uint32_t v = k->columns[e];
+            if (!bb_cpu_visit(k, v)) continue;
+            int o = bb_cpu_owner(k, v);
+            uint64_t slot = k->range_lo[o] + count[o]++;
+            k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
+            k->outbox_parent[slot] = u;
+            if (o != k->self) k->remote_parent[v] = u;
+        }
+    }
+    k->counters[BB_CTR_EXPANDED] = 0;
+    return BOXBFS_OK;
+}

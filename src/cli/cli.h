@@ -1,0 +1,104 @@
+/* The boxbfs command-line tool: subcommands, option parsing helpers, the JSON
+ * writer, TEPS statistics, text reports and progress output.
+ * Exit codes: 0 ok, 1 usage or bad input, 2 validation failed, 3 runtime or
+ * device failure. Results go to stdout, diagnostics to stderr. */
+#ifndef BB_CLI_H
+#define BB_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "boxbfs.h"
+
+enum { BB_EXIT_OK = 0, BB_EXIT_USAGE = 1, BB_EXIT_VALIDATION = 2, BB_EXIT_RUNTIME = 3 };
+
+int bb_cmd_bfs(int argc, char **argv);
+int bb_cmd_gen(int argc, char **argv);
+int bb_cmd_convert(int argc, char **argv);
+int bb_cmd_info(int argc, char **argv);
+
+/* "boxbfs: <library message>" on stderr; returns the exit code for status
+ * (1 for INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */
+int bb_cli_fail(boxbfs_status_t status);
+/* "boxbfs: <printf message>" on stderr. */
+void bb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Option parsing: strict integers ("12", no junk, in [min, max]). */
+int bb_parse_i64(const char *text, int64_t min, int64_t max, int64_t *value_p);
+/* --name=value or --name value; returns the value or NULL when argv[*i] is
+ * not this option; advances *i past the value. Sets *missing_p when the
+ * option is there but its value is not. */
+const char *bb_opt_value(int argc, char **argv, int *i, const char *name, int *missing_p);
+
+/* JSON writer: pretty enough to read, strict enough to parse. */
+typedef struct {
+    FILE *f;
+    int depth;
+    int first[64];   /* per depth: no element written yet */
+    int in_key;      /* a key was just written: the value needs no comma */
+} bb_json_t;
+
+void bb_json_init(bb_json_t *j, FILE *f);
+void bb_json_begin_object(bb_json_t *j, const char *key);   /* key NULL inside arrays / at top */
+void bb_json_end_object(bb_json_t *j);
+void bb_json_begin_array(bb_json_t *j, const char *key);
+void bb_json_end_array(bb_json_t *j);
+void bb_json_string(bb_json_t *j, const char *key, const char *value);
+void bb_json_int(bb_json_t *j, const char *key, int64_t value);
+void bb_json_double(bb_json_t *j, const char *key, double value);   /* NaN/inf -> null */
+void bb_json_bool(bb_json_t *j, const char *key, int value);
+/* Ends the document with a newline; returns 0, or -1 if any write failed. */
+int bb_json_finish(bb_json_t *j);
+
+/* Statistics over per-root values (Graph500 output). */
+typedef struct {
+    double harmonic_mean, min, q1, median, q3, max, mean, stddev;
+} bb_summary_t;
+/* values are not modified; n >= 1. Quartiles by linear interpolation
+ * between order statistics (as the Graph500 reference code). */
+void bb_summarize(const double *values, int n, bb_summary_t *s);
+
+/* Progress on stderr, only when stderr is a terminal: "label  i/n  ETA". */
+typedef struct {
+    const char *label;
+    int64_t total;
+    double t0, last;
+    int enabled;
+} bb_progress_t;
+void bb_progress_start(bb_progress_t *p, const char *label, int64_t total);
+void bb_progress_update(bb_progress_t *p, int64_t done);
+void bb_progress_end(bb_progress_t *p);
+
+/* Git commit the binary was built from ("unknown" if not in a checkout). */
+const char *bb_build_commit(void);
+
+/* Everything `boxbfs bfs` measured, for the text, JSON and CSV reports. */
+typedef struct {
+    boxbfs_graph_t graph;
+    boxbfs_engine_t engine;
+    const boxbfs_engine_options_t *opts;
+    int nroots;
+    int64_t *roots;              /* internal ids */
+    double *time_s, *teps, *teps_arc, *modeled_s;
+    int64_t *levels, *reached, *bytes, *input_edges;
+    int *validated;              /* 1 passed, 0 failed, -1 skipped */
+    const char *validation;      /* "passed", "failed", "skipped" */
+    /* traffic summed over all searches */
+    int64_t *link_bytes, *link_messages;   /* devices x devices */
+    int64_t phase_bytes[BOXBFS_PHASE_COUNT], phase_messages[BOXBFS_PHASE_COUNT];
+    int64_t total_bytes, total_messages;
+    double modeled_exchange_s;
+    /* the first root's per-level table */
+    boxbfs_level_report_t *first_levels;
+    int first_nlevels;
+    /* options as given, for the report */
+    const char *graph_spec;
+    int validate;
+} bb_bfs_report_t;
+
+void bb_report_text(FILE *f, const bb_bfs_report_t *r);
+/* Returns 0, or -1 when writing failed. */
+int bb_report_json(FILE *f, const bb_bfs_report_t *r);
+int bb_report_traffic_csv(FILE *f, const bb_bfs_report_t *r);
+
+#endif /* BB_CLI_H */

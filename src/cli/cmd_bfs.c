@@ -1,0 +1,473 @@
+/* boxbfs bfs: load or generate a graph, run the engine from many roots
+ * (Graph500: 64 random roots of non-zero degree), validate every tree, and
+ * report TEPS, traffic per link and level, and modeled link time. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "graph/graph.h"
+
+typedef struct {
+    const char *spec, *output, *json, *traffic_csv;
+    boxbfs_load_options_t load;
+    boxbfs_engine_options_t eo;
+    int backend_given, devices_given, validate, nroots;
+    int64_t *given_roots;   /* external ids */
+    int ngiven;
+    uint64_t seed;
+    int device_ids[64];
+} bfs_args_t;
+
+static void bfs_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: boxbfs bfs [GRAPH] [options]\n"
+        "  GRAPH                  kron:SCALE[:EDGEFACTOR[:SEED]] (default kron:20), .mtx, SNAP, .bbcsr, .gz\n"
+        "  --directed | --undirected   how to read a file (default: the format's own)\n"
+        "  --roots N              random roots with non-zero degree (default 64)\n"
+        "  --root V               search from V (an id of the input file); repeatable\n"
+        "  --seed S               seed of the root choice (default 1)\n"
+        "  --no-validate          skip the Graph500 validation (on by default)\n"
+        "  --output FILE          'vertex level parent' per vertex for the first root\n"
+        "  --json FILE            machine-readable report ('-' = stdout)\n"
+        "  --traffic-csv FILE     traffic per link, level and phase as CSV\n"
+        "  --backend cpu|cuda     default: cuda when a GPU is present, else cpu\n"
+        "  --devices N            devices (default: all GPUs, or 2 emulated on cpu)\n"
+        "  --device-ids A,B,...   which GPUs (cuda)\n"
+        "  --contract sort-unique|valid-flag|atomic   frontier contraction (default valid-flag)\n"
+        "  --visited byte|bit     Visited array layout (default byte)\n"
+        "  --wire list|bitmap|auto     frontier wire format (default list)\n"
+        "  --exchange peer|host   left-right peer copies, or staged through host memory\n"
+        "  --expand auto|binsearch|mergepath   GPU expand load balancing (default auto)\n"
+        "  --link-model NAME|BW,LAT    nvlink4 (default), pcie3x16, pcie4x16, pcie5x16,\n"
+        "                         expether-2x10g, or e.g. 25GB/s,5us\n"
+        "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
+        "  --threads N            generator/loader threads (default: all CPUs)\n");
+}
+
+static int parse_enum(const char *opt, const char *value, const char *const *names, int count,
+                      int *out)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(value, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    bb_cli_error("%s: unknown value '%s' (see boxbfs bfs --help)", opt, value);
+    return -1;
+}
+
+static int parse_device_ids(bfs_args_t *a, const char *v)
+{
+    int n = 0;
+    const char *p = v;
+    while (*p) {
+        char *end;
+        long id;
+        errno = 0;
+        id = strtol(p, &end, 10);
+        if (end == p || errno || id < 0 || id > 1023 || n == 64 || (*end && *end != ',')) {
+            bb_cli_error("--device-ids: bad list '%s' (comma-separated GPU numbers)", v);
+            return -1;
+        }
+        a->device_ids[n++] = (int)id;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0) {
+        bb_cli_error("--device-ids: empty list");
+        return -1;
+    }
+    a->eo.device_ids = a->device_ids;
+    if (!a->devices_given) a->eo.devices = n;
+    a->devices_given = 1;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, bfs_args_t *a)
+{
+    static const char *const backends[] = {"cpu", "cuda"};
+    static const char *const contracts[] = {"sort-unique", "valid-flag", "atomic"};
+    static const char *const visiteds[] = {"byte", "bit"};
+    static const char *const wires[] = {"list", "bitmap", "auto"};
+    static const char *const exchanges[] = {"peer", "host"};
+    static const char *const expands[] = {"auto", "binsearch", "mergepath"};
+    for (int i = 1; i < argc; i++) {
+        int missing = 0, iv;
+        int64_t n;
+        const char *v;
+        const char *arg = argv[i];
+#define OPT(name) ((v = bb_opt_value(argc, argv, &i, name, &missing)) != NULL || missing)
+#define NEED_VALUE(name)                                          \
+    if (missing) {                                                \
+        bb_cli_error("%s needs a value (see boxbfs bfs --help)", name); \
+        return -1;                                                \
+    }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            bfs_usage(stdout);
+            exit(BB_EXIT_OK);
+        } else if (strcmp(arg, "--directed") == 0) {
+            a->load.direction = BOXBFS_DIRECTION_DIRECTED;
+        } else if (strcmp(arg, "--undirected") == 0) {
+            a->load.direction = BOXBFS_DIRECTION_UNDIRECTED;
+        } else if (strcmp(arg, "--no-validate") == 0) {
+            a->validate = 0;
+        } else if (strcmp(arg, "--validate") == 0) {
+            a->validate = 1;
+        } else if (OPT("--roots")) {
+            NEED_VALUE("--roots");
+            if (bb_parse_i64(v, 1, 1 << 20, &n)) { bb_cli_error("--roots: '%s' is not a count in [1, 1048576]", v); return -1; }
+            a->nroots = (int)n;
+        } else if (OPT("--root")) {
+            NEED_VALUE("--root");
+            if (bb_parse_i64(v, INT64_MIN, INT64_MAX, &n)) { bb_cli_error("--root: '%s' is not a vertex id", v); return -1; }
+            int64_t *grown = realloc(a->given_roots, (size_t)(a->ngiven + 1) * sizeof *grown);
+            if (!grown) { bb_cli_error("out of memory"); return -1; }
+            a->given_roots = grown;
+            a->given_roots[a->ngiven++] = n;
+        } else if (OPT("--seed")) {
+            NEED_VALUE("--seed");
+            if (bb_parse_i64(v, 0, INT64_MAX, &n)) { bb_cli_error("--seed: '%s' is not a non-negative integer", v); return -1; }
+            a->seed = (uint64_t)n;
+        } else if (OPT("--output")) {
+            NEED_VALUE("--output");
+            a->output = v;
+        } else if (OPT("--json")) {
+            NEED_VALUE("--json");
+            a->json = v;
+        } else if (OPT("--traffic-csv")) {
+            NEED_VALUE("--traffic-csv");
+            a->traffic_csv = v;
+        } else if (OPT("--backend")) {
+            NEED_VALUE("--backend");
+            if (parse_enum("--backend", v, backends, 2, &iv)) return -1;
+            a->eo.backend = (boxbfs_backend_t)iv;
+            a->backend_given = 1;
+        } else if (OPT("--devices")) {
+            NEED_VALUE("--devices");
+            if (bb_parse_i64(v, 1, 1024, &n)) { bb_cli_error("--devices: '%s' is not a count in [1, 1024]", v); return -1; }
+            a->eo.devices = (int)n;
+            a->devices_given = 1;
+        } else if (OPT("--device-ids")) {
+            NEED_VALUE("--device-ids");
+            if (parse_device_ids(a, v)) return -1;
+        } else if (OPT("--contract")) {
+            NEED_VALUE("--contract");
+            if (parse_enum("--contract", v, contracts, 3, &iv)) return -1;
+            a->eo.contract = (boxbfs_contract_t)iv;
+        } else if (OPT("--visited")) {
+            NEED_VALUE("--visited");
+            if (parse_enum("--visited", v, visiteds, 2, &iv)) return -1;
+            a->eo.visited = (boxbfs_visited_t)iv;
+        } else if (OPT("--wire")) {
+            NEED_VALUE("--wire");
+            if (parse_enum("--wire", v, wires, 3, &iv)) return -1;
+            a->eo.wire = (boxbfs_wire_t)iv;
+        } else if (OPT("--exchange")) {
+            NEED_VALUE("--exchange");
+            if (strcmp(v, "nccl") == 0 || strcmp(v, "mpi") == 0) {
+                bb_cli_error("--exchange %s is not built into this boxbfs (available: peer, host)", v);
+                return -1;
+            }
+            if (parse_enum("--exchange", v, exchanges, 2, &iv)) return -1;
+            a->eo.exchange = (boxbfs_exchange_t)iv;
+        } else if (OPT("--expand")) {
+            NEED_VALUE("--expand");
+            if (parse_enum("--expand", v, expands, 3, &iv)) return -1;
+            a->eo.expand = (boxbfs_expand_t)iv;
+        } else if (OPT("--link-model")) {
+            NEED_VALUE("--link-model");
+            if (boxbfs_link_model_parse(v, &a->eo.link_model) != BOXBFS_OK) {
+                bb_cli_fail(BOXBFS_ERR_INVALID_ARG);
+                return -1;
+            }
+        } else if (OPT("--memory-limit")) {
+            NEED_VALUE("--memory-limit");
+            if (bb_parse_i64(v, 1, INT64_MAX, &n)) { bb_cli_error("--memory-limit: '%s' is not a byte count", v); return -1; }
+            a->eo.device_memory_limit = (size_t)n;
+        } else if (OPT("--threads")) {
+            NEED_VALUE("--threads");
+            if (bb_parse_i64(v, 1, 4096, &n)) { bb_cli_error("--threads: '%s' is not a count in [1, 4096]", v); return -1; }
+            a->load.threads = (int)n;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            bb_cli_error("unknown option '%s' (see boxbfs bfs --help)", arg);
+            return -1;
+        } else if (a->spec == NULL) {
+            a->spec = arg;
+        } else {
+            bb_cli_error("more than one graph given ('%s' and '%s')", a->spec, arg);
+            return -1;
+        }
+#undef OPT
+#undef NEED_VALUE
+    }
+    return 0;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Graph500 root choice: distinct random vertices with at least one edge. */
+static int choose_roots(boxbfs_graph_t g, const bfs_args_t *a, int64_t **roots_p, int *count_p)
+{
+    int64_t n = g->n, candidates = 0, *roots;
+    int want = a->nroots, got = 0;
+    uint64_t state = a->seed ^ 0x5eedb0b5ULL;
+    if (a->ngiven) {
+        roots = malloc((size_t)a->ngiven * sizeof *roots);
+        if (!roots) { bb_cli_error("out of memory"); return BB_EXIT_RUNTIME; }
+        for (int i = 0; i < a->ngiven; i++) {
+            if (boxbfs_graph_internal_id(g, a->given_roots[i], &roots[i]) != BOXBFS_OK) {
+                free(roots);
+                return bb_cli_fail(BOXBFS_ERR_INVALID_ARG);
+            }
+        }
+        *roots_p = roots;
+        *count_p = a->ngiven;
+        return 0;
+    }
+    for (int64_t v = 0; v < n; v++) candidates += g->offsets[v + 1] > g->offsets[v];
+    if (candidates == 0) {
+        bb_cli_error("%s: no vertex has an edge, there is nothing to search", g->name);
+        return BB_EXIT_USAGE;
+    }
+    if (want > candidates) want = (int)candidates;
+    roots = malloc((size_t)want * sizeof *roots);
+    if (!roots) { bb_cli_error("out of memory"); return BB_EXIT_RUNTIME; }
+    while (got < want) {
+        int64_t v = (int64_t)(splitmix64(&state) % (uint64_t)n), dup = 0;
+        if (g->offsets[v + 1] == g->offsets[v]) continue;
+        for (int i = 0; i < got && !dup; i++) dup = roots[i] == v;
+        if (!dup) roots[got++] = v;
+    }
+    *roots_p = roots;
+    *count_p = want;
+    return 0;
+}
+
+static int write_output(const char *path, boxbfs_graph_t g, const int64_t *parent,
+                        const int32_t *level)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (f == NULL) {
+        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    for (int64_t v = 0; v < g->n; v++)
+        fprintf(f, "%lld %d %lld\n", (long long)boxbfs_graph_external_id(g, v), level[v],
+                parent[v] < 0 ? -1LL : (long long)boxbfs_graph_external_id(g, parent[v]));
+    if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
+        bb_cli_error("%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_report_file(const char *path, const bb_bfs_report_t *r,
+                             int (*writer)(FILE *, const bb_bfs_report_t *))
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    int bad;
+    if (f == NULL) {
+        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    bad = writer(f, r) != 0;
+    bad |= f != stdout ? fclose(f) != 0 : fflush(f) != 0;
+    if (bad) bb_cli_error("%s: write failed", path);
+    return bad ? -1 : 0;
+}
+
+static void add_traffic(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev)
+{
+    for (int c = 0; c < ndev * ndev; c++) {
+        r->link_bytes[c] += s->link_bytes[c];
+        r->link_messages[c] += s->link_messages[c];
+    }
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) {
+        r->phase_bytes[p] += s->phase_bytes[p];
+        r->phase_messages[p] += s->phase_messages[p];
+    }
+    r->total_bytes += s->total_bytes;
+    r->total_messages += s->total_messages;
+    r->modeled_exchange_s += s->modeled_exchange_s;
+}
+
+/* Input edges inside the reached component and arcs out of it (TEPS), for
+ * runs whose validation (which computes them) was skipped. */
+static void count_edges(boxbfs_graph_t g, const int32_t *level, int64_t *edges_p, int64_t *arcs_p)
+{
+    int64_t edges = 0, arcs = 0;
+    for (int64_t v = 0; v < g->n; v++)
+        if (level[v] >= 0) {
+            edges += g->edge_credit[v];
+            arcs += g->offsets[v + 1] - g->offsets[v];
+        }
+    *edges_p = edges;
+    *arcs_p = arcs;
+}
+
+static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
+{
+    boxbfs_graph_t g = r->graph;
+    int ndev = a->eo.devices, rc = 0, failed = 0;
+    int64_t *parent = malloc((size_t)g->n * sizeof *parent);
+    int32_t *level = malloc((size_t)g->n * sizeof *level);
+    bb_progress_t progress;
+    if (!parent || !level) {
+        free(parent);
+        free(level);
+        bb_cli_error("cannot allocate the result arrays for %lld vertices", (long long)g->n);
+        return BB_EXIT_RUNTIME;
+    }
+    bb_progress_start(&progress, "bfs", r->nroots);
+    for (int i = 0; i < r->nroots; i++) {
+        const boxbfs_search_report_t *s;
+        boxbfs_tree_info_t info;
+        boxbfs_status_t st = boxbfs_engine_run(r->engine, r->roots[i], parent, level, &s);
+        if (st != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            break;
+        }
+        r->time_s[i] = s->time_s;
+        r->levels[i] = s->levels;
+        r->reached[i] = s->reached;
+        r->bytes[i] = s->total_bytes;
+        r->modeled_s[i] = s->modeled_exchange_s;
+        add_traffic(r, s, ndev);
+        if (i == 0) {
+            r->first_levels = malloc((size_t)s->nlevels * sizeof *r->first_levels);
+            if (r->first_levels) {
+                memcpy(r->first_levels, s->level_reports, (size_t)s->nlevels * sizeof *r->first_levels);
+                r->first_nlevels = s->nlevels;
+            }
+            if (a->output && write_output(a->output, g, parent, level) != 0) {
+                rc = BB_EXIT_RUNTIME;
+                break;
+            }
+        }
+        if (a->validate) {
+            st = boxbfs_validate(g, r->roots[i], parent, level, &info);
+            r->validated[i] = st == BOXBFS_OK;
+            if (st != BOXBFS_OK) {
+                bb_cli_error("root %lld: validation failed: %s",
+                             (long long)boxbfs_graph_external_id(g, r->roots[i]), boxbfs_last_error());
+                failed = 1;
+                count_edges(g, level, &info.input_edges, &info.arcs);
+            }
+        } else {
+            r->validated[i] = -1;
+            count_edges(g, level, &info.input_edges, &info.arcs);
+        }
+        r->input_edges[i] = info.input_edges;
+        r->teps[i] = s->time_s > 0 ? (double)info.input_edges / s->time_s : 0;
+        r->teps_arc[i] = s->time_s > 0 ? (double)info.arcs / s->time_s : 0;
+        bb_progress_update(&progress, i + 1);
+    }
+    bb_progress_end(&progress);
+    r->validation = !a->validate ? "skipped" : failed ? "failed" : "passed";
+    free(parent);
+    free(level);
+    if (rc == 0 && failed) rc = BB_EXIT_VALIDATION;
+    return rc;
+}
+
+static void pick_defaults(bfs_args_t *a)
+{
+    int gpus = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
+    if (!a->backend_given) {
+        a->eo.backend = gpus > 0 ? BOXBFS_BACKEND_CUDA : BOXBFS_BACKEND_CPU;
+        if (gpus == 0)
+            fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");
+    }
+    if (!a->devices_given) {
+        a->eo.devices = a->eo.backend == BOXBFS_BACKEND_CUDA && gpus > 0 ? gpus : 2;
+        if (a->eo.backend == BOXBFS_BACKEND_CPU)
+            fprintf(stderr, "boxbfs: using %d emulated devices (--devices N to change)\n", a->eo.devices);
+    }
+}
+
+static int alloc_report(bb_bfs_report_t *r, int nroots, int ndev)
+{
+    r->nroots = nroots;
+    r->time_s = calloc((size_t)nroots, sizeof(double));
+    r->teps = calloc((size_t)nroots, sizeof(double));
+    r->teps_arc = calloc((size_t)nroots, sizeof(double));
+    r->modeled_s = calloc((size_t)nroots, sizeof(double));
+    r->levels = calloc((size_t)nroots, sizeof(int64_t));
+    r->reached = calloc((size_t)nroots, sizeof(int64_t));
+    r->bytes = calloc((size_t)nroots, sizeof(int64_t));
+    r->input_edges = calloc((size_t)nroots, sizeof(int64_t));
+    r->validated = calloc((size_t)nroots, sizeof(int));
+    r->link_bytes = calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t));
+    r->link_messages = calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t));
+    return r->time_s && r->teps && r->teps_arc && r->modeled_s && r->levels && r->reached &&
+           r->bytes && r->input_edges && r->validated && r->link_bytes && r->link_messages ? 0 : -1;
+}
+
+static void free_report(bb_bfs_report_t *r)
+{
+    free(r->roots); free(r->time_s); free(r->teps); free(r->teps_arc); free(r->modeled_s);
+    free(r->levels); free(r->reached); free(r->bytes); free(r->input_edges); free(r->validated);
+    free(r->link_bytes); free(r->link_messages); free(r->first_levels);
+}
+
+int bb_cmd_bfs(int argc, char **argv)
+{
+    bfs_args_t a;
+    bb_bfs_report_t r;
+    boxbfs_status_t st;
+    int rc, nroots = 0;
+    memset(&a, 0, sizeof a);
+    memset(&r, 0, sizeof r);
+    boxbfs_engine_options_init(&a.eo);
+    a.validate = 1;
+    a.nroots = 64;
+    a.seed = 1;
+    if (parse_args(argc, argv, &a) != 0) {
+        free(a.given_roots);
+        return BB_EXIT_USAGE;
+    }
+    if (a.spec == NULL) a.spec = "kron:20";
+    pick_defaults(&a);
+    if ((st = boxbfs_graph_load(a.spec, &a.load, &r.graph)) != BOXBFS_OK) {
+        free(a.given_roots);
+        return bb_cli_fail(st);
+    }
+    rc = choose_roots(r.graph, &a, &r.roots, &nroots);
+    if (rc != 0) goto out;
+    if (alloc_report(&r, nroots, a.eo.devices) != 0) {
+        bb_cli_error("out of memory");
+        rc = BB_EXIT_RUNTIME;
+        goto out;
+    }
+    if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
+        rc = bb_cli_fail(st);
+        goto out;
+    }
+    r.opts = &a.eo;
+    r.graph_spec = a.spec;
+    r.validate = a.validate;
+    rc = run_searches(&a, &r);
+    if (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION) {
+        int wrc = 0;
+        if (!(a.json && strcmp(a.json, "-") == 0)) bb_report_text(stdout, &r);
+        if (a.json) wrc |= write_report_file(a.json, &r, bb_report_json);
+        if (a.traffic_csv) wrc |= write_report_file(a.traffic_csv, &r, bb_report_traffic_csv);
+        if (wrc && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
+    }
+out:
+    boxbfs_engine_free(r.engine);
+    boxbfs_graph_free(r.graph);
+    free_report(&r);
+    free(a.given_roots);
+    return rc;
+}

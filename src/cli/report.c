@@ -1,0 +1,257 @@
+/* Reports of `boxbfs bfs`: the text report on stdout (# header lines,
+ * fixed-width tables, key: value summary, verdict), the JSON report whose
+ * fields scripts rely on, and the traffic CSV. TEPS as Graph500 defines them:
+ * input edges inside the traversed component over the search time; teps_arc
+ * counts the out-degrees of reached vertices instead (Gunrock, Enterprise). */
+#include "config.h"
+
+#include <string.h>
+
+#include "cli/cli.h"
+#include "graph/graph.h"
+
+static double per_bfs(int64_t total, int nroots) { return nroots ? (double)total / nroots : 0.0; }
+
+static void header(FILE *f, const bb_bfs_report_t *r)
+{
+    const boxbfs_engine_options_t *o = r->opts;
+    boxbfs_graph_t g = r->graph;
+    fprintf(f, "# boxbfs %s (commit %s)\n", boxbfs_version(), bb_build_commit());
+    fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", g->name,
+            (long long)g->n, (long long)g->input_edges, g->directed ? "directed" : "undirected",
+            (long long)g->arcs);
+    fprintf(f, "# backend: %s  devices: %d\n", boxbfs_backend_name(o->backend), o->devices);
+    for (int d = 0; d < o->devices; d++) {
+        size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);
+        fprintf(f, "#   device %d: %s  memory: %.1f MiB (visited %.1f MiB)\n", d,
+                boxbfs_engine_device_name(r->engine, d), mem / 1048576.0, visited / 1048576.0);
+    }
+    fprintf(f,
+            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s\n"
+            "# link model: %s (%.3g GB/s, %.3g us per message)\n",
+            boxbfs_contract_name(o->contract), boxbfs_visited_name(o->visited),
+            boxbfs_wire_name(o->wire), boxbfs_exchange_name(o->exchange),
+            boxbfs_expand_name(o->expand), o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
+            o->link_model.latency_s * 1e6);
+}
+
+void bb_report_text(FILE *f, const bb_bfs_report_t *r)
+{
+    bb_summary_t t, tt;
+    int ndev = r->opts->devices;
+    header(f, r);
+    fprintf(f, "#\n# %12s %12s %14s %7s %10s %14s %10s\n", "root", "time_s", "TEPS", "levels",
+            "reached", "bytes", "validated");
+    for (int i = 0; i < r->nroots; i++)
+        fprintf(f, "  %12lld %12.6f %14.6g %7lld %10lld %14lld %10s\n",
+                (long long)boxbfs_graph_external_id(r->graph, r->roots[i]), r->time_s[i],
+                r->teps[i], (long long)r->levels[i], (long long)r->reached[i],
+                (long long)r->bytes[i],
+                r->validated[i] < 0 ? "skipped" : r->validated[i] ? "yes" : "NO");
+    if (r->first_nlevels) {
+        fprintf(f, "#\n# levels of the first root (%lld)\n",
+                (long long)boxbfs_graph_external_id(r->graph, r->roots[0]));
+        fprintf(f, "# %5s %11s %11s %12s %8s %7s %10s %10s %10s %10s %10s %12s\n", "level",
+                "frontier", "sent_vert", "bytes", "msgs", "bitmaps", "time_s", "expand_s",
+                "contract_s", "exchange_s", "update_s", "modeled_s");
+        for (int l = 0; l < r->first_nlevels; l++) {
+            const boxbfs_level_report_t *L = &r->first_levels[l];
+            fprintf(f, "  %5d %11lld %11lld %12lld %8lld %7lld %10.6f %10.6f %10.6f %10.6f %10.6f %12.6g\n",
+                    L->level, (long long)L->frontier, (long long)L->sent_vertices,
+                    (long long)L->bytes, (long long)L->messages, (long long)L->bitmap_messages,
+                    L->time_s, L->expand_s, L->contract_s, L->exchange_s, L->update_s,
+                    L->modeled_exchange_s);
+        }
+    }
+    if (ndev > 1) {
+        fprintf(f, "#\n# bytes per BFS on each link (row: source, column: destination)\n# %6s", "");
+        for (int d = 0; d < ndev; d++) fprintf(f, " %12s%d", "dev", d);
+        fprintf(f, "\n");
+        for (int s = 0; s < ndev; s++) {
+            fprintf(f, "  dev%-4d", s);
+            for (int d = 0; d < ndev; d++)
+                fprintf(f, " %13.0f", per_bfs(r->link_bytes[(size_t)s * ndev + d], r->nroots));
+            fprintf(f, "\n");
+        }
+    }
+    bb_summarize(r->teps, r->nroots, &t);
+    bb_summarize(r->teps_arc, r->nroots, &tt);
+    fprintf(f, "#\n");
+    fprintf(f, "searches: %d\n", r->nroots);
+    fprintf(f, "min_TEPS: %.6g\nfirstquartile_TEPS: %.6g\nmedian_TEPS: %.6g\n"
+               "thirdquartile_TEPS: %.6g\nmax_TEPS: %.6g\nharmonic_mean_TEPS: %.6g\n",
+            t.min, t.q1, t.median, t.q3, t.max, t.harmonic_mean);
+    fprintf(f, "harmonic_mean_TEPS_arc: %.6g\n", tt.harmonic_mean);
+    {
+        bb_summary_t ts;
+        bb_summarize(r->time_s, r->nroots, &ts);
+        fprintf(f, "median_time_s: %.6g\nmean_time_s: %.6g\n", ts.median, ts.mean);
+    }
+    fprintf(f, "bytes_per_bfs: %.0f\nmessages_per_bfs: %.1f\n", per_bfs(r->total_bytes, r->nroots),
+            per_bfs(r->total_messages, r->nroots));
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
+        fprintf(f, "bytes_per_bfs_%s: %.0f\n", boxbfs_phase_name((boxbfs_phase_t)p),
+                per_bfs(r->phase_bytes[p], r->nroots));
+    fprintf(f, "modeled_exchange_s_per_bfs: %.6g (%s)\n",
+            r->nroots ? r->modeled_exchange_s / r->nroots : 0.0, r->opts->link_model.name);
+    fprintf(f, "validation: %s\n",
+            strcmp(r->validation, "passed") == 0 ? "PASS" : strcmp(r->validation, "failed") == 0 ? "FAIL" : "SKIPPED");
+}
+
+static void json_summary(bb_json_t *j, const char *key, const double *v, int n)
+{
+    bb_summary_t s;
+    bb_summarize(v, n, &s);
+    bb_json_begin_object(j, key);
+    bb_json_double(j, "harmonic_mean", s.harmonic_mean);
+    bb_json_double(j, "min", s.min);
+    bb_json_double(j, "q1", s.q1);
+    bb_json_double(j, "median", s.median);
+    bb_json_double(j, "q3", s.q3);
+    bb_json_double(j, "max", s.max);
+    bb_json_end_object(j);
+}
+
+int bb_report_json(FILE *f, const bb_bfs_report_t *r)
+{
+    const boxbfs_engine_options_t *o = r->opts;
+    boxbfs_graph_t g = r->graph;
+    int ndev = o->devices;
+    bb_json_t j;
+    bb_json_init(&j, f);
+    bb_json_begin_object(&j, NULL);
+    bb_json_begin_object(&j, "graph");
+    bb_json_string(&j, "name", g->name);
+    bb_json_int(&j, "vertices", g->n);
+    bb_json_int(&j, "edges", g->input_edges);
+    bb_json_int(&j, "arcs", g->arcs);
+    bb_json_bool(&j, "directed", g->directed);
+    bb_json_end_object(&j);
+    bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
+    bb_json_int(&j, "device_count", ndev);
+    bb_json_begin_array(&j, "devices");
+    for (int d = 0; d < ndev; d++) {
+        size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);
+        bb_json_begin_object(&j, NULL);
+        bb_json_int(&j, "id", d);
+        bb_json_string(&j, "name", boxbfs_engine_device_name(r->engine, d));
+        bb_json_int(&j, "memory_bytes", (int64_t)mem);
+        bb_json_int(&j, "visited_bytes", (int64_t)visited);
+        bb_json_end_object(&j);
+    }
+    bb_json_end_array(&j);
+    bb_json_begin_array(&j, "runs");
+    for (int i = 0; i < r->nroots; i++) {
+        bb_json_begin_object(&j, NULL);
+        bb_json_int(&j, "root", boxbfs_graph_external_id(g, r->roots[i]));
+        bb_json_double(&j, "time_s", r->time_s[i]);
+        bb_json_double(&j, "teps", r->teps[i]);
+        bb_json_double(&j, "teps_arc", r->teps_arc[i]);
+        bb_json_int(&j, "levels", r->levels[i]);
+        bb_json_int(&j, "reached", r->reached[i]);
+        bb_json_int(&j, "input_edges", r->input_edges[i]);
+        bb_json_int(&j, "bytes", r->bytes[i]);
+        bb_json_double(&j, "modeled_exchange_s", r->modeled_s[i]);
+        if (r->validated[i] < 0) bb_json_string(&j, "validated", "skipped");
+        else bb_json_bool(&j, "validated", r->validated[i]);
+        bb_json_end_object(&j);
+    }
+    bb_json_end_array(&j);
+    json_summary(&j, "teps", r->teps, r->nroots);
+    json_summary(&j, "teps_arc", r->teps_arc, r->nroots);
+    json_summary(&j, "time_s", r->time_s, r->nroots);
+    bb_json_string(&j, "validation", r->validation);
+    bb_json_begin_object(&j, "traffic");
+    bb_json_int(&j, "searches", r->nroots);
+    bb_json_int(&j, "total_bytes", r->total_bytes);
+    bb_json_int(&j, "total_messages", r->total_messages);
+    bb_json_double(&j, "bytes_per_bfs", per_bfs(r->total_bytes, r->nroots));
+    bb_json_begin_array(&j, "links");
+    for (int s = 0; s < ndev; s++)
+        for (int d = 0; d < ndev; d++) {
+            if (s == d) continue;
+            bb_json_begin_object(&j, NULL);
+            bb_json_int(&j, "src", s);
+            bb_json_int(&j, "dst", d);
+            bb_json_int(&j, "bytes", r->link_bytes[(size_t)s * ndev + d]);
+            bb_json_int(&j, "messages", r->link_messages[(size_t)s * ndev + d]);
+            bb_json_end_object(&j);
+        }
+    bb_json_end_array(&j);
+    bb_json_int(&j, "levels_root", r->nroots ? boxbfs_graph_external_id(g, r->roots[0]) : -1);
+    bb_json_begin_array(&j, "levels");
+    for (int l = 0; l < r->first_nlevels; l++) {
+        const boxbfs_level_report_t *L = &r->first_levels[l];
+        bb_json_begin_object(&j, NULL);
+        bb_json_int(&j, "level", L->level);
+        bb_json_int(&j, "frontier", L->frontier);
+        bb_json_int(&j, "sent_vertices", L->sent_vertices);
+        bb_json_int(&j, "bytes", L->bytes);
+        bb_json_int(&j, "messages", L->messages);
+        bb_json_int(&j, "bitmap_messages", L->bitmap_messages);
+        bb_json_double(&j, "time_s", L->time_s);
+        bb_json_double(&j, "expand_s", L->expand_s);
+        bb_json_double(&j, "contract_s", L->contract_s);
+        bb_json_double(&j, "exchange_s", L->exchange_s);
+        bb_json_double(&j, "update_s", L->update_s);
+        bb_json_double(&j, "modeled_exchange_s", L->modeled_exchange_s);
+        bb_json_end_object(&j);
+    }
+    bb_json_end_array(&j);
+    bb_json_begin_object(&j, "phases");
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
+        bb_json_int(&j, boxbfs_phase_name((boxbfs_phase_t)p), r->phase_bytes[p]);
+    bb_json_end_object(&j);
+    bb_json_begin_object(&j, "phase_messages");
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
+        bb_json_int(&j, boxbfs_phase_name((boxbfs_phase_t)p), r->phase_messages[p]);
+    bb_json_end_object(&j);
+    bb_json_double(&j, "modeled_exchange_s", r->modeled_exchange_s);
+    bb_json_double(&j, "modeled_exchange_s_per_bfs", r->nroots ? r->modeled_exchange_s / r->nroots : 0);
+    bb_json_begin_object(&j, "link_model");
+    bb_json_string(&j, "name", o->link_model.name);
+    bb_json_double(&j, "bandwidth_Bps", o->link_model.bandwidth_Bps);
+    bb_json_double(&j, "latency_s", o->link_model.latency_s);
+    bb_json_end_object(&j);
+    bb_json_end_object(&j);
+    bb_json_begin_object(&j, "options");
+    bb_json_string(&j, "graph", r->graph_spec);
+    bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
+    bb_json_int(&j, "devices", ndev);
+    bb_json_string(&j, "contract", boxbfs_contract_name(o->contract));
+    bb_json_string(&j, "visited", boxbfs_visited_name(o->visited));
+    bb_json_string(&j, "wire", boxbfs_wire_name(o->wire));
+    bb_json_string(&j, "exchange", boxbfs_exchange_name(o->exchange));
+    bb_json_string(&j, "expand", boxbfs_expand_name(o->expand));
+    bb_json_string(&j, "link_model", o->link_model.name);
+    bb_json_int(&j, "roots", r->nroots);
+    bb_json_bool(&j, "validate", r->validate);
+    bb_json_int(&j, "memory_limit", (int64_t)o->device_memory_limit);
+    bb_json_end_object(&j);
+    bb_json_string(&j, "version", boxbfs_version());
+    bb_json_string(&j, "commit", bb_build_commit());
+    bb_json_end_object(&j);
+    return bb_json_finish(&j);
+}
+
+int bb_report_traffic_csv(FILE *f, const bb_bfs_report_t *r)
+{
+    int ndev = r->opts->devices;
+    fprintf(f, "kind,src,dst,level,phase,bytes,messages,frontier,sent_vertices,modeled_exchange_s\n");
+    for (int s = 0; s < ndev; s++)
+        for (int d = 0; d < ndev; d++)
+            if (s != d)
+                fprintf(f, "link,%d,%d,,,%lld,%lld,,,\n", s, d,
+                        (long long)r->link_bytes[(size_t)s * ndev + d],
+                        (long long)r->link_messages[(size_t)s * ndev + d]);
+    for (int l = 0; l < r->first_nlevels; l++) {
+        const boxbfs_level_report_t *L = &r->first_levels[l];
+        fprintf(f, "level,,,%d,,%lld,%lld,%lld,%lld,%.9g\n", L->level, (long long)L->bytes,
+                (long long)L->messages, (long long)L->frontier, (long long)L->sent_vertices,
+                L->modeled_exchange_s);
+    }
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
+        fprintf(f, "phase,,,,%s,%lld,%lld,,,\n", boxbfs_phase_name((boxbfs_phase_t)p),
+                (long long)r->phase_bytes[p], (long long)r->phase_messages[p]);
+    return ferror(f) ? -1 : 0;
+}

@@ -78,3 +78,59 @@ void bb_split_range(int64_t count, int tid, int nthreads, int64_t *lo_p, int64_t
     *lo_p = tid * base + (tid < rem ? tid : rem);
     *hi_p = *lo_p + base + (tid < rem ? 1 : 0);
 }
+
+boxbfs_status_t bb_barrier_init(bb_barrier_t *b, int count)
+{
+    if (pthread_mutex_init(&b->lock, NULL) != 0)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cannot create a mutex");
+    if (pthread_cond_init(&b->cond, NULL) != 0) {
+        pthread_mutex_destroy(&b->lock);
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cannot create a condition variable");
+    }
+    b->count = count;
+    b->waiting = 0;
+    b->aborted = 0;
+    b->generation = 0;
+    return BOXBFS_OK;
+}
+
+void bb_barrier_destroy(bb_barrier_t *b)
+{
+    pthread_cond_destroy(&b->cond);
+    pthread_mutex_destroy(&b->lock);
+}
+
+int bb_barrier_wait(bb_barrier_t *b)
+{
+    int aborted;
+    pthread_mutex_lock(&b->lock);
+    if (!b->aborted) {
+        unsigned long gen = b->generation;
+        if (++b->waiting == b->count) {
+            b->waiting = 0;
+            b->generation++;
+            pthread_cond_broadcast(&b->cond);
+        } else {
+            while (gen == b->generation && !b->aborted) pthread_cond_wait(&b->cond, &b->lock);
+        }
+    }
+    aborted = b->aborted;
+    pthread_mutex_unlock(&b->lock);
+    return aborted;
+}
+
+void bb_barrier_abort(bb_barrier_t *b)
+{
+    pthread_mutex_lock(&b->lock);
+    b->aborted = 1;
+    pthread_cond_broadcast(&b->cond);
+    pthread_mutex_unlock(&b->lock);
+}
+
+void bb_barrier_reset(bb_barrier_t *b)
+{
+    pthread_mutex_lock(&b->lock);
+    b->aborted = 0;
+    b->waiting = 0;
+    pthread_mutex_unlock(&b->lock);
+}

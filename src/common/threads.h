@@ -3,6 +3,7 @@
 #ifndef BB_THREADS_H
 #define BB_THREADS_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "boxbfs.h"
@@ -17,5 +18,22 @@ boxbfs_status_t bb_parallel_run(int nthreads, bb_thread_fn fn, void *arg);
 
 /* The slice [*lo_p, *hi_p) of [0, count) that thread tid of nthreads takes. */
 void bb_split_range(int64_t count, int tid, int nthreads, int64_t *lo_p, int64_t *hi_p);
+
+/* A barrier that a failing thread can abort: after bb_barrier_abort() every
+ * wait returns at once with 1, so no thread hangs on a dead partner. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int count, waiting, aborted;
+    unsigned long generation;
+} bb_barrier_t;
+
+boxbfs_status_t bb_barrier_init(bb_barrier_t *b, int count);
+void bb_barrier_destroy(bb_barrier_t *b);
+/* Returns 0 when all count threads arrived, 1 if the barrier was aborted. */
+int bb_barrier_wait(bb_barrier_t *b);
+void bb_barrier_abort(bb_barrier_t *b);
+/* Clear the abort flag (between searches, with no thread waiting). */
+void bb_barrier_reset(bb_barrier_t *b);
 
 #endif /* BB_THREADS_H */

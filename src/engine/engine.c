@@ -1,0 +1,347 @@
+/* Engine setup: partition the graph, plan and check each device's memory
+ * before allocating, open the devices, upload each device's graph slice, and
+ * tear everything down again on any failure (no leak on any error path). */
+#include "config.h"
+
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+
+/* What one device needs, in bytes, by array (the memory plan). */
+typedef struct {
+    uint64_t nloc, arcs, work_cap, bitmap_words;
+    size_t graph, state, visited, remote, work, outbox, inbox, gather, scratch, total;
+} mem_plan_t;
+
+static uint64_t words32(uint64_t bits) { return (bits + 31) / 32; }
+
+static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
+{
+    const boxbfs_engine_options_t *o = &e->opts;
+    uint64_t n = (uint64_t)e->graph->n, lo = e->part.lo[d], hi = e->part.lo[d + 1];
+    int ndev = e->ndev;
+    memset(p, 0, sizeof *p);
+    p->nloc = hi - lo;
+    p->arcs = (uint64_t)(e->graph->offsets[hi] - e->graph->offsets[lo]);
+    for (int o2 = 0; o2 < ndev; o2++) p->bitmap_words += words32(e->part.lo[o2 + 1] - e->part.lo[o2]);
+    /* sort-based methods hold a whole level's neighbors: at most this slice's arcs */
+    p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
+                  : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
+    p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
+    p->state = (size_t)p->nloc * (4 + 8 + 4 + 4) + BB_CTR_COUNT(ndev) * 8;
+    if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
+        p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
+    p->remote = ndev > 1 ? (size_t)n * 4 : 0;
+    p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
+                                                    : (size_t)p->work_cap * 4 * 5 + 4;
+    p->outbox = (size_t)n * 4 * 2;
+    p->inbox = (size_t)ndev * (size_t)p->nloc * 4;
+    p->gather = ndev > 1 ? (size_t)p->nloc * 8 : 0;
+}
+
+static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    void *p;
+    if (D->nallocs == BB_MAX_ALLOCS)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "too many allocations on device %d", d);
+    BB_CHECK(e->ops->alloc(D->dev, bytes, &p));
+    D->allocs[D->nallocs++] = p;
+    D->memory_bytes += bytes;
+    *(void **)ptr_p = p;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
+{
+    size_t free_b, total_b;
+    BB_CHECK(e->ops->mem_info(e->devs[d].dev, &free_b, &total_b));
+    if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
+        free_b = e->opts.device_memory_limit;
+    if (p->total <= free_b) return BOXBFS_OK;
+    return bb_error_set(
+        BOXBFS_ERR_DEVICE_MEMORY,
+        "device %d (%s) needs %.2f GiB but has %.2f GiB free (short by %.2f GiB): graph slice "
+        "%.2f, visited %.2f, remote parents %.2f, level work %.2f, outbox %.2f, inbox %.2f, "
+        "other %.2f GiB; try more devices%s",
+        d, e->devs[d].name, p->total / 1073741824.0, free_b / 1073741824.0,
+        (p->total - free_b) / 1073741824.0, p->graph / 1073741824.0, p->visited / 1073741824.0,
+        p->remote / 1073741824.0, p->work / 1073741824.0, p->outbox / 1073741824.0,
+        p->inbox / 1073741824.0, (p->state + p->gather + p->scratch) / 1073741824.0,
+        e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
+            ? " or --visited bit"
+            : "");
+}
+
+/* Copy the device's rows (offsets rebased to 0, columns narrowed to 32 bits)
+ * through a bounded host buffer. */
+static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
+{
+    enum { CHUNK = 1 << 22 };
+    bb_engine_dev_t *D = &e->devs[d];
+    const int64_t *off = e->graph->offsets;
+    uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
+    int64_t base = off[lo], arcs = off[hi] - off[lo];
+    boxbfs_status_t st;
+    void *buf;
+    BB_CHECK(bb_malloc((size_t)CHUNK * 8, "the upload buffer", &buf));
+    for (uint64_t i = 0; i <= hi - lo; i += CHUNK) {
+        uint64_t cnt = hi - lo + 1 - i < CHUNK ? hi - lo + 1 - i : CHUNK;
+        int64_t *o64 = buf;
+        for (uint64_t j = 0; j < cnt; j++) o64[j] = off[lo + i + j] - base;
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (int64_t *)D->k.offsets + i, o64, cnt * 8), st, out);
+        BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
+    }
+    for (int64_t i = 0; i < arcs; i += CHUNK) {
+        int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
+        uint32_t *c32 = buf;
+        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)e->graph->columns[base + i + j];
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint32_t *)D->k.columns + i, c32, (size_t)cnt * 4),
+                      st, out);
+        BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
+    }
+    BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
+                                   (size_t)(e->ndev + 1) * 8), st, out);
+    st = e->ops->sync(D->dev);
+out:
+    free(buf);
+    return st;
+}
+
+static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *p)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    bb_kstate_t *k = &D->k;
+    int ndev = e->ndev;
+    int sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
+    k->ndev = ndev;
+    k->self = d;
+    k->contract = (int)e->opts.contract;
+    k->visited_bits = e->opts.visited == BOXBFS_VISITED_BIT;
+    k->n = (uint64_t)e->graph->n;
+    k->lo = e->part.lo[d];
+    k->hi = e->part.lo[d + 1];
+    k->work_cap = p->work_cap;
+    BB_CHECK(dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->offsets));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->arcs * 4, &k->columns));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->level));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->frontier));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
+    BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
+    if (p->visited) {
+        BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
+        D->visited_bytes = p->visited;
+    }
+    if (p->remote) BB_CHECK(dev_alloc(e, d, p->remote, &k->remote_parent));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
+    if (sorted) {
+        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr_parent));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt_parent));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
+    }
+    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
+    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox_parent));
+    BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
+    if (p->gather) {
+        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_req));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_resp));
+    }
+    if (p->scratch) {
+        BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
+        k->scratch_bytes = p->scratch;
+    }
+    BB_CHECK(bb_calloc(BB_CTR_COUNT(ndev), 8, "counters", &D->ctr));
+    return upload_slice(e, d);
+}
+
+static const bb_device_ops_t *backend_ops(boxbfs_backend_t backend)
+{
+    return backend == BOXBFS_BACKEND_CUDA ? bb_cuda_ops_ptr : &bb_cpu_ops;
+}
+
+static boxbfs_status_t open_devices(boxbfs_engine_t e)
+{
+    int available = 0;
+    BB_CHECK(e->ops->count(&available));
+    if (e->opts.backend == BOXBFS_BACKEND_CUDA && available == 0)
+        return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");
+    for (int d = 0; d < e->ndev; d++) {
+        int id = e->opts.device_ids ? e->opts.device_ids[d] : d;
+        if (available > 0 && (id < 0 || id >= available))
+            return bb_error_set(BOXBFS_ERR_NO_DEVICE,
+                                "device %d does not exist (%d %s device%s available: 0..%d)", id,
+                                available, e->ops->name, available == 1 ? "" : "s", available - 1);
+        BB_CHECK(e->ops->open(id, &e->devs[d].dev, e->devs[d].name, sizeof e->devs[d].name));
+        e->handles[d] = e->devs[d].dev;
+    }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
+{
+    int ndev = e->ndev;
+    size_t cells = (size_t)ndev * (size_t)ndev;
+    e->xchg = (bb_exchange_t){.ndev = ndev, .ops = e->ops, .devs = e->handles,
+                              .barrier = &e->barrier, .traffic = &e->traffic};
+    if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
+        for (int a = 0; a < ndev; a++)
+            for (int b = 0; b < ndev; b++) {
+                int ok = 1;
+                if (a == b) continue;
+                BB_CHECK(e->ops->enable_peer(e->handles[a], e->handles[b], &ok));
+                if (!ok && !e->xchg.staged) {
+                    BB_WARN(-1, "no peer access %d -> %d: using host-staged exchange", a, b);
+                    e->xchg.staged = 1;
+                }
+            }
+    } else {
+        e->xchg.staged = 1;
+    }
+    if (e->xchg.staged) {
+        e->xchg.stage_bytes = (size_t)e->graph->n * 4 + 64;
+        BB_CHECK(bb_calloc((size_t)ndev, sizeof(void *), "staging pointers", &e->xchg.stage));
+        for (int d = 0; d < ndev; d++)
+            BB_CHECK(e->ops->host_alloc(e->handles[d], e->xchg.stage_bytes, &e->xchg.stage[d]));
+    }
+    BB_CHECK(bb_calloc(cells, 8, "send counts", &e->send_count));
+    BB_CHECK(bb_calloc(cells, 8, "send offsets", &e->send_offset));
+    BB_CHECK(bb_calloc(cells, 8, "message sizes", &e->bytes));
+    BB_CHECK(bb_calloc(cells, 1, "wire formats", &e->as_bitmap));
+    BB_CHECK(bb_calloc(cells, sizeof(void *), "message sources", &e->src));
+    BB_CHECK(bb_calloc(cells, sizeof(void *), "message destinations", &e->dst));
+    BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->frontier_count));
+    BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->level_frontier));
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
+{
+    if (o->devices < 1 || o->devices > 1024)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
+                            o->devices);
+    if (g->n >= (int64_t)UINT32_MAX)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "graph has %lld vertices; the engine supports fewer than 2^32",
+                            (long long)g->n);
+    if (backend_ops(o->backend) == NULL)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "the cuda backend is not built in (configure found no CUDA; "
+                            "rebuild with --with-cuda)");
+    if (o->link_model.bandwidth_Bps <= 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "link model bandwidth must be positive");
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
+                                     boxbfs_engine_t *engine_p)
+{
+    boxbfs_engine_t e;
+    boxbfs_status_t st;
+    if (graph == NULL || opts == NULL || engine_p == NULL)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_engine_create: NULL argument");
+    BB_CHECK(check_options(graph, opts));
+    BB_CHECK(bb_calloc(1, sizeof *e, "the engine", &e));
+    e->graph = graph;
+    e->opts = *opts;
+    e->opts.device_ids = NULL;   /* copied below when given */
+    e->ops = backend_ops(opts->backend);
+    e->ndev = opts->devices;
+    e->fail = BOXBFS_OK;
+    pthread_mutex_init(&e->fail_lock, NULL);
+    BB_CHECK_GOTO(bb_barrier_init(&e->barrier, e->ndev), st, fail_barrier);
+    BB_CHECK_GOTO(bb_traffic_init(&e->traffic, e->ndev), st, fail);
+    BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->devs, "device records", &e->devs), st, fail);
+    BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->handles, "device handles", &e->handles),
+                  st, fail);
+    if (opts->device_ids) {
+        int *ids;
+        BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *ids, "device ids", &ids), st, fail);
+        memcpy(ids, opts->device_ids, (size_t)e->ndev * sizeof *ids);
+        e->opts.device_ids = ids;
+    }
+    BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st, fail);
+    BB_CHECK_GOTO(open_devices(e), st, fail);
+    for (int d = 0; d < e->ndev; d++) {
+        mem_plan_t p;
+        plan_device(e, d, &p);
+        if ((p.work_cap | p.arcs) >> 32)
+            BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, fail,
+                         "device %d would hold %llu arcs; at most 2^32 per device: use more devices",
+                         d, (unsigned long long)p.arcs);
+        BB_CHECK_GOTO(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, e->ndev, &p.scratch), st,
+                      fail);
+        p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
+                  p.gather + p.scratch;
+        BB_CHECK_GOTO(check_memory(e, d, &p), st, fail);
+        BB_CHECK_GOTO(setup_device(e, d, &p), st, fail);
+    }
+    BB_CHECK_GOTO(setup_exchange(e), st, fail);
+    *engine_p = e;
+    return BOXBFS_OK;
+fail:
+    bb_barrier_destroy(&e->barrier);
+fail_barrier:
+    e->barrier.count = -1;   /* destroyed: free must not destroy it again */
+    boxbfs_engine_free(e);
+    return st;
+}
+
+void boxbfs_engine_free(boxbfs_engine_t e)
+{
+    if (e == NULL) return;
+    for (int d = 0; e->devs && d < e->ndev; d++) {
+        bb_engine_dev_t *D = &e->devs[d];
+        for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);
+        if (e->xchg.stage && e->xchg.stage[d]) e->ops->host_free(D->dev, e->xchg.stage[d]);
+        if (D->dev) e->ops->close(D->dev);
+        free(D->ctr);
+    }
+    free(e->xchg.stage);
+    free(e->devs);
+    free(e->handles);
+    free((void *)e->opts.device_ids);
+    bb_partition_free(&e->part);
+    if (e->traffic.link_bytes) bb_traffic_free(&e->traffic);
+    if (e->barrier.count != -1) bb_barrier_destroy(&e->barrier);
+    pthread_mutex_destroy(&e->fail_lock);
+    free(e->send_count);
+    free(e->send_offset);
+    free(e->bytes);
+    free(e->as_bitmap);
+    free(e->src);
+    free(e->dst);
+    free(e->frontier_count);
+    free(e->level_frontier);
+    free(e);
+}
+
+const char *boxbfs_engine_device_name(boxbfs_engine_t e, int device)
+{
+    if (e == NULL || device < 0 || device >= e->ndev) return "";
+    return e->devs[device].name;
+}
+
+size_t boxbfs_engine_memory_bytes(boxbfs_engine_t e, int device, size_t *visited_bytes_p)
+{
+    if (e == NULL || device < 0 || device >= e->ndev) return 0;
+    if (visited_bytes_p) *visited_bytes_p = e->devs[device].visited_bytes;
+    return e->devs[device].memory_bytes;
+}
+
+void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
+{
+    pthread_mutex_lock(&e->fail_lock);
+    if (e->fail == BOXBFS_OK) {
+        e->fail = st;
+        snprintf(e->fail_message, sizeof e->fail_message, "%s", boxbfs_last_error());
+    }
+    pthread_mutex_unlock(&e->fail_lock);
+    bb_barrier_abort(&e->barrier);
+}

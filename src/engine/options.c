@@ -1,0 +1,67 @@
+/* Engine option defaults and the names options have on the command line and
+ * in reports. */
+#include "config.h"
+
+#include <string.h>
+
+#include "boxbfs.h"
+#include "kernels/kernels.h"
+
+void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->backend = BOXBFS_BACKEND_CPU;
+    opts->devices = 1;
+    opts->contract = BOXBFS_CONTRACT_VALID_FLAG;
+    opts->visited = BOXBFS_VISITED_BYTE;
+    opts->wire = BOXBFS_WIRE_LIST;
+    opts->exchange = BOXBFS_EXCHANGE_PEER;
+    opts->expand = BOXBFS_EXPAND_AUTO;
+    boxbfs_link_model_parse("nvlink4", &opts->link_model);
+}
+
+const char *boxbfs_backend_name(boxbfs_backend_t v) { return v == BOXBFS_BACKEND_CUDA ? "cuda" : "cpu"; }
+
+const char *boxbfs_contract_name(boxbfs_contract_t v)
+{
+    switch (v) {
+    case BOXBFS_CONTRACT_SORT_UNIQUE: return "sort-unique";
+    case BOXBFS_CONTRACT_VALID_FLAG: return "valid-flag";
+    case BOXBFS_CONTRACT_ATOMIC: return "atomic";
+    }
+    return "?";
+}
+
+const char *boxbfs_visited_name(boxbfs_visited_t v) { return v == BOXBFS_VISITED_BIT ? "bit" : "byte"; }
+
+const char *boxbfs_wire_name(boxbfs_wire_t v)
+{
+    return v == BOXBFS_WIRE_BITMAP ? "bitmap" : v == BOXBFS_WIRE_AUTO ? "auto" : "list";
+}
+
+const char *boxbfs_exchange_name(boxbfs_exchange_t v) { return v == BOXBFS_EXCHANGE_HOST ? "host" : "peer"; }
+
+const char *boxbfs_expand_name(boxbfs_expand_t v)
+{
+    return v == BOXBFS_EXPAND_BINSEARCH ? "binsearch" : v == BOXBFS_EXPAND_MERGEPATH ? "mergepath" : "auto";
+}
+
+const char *boxbfs_phase_name(boxbfs_phase_t v)
+{
+    switch (v) {
+    case BOXBFS_PHASE_FRONTIER: return "frontier_exchange";
+    case BOXBFS_PHASE_SIZES: return "sizes";
+    case BOXBFS_PHASE_TERMINATION: return "termination_reduce";
+    case BOXBFS_PHASE_PARENTS: return "parent_gather";
+    case BOXBFS_PHASE_COUNT: break;
+    }
+    return "?";
+}
+
+int boxbfs_backend_device_count(boxbfs_backend_t backend)
+{
+    int count = 0;
+    const bb_device_ops_t *ops = backend == BOXBFS_BACKEND_CUDA ? bb_cuda_ops_ptr : &bb_cpu_ops;
+    if (ops == NULL || ops->count(&count) != BOXBFS_OK) return 0;
+    return count;
+}

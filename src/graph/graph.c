@@ -1,0 +1,156 @@
+/* The public graph API of boxbfs.h: load (generator spec or file, by suffix),
+ * build from caller's edges, save, free (heap or mmap-backed arrays),
+ * accessors and the internal <-> external vertex id mapping. Statistics are
+ * in stats.c, the CSR builder in build.c, file formats in src/io/. */
+#include "config.h"
+
+#include "graph/graph.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/error.h"
+#include "io/io.h"
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+static boxbfs_status_t load_kron(const char *spec, int directed, int threads,
+                                 boxbfs_graph_t *graph_p)
+{
+    int scale, edgefactor;
+    uint64_t seed;
+    char name[128];
+    bb_edges_t edges;
+    BB_CHECK(bb_kron_parse(spec, &scale, &edgefactor, &seed));
+    BB_CHECK(bb_kron_generate(scale, edgefactor, seed, threads, &edges));
+    snprintf(name, sizeof name, "kron:%d:%d:%" PRIu64, scale, edgefactor, seed);
+    return bb_graph_build(&edges, directed, threads, NULL, 0, name, graph_p);
+}
+
+boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t *opts,
+                                  boxbfs_graph_t *graph_p)
+{
+    boxbfs_direction_t direction = opts != NULL ? opts->direction : BOXBFS_DIRECTION_DEFAULT;
+    int threads = opts != NULL ? opts->threads : 0;
+    if (spec == NULL || spec[0] == '\0')
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph spec is empty: give a file or kron:SCALE");
+    if (graph_p == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph output is NULL");
+    if (direction != BOXBFS_DIRECTION_DEFAULT && direction != BOXBFS_DIRECTION_UNDIRECTED &&
+        direction != BOXBFS_DIRECTION_DIRECTED)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "unknown graph direction %d", (int)direction);
+    if (threads < 0) threads = 0;
+    if (strncmp(spec, "kron:", 5) == 0)   /* generated graphs are undirected by default */
+        return load_kron(spec, direction == BOXBFS_DIRECTION_DIRECTED, threads, graph_p);
+    /* The stored graph says whether it is directed; direction does not apply. */
+    if (ends_with(spec, ".bbcsr") || ends_with(spec, ".bbcsr.gz"))
+        return bb_io_load_binary(spec, graph_p);
+    if (ends_with(spec, ".mtx") || ends_with(spec, ".mtx.gz"))
+        return bb_io_load_mtx(spec, direction, threads, graph_p);
+    return bb_io_load_snap(spec, direction, threads, graph_p);
+}
+
+boxbfs_status_t boxbfs_graph_from_edges(int64_t n, int64_t nedges, const int64_t *src,
+                                        const int64_t *dst, int directed,
+                                        boxbfs_graph_t *graph_p)
+{
+    bb_edges_t edges;
+    if (graph_p == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph output is NULL");
+    if (n <= 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "vertex count %lld must be positive",
+                            (long long)n);
+    if (nedges < 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "edge count %lld is negative",
+                            (long long)nedges);
+    if (nedges > 0 && (src == NULL || dst == NULL))
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%lld edges but the %s array is NULL",
+                            (long long)nedges, src == NULL ? "source" : "target");
+    BB_CHECK(bb_edges_init(&edges, nedges));
+    if (nedges > 0) {
+        memcpy(edges.src, src, (size_t)nedges * sizeof *src);
+        memcpy(edges.dst, dst, (size_t)nedges * sizeof *dst);
+    }
+    edges.n = n;
+    edges.count = nedges;
+    return bb_graph_build(&edges, directed, 0, NULL, 0, "edges", graph_p);
+}
+
+boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path)
+{
+    if (graph == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph is NULL");
+    if (path == NULL || path[0] == '\0')
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "output path is empty");
+    return bb_io_save_binary(graph, path);
+}
+
+/* free() an array unless it lies inside the graph's file mapping. */
+static void free_array(boxbfs_graph_t graph, void *p)
+{
+    if (p == NULL) return;
+    if (graph->mapping != NULL) {
+        uintptr_t a = (uintptr_t)p, lo = (uintptr_t)graph->mapping;
+        if (a >= lo && a - lo < graph->mapping_bytes) return;
+    }
+    free(p);
+}
+
+void boxbfs_graph_free(boxbfs_graph_t graph)
+{
+    if (graph == NULL) return;
+    free_array(graph, graph->offsets);
+    free_array(graph, graph->columns);
+    free_array(graph, graph->edge_credit);
+    free_array(graph, graph->external);
+    if (graph->mapping != NULL) munmap(graph->mapping, graph->mapping_bytes);
+    free(graph);
+}
+
+int64_t boxbfs_graph_vertices(boxbfs_graph_t graph) { return graph ? graph->n : 0; }
+int64_t boxbfs_graph_input_edges(boxbfs_graph_t graph) { return graph ? graph->input_edges : 0; }
+int64_t boxbfs_graph_arcs(boxbfs_graph_t graph) { return graph ? graph->arcs : 0; }
+int boxbfs_graph_is_directed(boxbfs_graph_t graph) { return graph ? graph->directed : 0; }
+const char *boxbfs_graph_name(boxbfs_graph_t graph) { return graph ? graph->name : ""; }
+const int64_t *boxbfs_graph_offsets(boxbfs_graph_t graph) { return graph ? graph->offsets : NULL; }
+const int64_t *boxbfs_graph_columns(boxbfs_graph_t graph) { return graph ? graph->columns : NULL; }
+
+/* -1 when internal names no vertex. */
+int64_t boxbfs_graph_external_id(boxbfs_graph_t graph, int64_t internal)
+{
+    if (graph == NULL || internal < 0 || internal >= graph->n) return -1;
+    return graph->external != NULL ? graph->external[internal] : internal + graph->id_base;
+}
+
+boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
+                                         int64_t *internal_p)
+{
+    if (graph == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph is NULL");
+    if (graph->external != NULL) {   /* sorted ascending: binary search */
+        int64_t lo = 0, hi = graph->n;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (graph->external[mid] < external) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < graph->n && graph->external[lo] == external) {
+            if (internal_p) *internal_p = lo;
+            return BOXBFS_OK;
+        }
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "vertex %lld is not in graph %s",
+                            (long long)external, graph->name);
+    }
+    /* external - id_base, without signed overflow */
+    if (external < graph->id_base || (uint64_t)external - (uint64_t)graph->id_base >= (uint64_t)graph->n)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "vertex %lld is not in graph %s: ids are [%lld, %lld]",
+                            (long long)external, graph->name, (long long)graph->id_base,
+                            (long long)(graph->id_base + graph->n - 1));
+    if (internal_p) *internal_p = external - graph->id_base;
+    return BOXBFS_OK;
+}

@@ -1,0 +1,206 @@
+/* Graph500 Kronecker generator [Graph500 spec, kronecker_generator.m]:
+ * 2^scale vertices, edgefactor * 2^scale edges, initiator A,B,C,D =
+ * 0.57,0.19,0.19,0.05, one quadrant choice per bit (noise-free, as the
+ * reference's default SPK_NOISE_LEVEL 0), then vertex ids scrambled by a
+ * seeded bijection of [0, 2^scale) (the spec's edge-order shuffle is left out:
+ * the CSR does not depend on it). Edge k depends only on (seed, k), so the
+ * output is identical for every thread count and machine. */
+#include "config.h"
+
+#include "graph/graph.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/threads.h"
+
+#define KRON_MAX_SCALE 40
+
+/* splitmix64's output function: a bijective 64-bit mixer. Evaluated at
+ * key + counter * gamma it is the counter-based generator splitmix64 itself. */
+static inline uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+#define GAMMA UINT64_C(0x9e3779b97f4a7c15)
+
+/* Quadrant thresholds on 32-bit uniforms, exact integer fractions so that no
+ * floating point enters the output. Per bit, as the spec's Octave code:
+ *   ii = rand > A+B;  jj = rand > (ii ? C/(C+D) : A/(A+B)).
+ * P(ii=0,jj=0) = 0.76 * 57/76 = 0.57 (A), P(0,1) = 0.19 (B), P(1,0) = 0.24 *
+ * 19/24 = 0.19 (C), P(1,1) = 0.05 (D). */
+#define T_AB ((uint32_t)((UINT64_C(76) << 32) / 100))   /* A+B       */
+#define T_A_NORM ((uint32_t)((UINT64_C(57) << 32) / 76)) /* A/(A+B)   */
+#define T_C_NORM ((uint32_t)((UINT64_C(19) << 32) / 24)) /* C/(C+D)   */
+
+#define SCRAMBLE_ROUNDS 3
+
+typedef struct {
+    int scale;
+    uint64_t mask;                     /* 2^scale - 1 */
+    uint64_t edge_key;                 /* RNG key of the quadrant choices */
+    uint64_t add[SCRAMBLE_ROUNDS];     /* scramble keys */
+    uint64_t mul[SCRAMBLE_ROUNDS];     /* odd */
+    int shift;                         /* xorshift distance, 1 <= shift <= scale */
+    int64_t *src, *dst;
+    int64_t m;
+} kron_job_t;
+
+/* Seeded bijection of [0, 2^scale): each step is invertible on scale-bit
+ * values (add mod 2^s, multiply by an odd number mod 2^s, v ^= v >> r with
+ * r >= 1); multiplication carries low bits up, the shift carries high bits
+ * down, so a few rounds spread neighbouring ids over the whole range. */
+static inline uint64_t scramble(const kron_job_t *job, uint64_t v)
+{
+    for (int r = 0; r < SCRAMBLE_ROUNDS; r++) {
+        v = (v + job->add[r]) & job->mask;
+        v = (v * job->mul[r]) & job->mask;
+        v ^= v >> job->shift;
+    }
+    return v;
+}
+
+/* All keys come from the seed through the splitmix64 sequence. */
+static void init_keys(kron_job_t *job, int scale, uint64_t seed)
+{
+    uint64_t s = seed;
+    memset(job, 0, sizeof *job);
+    job->scale = scale;
+    job->mask = (UINT64_C(1) << scale) - 1;
+    job->shift = (scale + 1) / 2;
+    job->edge_key = mix64(s += GAMMA);
+    for (int r = 0; r < SCRAMBLE_ROUNDS; r++) {
+        job->add[r] = mix64(s += GAMMA);
+        job->mul[r] = mix64(s += GAMMA) | 1;
+    }
+}
+
+static boxbfs_status_t generate_range(int tid, int nthreads, void *arg)
+{
+    const kron_job_t *job = arg;
+    int64_t lo, hi;
+    bb_split_range(job->m, tid, nthreads, &lo, &hi);
+    for (int64_t k = lo; k < hi; k++) {
+        /* counter of edge k's bit b: k * 64 + b (scale <= 40 < 64) */
+        uint64_t ctr = job->edge_key + ((uint64_t)k << 6) * GAMMA;
+        uint64_t u = 0, v = 0;
+        for (int b = 0; b < job->scale; b++) {
+            uint64_t r = mix64(ctr);
+            uint32_t r1 = (uint32_t)(r >> 32), r2 = (uint32_t)r;
+            uint64_t ii = r1 >= T_AB;
+            uint64_t jj = r2 >= (ii ? T_C_NORM : T_A_NORM);
+            u |= ii << b;
+            v |= jj << b;
+            ctr += GAMMA;
+        }
+        job->src[k] = (int64_t)scramble(job, u);
+        job->dst[k] = (int64_t)scramble(job, v);
+    }
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_kron_generate(int scale, int edgefactor, uint64_t seed, int threads,
+                                 bb_edges_t *edges)
+{
+    kron_job_t job;
+    int64_t n, m;
+    boxbfs_status_t st;
+    if (edges == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "kron: edge list is NULL");
+    memset(edges, 0, sizeof *edges);
+    if (scale < 1 || scale > KRON_MAX_SCALE)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "kron: scale %d outside [1, %d]", scale,
+                            KRON_MAX_SCALE);
+    n = INT64_C(1) << scale;
+    /* arcs (2m for undirected graphs) must fit in int64 */
+    if (edgefactor < 1 || (int64_t)edgefactor > (INT64_MAX / 4) / n)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "kron: edge factor %d outside [1, %lld] at scale %d", edgefactor,
+                            (long long)((INT64_MAX / 4) / n), scale);
+    m = (int64_t)edgefactor * n;
+    if (threads <= 0) threads = bb_cpu_count();
+    if (m < 65536) threads = 1;   /* not worth a thread */
+
+    init_keys(&job, scale, seed);
+    job.m = m;
+
+    BB_CHECK_GOTO(bb_edges_init(edges, m), st, out_fail);
+    job.src = edges->src;
+    job.dst = edges->dst;
+    BB_CHECK_GOTO(bb_parallel_run(threads, generate_range, &job), st, out_fail);
+    edges->n = n;
+    edges->count = m;
+    return BOXBFS_OK;
+
+out_fail:
+    bb_edges_free(edges);
+    return st;
+}
+
+/* Parse a decimal unsigned integer field that ends at ':' or the end of the
+ * string. Returns 0 on success with *end_p past the digits. */
+static int parse_field(const char *p, uint64_t *value_p, const char **end_p)
+{
+    char *end;
+    unsigned long long v;
+    if (*p < '0' || *p > '9') return -1;   /* no sign, no blanks */
+    errno = 0;
+    v = strtoull(p, &end, 10);
+    if (errno == ERANGE) return -1;
+    if (*end != '\0' && *end != ':') return -1;
+    *value_p = (uint64_t)v;
+    *end_p = end;
+    return 0;
+}
+
+boxbfs_status_t bb_kron_parse(const char *spec, int *scale_p, int *edgefactor_p, uint64_t *seed_p)
+{
+    const char *p, *end;
+    uint64_t scale, edgefactor = 16, seed = 1;
+    if (spec == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "generator spec is NULL");
+    if (strncmp(spec, "kron:", 5) != 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "bad generator spec \"%s\": expected kron:SCALE[:EDGEFACTOR[:SEED]]",
+                            spec);
+    p = spec + 5;
+    if (parse_field(p, &scale, &end) != 0 || scale < 1 || scale > KRON_MAX_SCALE)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "bad generator spec \"%s\": SCALE must be an integer in [1, %d]", spec,
+                            KRON_MAX_SCALE);
+    p = end;
+    if (*p == ':') {
+        p++;
+        if (parse_field(p, &edgefactor, &end) != 0 || edgefactor < 1 ||
+            edgefactor > (uint64_t)((INT64_MAX / 4) >> scale) || edgefactor > INT32_MAX)
+            return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                                "bad generator spec \"%s\": EDGEFACTOR must be an integer in "
+                                "[1, %lld] at scale %d",
+                                spec, (long long)((INT64_MAX / 4) >> scale) < INT32_MAX
+                                          ? (long long)((INT64_MAX / 4) >> scale)
+                                          : (long long)INT32_MAX,
+                                (int)scale);
+        p = end;
+        if (*p == ':') {
+            p++;
+            if (parse_field(p, &seed, &end) != 0)
+                return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                                    "bad generator spec \"%s\": SEED must be an unsigned 64-bit "
+                                    "decimal integer",
+                                    spec);
+            p = end;
+        }
+    }
+    if (*p != '\0')   /* a ':' after the seed */
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "bad generator spec \"%s\": unexpected \"%s\" after the last field",
+                            spec, p);
+    if (scale_p) *scale_p = (int)scale;
+    if (edgefactor_p) *edgefactor_p = (int)edgefactor;
+    if (seed_p) *seed_p = seed;
+    return BOXBFS_OK;
+}
