@@ -89,7 +89,8 @@ const char *boxbfs_graph_name(boxbfs_graph_t graph);
 /* Read-only CSR views: offsets has n+1 entries, columns has arcs entries. */
 const int64_t *boxbfs_graph_offsets(boxbfs_graph_t graph);
 const int64_t *boxbfs_graph_columns(boxbfs_graph_t graph);
-/* Map internal <-> external ids. internal_id returns INVALID_ARG when the
+/* Map internal <-> external ids. external_id returns -1 when internal is not
+ * in [0, n). internal_id returns INVALID_ARG when the
  * external id names no vertex of the graph. */
 int64_t boxbfs_graph_external_id(boxbfs_graph_t graph, int64_t internal);
 boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,

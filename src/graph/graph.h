@@ -46,7 +46,8 @@ struct boxbfs_graph {
 
 /* Build a CSR from edges (consumed: freed on return, success or not).
  * directed = 0 stores both directions. threads <= 0: online CPUs.
- * external (may be NULL) is adopted by the graph. Returns OK, INVALID_ARG
+ * external (may be NULL) is adopted by the graph and freed on failure too.
+ * Returns OK, INVALID_ARG
  * (an id outside [0, n)), NO_MEMORY. */
 boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int64_t *external,
                                int64_t id_base, const char *name, boxbfs_graph_t *graph_p);
