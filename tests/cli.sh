@@ -1,0 +1,65 @@
+#!/bin/sh
+# The CLI end to end: the default report shape, JSON fields scripts rely on,
+# --output with external ids, usage errors (exit 1 with a message), and
+# the traffic CSV.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+"$BOXBFS" bfs kron:10 --roots 8 --backend cpu --devices 3 --contract valid-flag --wire auto \
+    --link-model expether-2x10g --json "$tmp/r.json" --traffic-csv "$tmp/t.csv" >"$tmp/out" 2>"$tmp/err"
+check "bfs exit 0" "[ $? -eq 0 ]"
+check "text verdict" "grep -q '^validation: PASS' '$tmp/out'"
+check "harmonic mean line" "grep -q '^harmonic_mean_TEPS: [0-9]' '$tmp/out'"
+check "per-link matrix" "grep -q 'bytes per BFS on each link' '$tmp/out'"
+for key in '"graph"' '"vertices": 1024' '"backend": "cpu"' '"runs"' '"teps"' '"teps_arc"' \
+           '"harmonic_mean"' '"validation": "passed"' '"options"' '"version"' '"commit"' \
+           '"traffic"' '"links"' '"levels"' '"phases"' '"modeled_exchange_s"' \
+           '"link_model"' '"memory_bytes"' '"name": "expether-2x10g"'; do
+    check "json has $key" "grep -qF '$key' '$tmp/r.json'"
+done
+if command -v python3 >/dev/null 2>&1; then
+    check "json parses, 8 runs, links sum to total" "python3 -c '
+import json,sys
+r=json.load(open(\"$tmp/r.json\"))
+t=r[\"traffic\"]
+assert len(r[\"runs\"])==8 and all(x[\"validated\"] for x in r[\"runs\"])
+assert sum(l[\"bytes\"] for l in t[\"links\"])==t[\"total_bytes\"]==sum(t[\"phases\"].values())
+'"
+fi
+check "csv header" "head -1 '$tmp/t.csv' | grep -q '^kind,src,dst,level,phase,bytes,messages'"
+check "csv link rows" "[ \$(grep -c '^link,' '$tmp/t.csv') -eq 6 ]"
+
+# --output: one line per vertex, Matrix Market ids are 1-based
+cat >"$tmp/g.mtx" <<'MTX'
+%%MatrixMarket matrix coordinate pattern symmetric
+4 4 3
+2 1
+3 2
+4 3
+MTX
+"$BOXBFS" bfs "$tmp/g.mtx" --root 1 --backend cpu --devices 2 --output "$tmp/o.txt" >/dev/null 2>&1
+check "output exit 0" "[ $? -eq 0 ]"
+check "output lines" "[ \"\$(cat '$tmp/o.txt' | tr '\n' ';')\" = '1 0 1;2 1 1;3 2 2;4 3 3;' ]"
+
+# usage errors: exit 1 and a message naming the problem
+"$BOXBFS" bfs kron:8 --contract fastest >/dev/null 2>"$tmp/e1"; rc=$?
+check "bad --contract exit 1" "[ $rc -eq 1 ] && grep -q \"unknown value 'fastest'\" '$tmp/e1'"
+"$BOXBFS" bfs kron:8 --root 999999 --backend cpu >/dev/null 2>"$tmp/e2"; rc=$?
+check "root out of range exit 1" "[ $rc -eq 1 ] && grep -q '999999' '$tmp/e2'"
+"$BOXBFS" bfs kron:8 --devices 0 >/dev/null 2>"$tmp/e3"; rc=$?
+check "--devices 0 exit 1" "[ $rc -eq 1 ] && grep -q 'devices' '$tmp/e3'"
+"$BOXBFS" bfs kron:8 --link-model warp9 >/dev/null 2>"$tmp/e4"; rc=$?
+check "bad link model exit 1" "[ $rc -eq 1 ] && grep -q 'unknown link model' '$tmp/e4'"
+"$BOXBFS" bfs kron:8 --exchange nccl >/dev/null 2>"$tmp/e5"; rc=$?
+check "nccl not built in exit 1" "[ $rc -eq 1 ] && grep -q 'not built in' '$tmp/e5'"
+"$BOXBFS" bfs kron:8 --backend cpu --memory-limit 100 >/dev/null 2>"$tmp/e6"; rc=$?
+check "memory limit exit 3" "[ $rc -eq 3 ] && grep -q 'short by' '$tmp/e6'"
+"$BOXBFS" frobnicate >/dev/null 2>"$tmp/e7"; rc=$?
+check "unknown command exit 1" "[ $rc -eq 1 ] && grep -q 'unknown command' '$tmp/e7'"
+"$BOXBFS" bfs --help >"$tmp/h" 2>&1
+check "bfs --help" "[ $? -eq 0 ] && grep -q -- '--contract' '$tmp/h'"
+exit $fail
