@@ -26,7 +26,8 @@ void bb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Option parsing: strict integers ("12", no junk, in [min, max]). */
 int bb_parse_i64(const char *text, int64_t min, int64_t max, int64_t *value_p);
 /* --name=value or --name value; returns the value or NULL when argv[*i] is
- * not this option; advances *i past the value. Sets *missing_p when the
+ * not this option; with "--name value" leaves *i on the value (the caller's
+ * loop steps past it). Sets *missing_p when the
  * option is there but its value is not. */
 const char *bb_opt_value(int argc, char **argv, int *i, const char *name, int *missing_p);
 
