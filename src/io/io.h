@@ -1,5 +1,6 @@
-/* Graph file formats: Matrix Market, SNAP edge lists, binary CSR (.bbcsr),
- * each readable through zlib when the name ends in ".gz". Every parse error is
+/* Graph file formats: Matrix Market and SNAP edge lists (readable through
+ * zlib when the name ends in ".gz") and binary CSR (.bbcsr, never
+ * compressed). Every parse error is
  * reported as "file:line: what is wrong" with status PARSE. */
 #ifndef BB_IO_H
 #define BB_IO_H
