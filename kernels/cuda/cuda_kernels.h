@@ -1,0 +1,162 @@
+/* The cuda backend's kernel launchers (bb_cuda_<name>, the signatures of
+ * bb_kernel_ops_t; asynchronous on the stream, never synchronizing) and the
+ * device helpers they share: visited layouts (32-bit words, bit v & 31 of word
+ * v >> 5, or one byte per vertex), owner lookup, warp-aggregated appends. */
+#ifndef BB_CUDA_KERNELS_H
+#define BB_CUDA_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/cuda_check.h"
+
+extern "C" {
+#include "kernels/kernels.h"
+
+boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uint64_t root);
+boxbfs_status_t bb_cuda_expand(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                               int filter_visited, int expand);
+boxbfs_status_t bb_cuda_contract(const bb_kstate_t *k, void *stream, uint64_t count);
+boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *stream,
+                                      uint64_t frontier_count, int expand);
+boxbfs_status_t bb_cuda_pack_bitmap(const bb_kstate_t *k, void *stream, const uint32_t *list,
+                                    uint64_t count, uint32_t *bitmap, uint64_t nbits);
+boxbfs_status_t bb_cuda_update_list(const bb_kstate_t *k, void *stream, const uint32_t *list,
+                                    const uint32_t *parents, uint64_t count, int src,
+                                    int32_t next_level);
+boxbfs_status_t bb_cuda_update_bitmap(const bb_kstate_t *k, void *stream, const uint32_t *bitmap,
+                                      uint64_t nbits, int src, int32_t next_level);
+boxbfs_status_t bb_cuda_gather_requests(const bb_kstate_t *k, void *stream);
+boxbfs_status_t bb_cuda_gather_answer(const bb_kstate_t *k, void *stream, uint32_t *req,
+                                      uint64_t count, uint64_t requester_lo);
+boxbfs_status_t bb_cuda_gather_apply(const bb_kstate_t *k, void *stream, const uint32_t *req,
+                                     const uint32_t *resp, uint64_t count, uint64_t source_lo);
+
+/* CUB temporary bytes (queried on the current device, never allocated):
+ * the frontier-degree scan of up to max_frontier vertices (expand.cu) and the
+ * sort + flag scan of up to work_cap neighbors (contract.cu). */
+boxbfs_status_t bb_cuda_expand_scratch(uint64_t max_frontier, size_t *bytes_p);
+boxbfs_status_t bb_cuda_contract_scratch(uint64_t work_cap, size_t *bytes_p);
+}
+
+/* Make the stream's device current on this host thread: several host threads
+ * drive several devices, and a launch into another device's stream fails. */
+static inline boxbfs_status_t bb_cuda_bind(void *stream)
+{
+    int dev;
+    BB_CUDA_CHECK(cudaStreamGetDevice((cudaStream_t)stream, &dev));
+    BB_CUDA_CHECK(cudaSetDevice(dev));
+    return BOXBFS_OK;
+}
+
+/* Blocks for a grid-stride kernel that fills the device once: multiprocessors
+ * times resident blocks per multiprocessor (occupancy of this kernel). The
+ * occupancy is computed once per kernel (thread-safe static). */
+template <auto Kernel>
+static inline int bb_cuda_persistent_grid(int threads)
+{
+    static const int per_sm = [threads] {
+        int b = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, Kernel, threads, 0) != cudaSuccess) {
+            (void)cudaGetLastError();
+            b = 1;
+        }
+        return b < 1 ? 1 : b;
+    }();
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        sms = 132;
+    }
+    return sms * per_sm;
+}
+
+static inline unsigned bb_cuda_blocks(uint64_t items, int threads)
+{
+    return (unsigned)((items + (uint64_t)threads - 1) / (uint64_t)threads);
+}
+
+#define BB_FULL_MASK 0xffffffffu
+
+/* ---- device helpers ---------------------------------------------------------- */
+
+/* Owner of gid v: the last device whose range starts at or before v. */
+static __device__ __forceinline__ int bb_owner(const uint64_t *range_lo, int ndev, uint64_t v)
+{
+    int lo = 0, hi = ndev - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) >> 1;
+        if (__ldg(range_lo + mid) <= v) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Visited test. Plain loads: callers that race with writers in the same
+ * kernel only use the answer as a hint before an atomic test-and-set. */
+static __device__ __forceinline__ bool bb_is_visited(const void *visited, int bits, uint32_t v)
+{
+    if (bits) return (((const uint32_t *)visited)[v >> 5] >> (v & 31)) & 1u;
+    return ((const uint8_t *)visited)[v] != 0;
+}
+
+/* Atomic test-and-set; true for the one thread that marked v. The byte
+ * layout ors the byte's low bit into its containing 32-bit word (the
+ * allocation is padded to whole words, device_cuda.cu) and checks the old
+ * byte, so it agrees with plain byte stores of 1 elsewhere. */
+static __device__ __forceinline__ bool bb_visit(void *visited, int bits, uint32_t v)
+{
+    if (bits) {
+        uint32_t m = 1u << (v & 31);
+        return !(atomicOr((uint32_t *)visited + (v >> 5), m) & m);
+    }
+    uint32_t shift = (v & 3u) * 8u;
+    uint32_t old = atomicOr((uint32_t *)((uint8_t *)visited + (v & ~3u)), 1u << shift);
+    return ((old >> shift) & 0xffu) == 0;
+}
+
+/* Non-atomic mark for a vertex no other thread of the kernel marks
+ * (bit layout still needs the atomic: neighbours share the word). */
+static __device__ __forceinline__ void bb_mark(void *visited, int bits, uint32_t v)
+{
+    if (bits) atomicOr((uint32_t *)visited + (v >> 5), 1u << (v & 31));
+    else ((uint8_t *)visited)[v] = 1;
+}
+
+static __device__ __forceinline__ unsigned bb_lane(void) { return threadIdx.x & 31u; }
+
+/* Warp-wide append of n items per lane to one counter; every lane of the
+ * warp must call it (n may be 0). Returns this lane's first slot. */
+static __device__ __forceinline__ unsigned long long bb_warp_append(unsigned long long *counter,
+                                                                    unsigned n)
+{
+    unsigned incl = n;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned t = __shfl_up_sync(BB_FULL_MASK, incl, d);
+        if (bb_lane() >= (unsigned)d) incl += t;
+    }
+    unsigned total = __shfl_sync(BB_FULL_MASK, incl, 31);
+    unsigned long long base = 0;
+    if (bb_lane() == 31 && total) base = atomicAdd(counter, (unsigned long long)total);
+    base = __shfl_sync(BB_FULL_MASK, base, 31);
+    return base + (incl - n);
+}
+
+/* Append one item to counters[key] from any set of converged lanes (lanes
+ * with equal keys share one atomic). Returns the item's slot. */
+static __device__ __forceinline__ unsigned long long bb_keyed_append(unsigned long long *counters,
+                                                                     unsigned key)
+{
+    unsigned active = __activemask();
+    unsigned peers = __match_any_sync(active, key);
+    int leader = __ffs(peers) - 1;
+    unsigned long long base = 0;
+    if ((int)bb_lane() == leader) base = atomicAdd(counters + key, (unsigned long long)__popc(peers));
+    base = __shfl_sync(active, base, leader);
+    return base + __popc(peers & ((1u << bb_lane()) - 1u));
+}
+
+#endif /* BB_CUDA_KERNELS_H */

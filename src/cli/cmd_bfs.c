@@ -438,7 +438,14 @@ int bb_cmd_bfs(int argc, char **argv)
     }
     if (a.spec == NULL) a.spec = "kron:20";
     pick_defaults(&a);
-    if ((st = boxbfs_graph_load(a.spec, &a.load, &r.graph)) != BOXBFS_OK) {
+    {
+        bb_progress_t progress;   /* elapsed time while loading, on a terminal */
+        bb_progress_start(&progress, "loading", 0);
+        bb_progress_update(&progress, 0);
+        st = boxbfs_graph_load(a.spec, &a.load, &r.graph);
+        bb_progress_end(&progress);
+    }
+    if (st != BOXBFS_OK) {
         free(a.given_roots);
         return bb_cli_fail(st);
     }
