@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "graph/graph.h"
@@ -230,6 +231,13 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_end_object(&j);
     bb_json_string(&j, "version", boxbfs_version());
     bb_json_string(&j, "commit", bb_build_commit());
+    {
+        char date[32];
+        time_t now = time(NULL);
+        struct tm utc;
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &utc));
+        bb_json_string(&j, "date", date);
+    }
     bb_json_end_object(&j);
     return bb_json_finish(&j);
 }
