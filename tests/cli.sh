@@ -45,6 +45,12 @@ MTX
 check "output exit 0" "[ $? -eq 0 ]"
 check "output lines" "[ \"\$(cat '$tmp/o.txt' | tr '\n' ';')\" = '1 0 1;2 1 1;3 2 2;4 3 3;' ]"
 
+# missing peer access: staged through the host, said on stderr, same bytes
+"$BOXBFS" bfs kron:9 --roots 2 --backend cpu --devices 3 --json "$tmp/p.json" >/dev/null 2>&1
+BOXBFS_DISABLE_PEER=1 "$BOXBFS" bfs kron:9 --roots 2 --backend cpu --devices 3 --json "$tmp/h.json" >/dev/null 2>"$tmp/hw"
+check "no peer access: warning" "grep -q 'using the host-staged exchange' '$tmp/hw'"
+check "no peer access: same bytes" "[ \"\$(grep -m1 total_bytes '$tmp/p.json')\" = \"\$(grep -m1 total_bytes '$tmp/h.json')\" ]"
+
 # usage errors: exit 1 and a message naming the problem
 "$BOXBFS" bfs kron:8 --contract fastest >/dev/null 2>"$tmp/e1"; rc=$?
 check "bad --contract exit 1" "[ $rc -eq 1 ] && grep -q \"unknown value 'fastest'\" '$tmp/e1'"
