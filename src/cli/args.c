@@ -1,6 +1,7 @@
 /* Small helpers shared by the boxbfs subcommands: strict integer parsing,
- * "--name=value" / "--name value" options, error printing with the exit code
- * of a status (cli.h), and the commit the binary was built from. */
+ * "--name=value" / "--name value" options, the command line that gen, convert
+ * and info share, error printing with the exit code of a status (cli.h),
+ * graph loading with progress, and the commit the binary was built from. */
 #include "config.h"
 
 #include "cli/cli.h"
@@ -59,6 +60,103 @@ const char *bb_opt_value(int argc, char **argv, int *i, const char *name, int *m
     }
     *i += 1;
     return argv[*i];
+}
+
+int bb_opt_direction(const char *arg, boxbfs_direction_t *direction_p)
+{
+    if (strcmp(arg, "--directed") == 0) *direction_p = BOXBFS_DIRECTION_DIRECTED;
+    else if (strcmp(arg, "--undirected") == 0) *direction_p = BOXBFS_DIRECTION_UNDIRECTED;
+    else return 0;
+    return 1;
+}
+
+int bb_ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+int bb_cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "boxbfs: %s: ", command);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'boxbfs %s --help'.\n", command);
+    return BB_EXIT_USAGE;
+}
+
+int bb_cli_parse_load_args(const bb_load_cmd_t *cmd, int argc, char **argv,
+                           bb_load_args_t *args_p)
+{
+    bb_load_args_t args = {{BOXBFS_DIRECTION_DEFAULT, 0}, {NULL, NULL}, NULL};
+    int positional_only = 0, npositional = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        boxbfs_direction_t d;
+        int missing = 0;
+        if (positional_only || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (npositional == cmd->max_positional)
+                return bb_cli_usage_error(cmd->command, "unexpected argument '%.100s': %s", arg,
+                                          cmd->too_many);
+            args.positional[npositional++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            positional_only = 1;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(cmd->usage, stdout);
+            return BB_EXIT_OK;
+        } else if (bb_opt_direction(arg, &d)) {
+            if (args.load.direction != BOXBFS_DIRECTION_DEFAULT && args.load.direction != d)
+                return bb_cli_usage_error(cmd->command,
+                                          "--directed and --undirected exclude each other");
+            args.load.direction = d;
+        } else if (cmd->takes_json &&
+                   ((v = bb_opt_value(argc, argv, &i, "--json", &missing)) != NULL || missing)) {
+            if (missing)
+                return bb_cli_usage_error(cmd->command,
+                                          "--json needs a value: a file name, or - for stdout");
+            if (v[0] == '\0')
+                return bb_cli_usage_error(cmd->command,
+                                          "--json needs a file name, or - for stdout");
+            args.json = v;
+        } else if ((v = bb_opt_value(argc, argv, &i, "--threads", &missing)) != NULL || missing) {
+            int64_t t;
+            if (missing || bb_parse_i64(v, 0, 65536, &t) != 0)
+                return bb_cli_usage_error(cmd->command, "--threads needs a whole number in "
+                                          "[0, 65536] (0: all CPUs)");
+            args.load.threads = (int)t;
+        } else {
+            return bb_cli_usage_error(cmd->command, "unknown option '%.100s'", arg);
+        }
+    }
+    *args_p = args;
+    return BB_ARGS_GO_ON;
+}
+
+void bb_cli_note_direction(const char *spec, const boxbfs_load_options_t *opts)
+{
+    if (opts->direction != BOXBFS_DIRECTION_DEFAULT &&
+        (bb_ends_with(spec, ".bbcsr") || bb_ends_with(spec, ".bbcsr.gz")))
+        bb_cli_error("note: %s has no effect on %s: a .bbcsr file records its own direction",
+                     opts->direction == BOXBFS_DIRECTION_DIRECTED ? "--directed" : "--undirected",
+                     spec);
+}
+
+boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
+                                  const boxbfs_load_options_t *opts, boxbfs_graph_t *graph_p)
+{
+    bb_progress_t progress;
+    boxbfs_status_t st;
+    char label[320];
+
+    snprintf(label, sizeof label, "%s %.300s", verb, spec);
+    bb_progress_start(&progress, label, 0);
+    bb_progress_update(&progress, 0);
+    st = boxbfs_graph_load(spec, opts, graph_p);
+    bb_progress_end(&progress);
+    return st;
 }
 
 int bb_cli_fail(boxbfs_status_t status)

@@ -30,6 +30,49 @@ int bb_parse_i64(const char *text, int64_t min, int64_t max, int64_t *value_p);
  * loop steps past it). Sets *missing_p when the
  * option is there but its value is not. */
 const char *bb_opt_value(int argc, char **argv, int *i, const char *name, int *missing_p);
+/* 1 when arg is --directed or --undirected (*direction_p set), else 0. */
+int bb_opt_direction(const char *arg, boxbfs_direction_t *direction_p);
+/* 1 when s ends in suffix. */
+int bb_ends_with(const char *s, const char *suffix);
+/* "boxbfs: COMMAND: <printf message>" and "Try 'boxbfs COMMAND --help'." on
+ * stderr; returns BB_EXIT_USAGE. */
+int bb_cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The command line of gen, convert and info: up to two positional arguments
+ * ("-" is one; after "--" all are), --help/-h, --directed or --undirected,
+ * --threads N in [0, 65536] and, where the command takes it, --json FILE. */
+typedef struct {
+    const char *command;     /* "gen": errors read "boxbfs: gen: ..." */
+    const char *usage;       /* --help prints it on stdout */
+    int max_positional;      /* 1 or 2 */
+    const char *too_many;    /* follows "unexpected argument 'X': " */
+    int takes_json;
+} bb_load_cmd_t;
+typedef struct {
+    boxbfs_load_options_t load;
+    const char *positional[2];   /* NULL where not given */
+    const char *json;            /* NULL where not given */
+} bb_load_args_t;
+/* bb_cli_parse_load_args returns this when the command goes on. */
+enum { BB_ARGS_GO_ON = -1 };
+/* Returns BB_ARGS_GO_ON with *args_p filled in, or the exit code to return
+ * now: BB_EXIT_OK after --help, BB_EXIT_USAGE after a usage error (printed). */
+int bb_cli_parse_load_args(const bb_load_cmd_t *cmd, int argc, char **argv,
+                           bb_load_args_t *args_p);
+/* A note on stderr when a direction was asked for but spec is a .bbcsr file,
+ * which records its own. */
+void bb_cli_note_direction(const char *spec, const boxbfs_load_options_t *opts);
+/* boxbfs_graph_load, showing "VERB SPEC" and the elapsed time on a terminal. */
+boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
+                                  const boxbfs_load_options_t *opts, boxbfs_graph_t *graph_p);
+
+/* Load spec and write it to out (gen, convert): a binary CSR when out ends in
+ * .bbcsr, else an edge list ("-": stdout), replacing a regular out only once
+ * complete. Says "boxbfs: COMMAND: NAME -> OUT: ..." on stderr; generate
+ * makes the messages say generating/generated. Returns the exit code. */
+int bb_cli_write_graph(const char *command, const char *spec, const char *out,
+                       const boxbfs_load_options_t *opts, int generate);
 
 /* JSON writer: pretty enough to read, strict enough to parse. */
 typedef struct {

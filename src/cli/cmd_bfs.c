@@ -98,6 +98,7 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
         int64_t n;
+        boxbfs_direction_t dir;
         const char *v;
         const char *arg = argv[i];
 #define OPT(name) ((v = bb_opt_value(argc, argv, &i, name, &missing)) != NULL || missing)
@@ -109,10 +110,12 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             bfs_usage(stdout);
             exit(BB_EXIT_OK);
-        } else if (strcmp(arg, "--directed") == 0) {
-            a->load.direction = BOXBFS_DIRECTION_DIRECTED;
-        } else if (strcmp(arg, "--undirected") == 0) {
-            a->load.direction = BOXBFS_DIRECTION_UNDIRECTED;
+        } else if (bb_opt_direction(arg, &dir)) {
+            if (a->load.direction != BOXBFS_DIRECTION_DEFAULT && a->load.direction != dir) {
+                bb_cli_error("--directed and --undirected exclude each other");
+                return -1;
+            }
+            a->load.direction = dir;
         } else if (strcmp(arg, "--no-validate") == 0) {
             a->validate = 0;
         } else if (strcmp(arg, "--validate") == 0) {
@@ -190,7 +193,7 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
             a->eo.device_memory_limit = (size_t)n;
         } else if (OPT("--threads")) {
             NEED_VALUE("--threads");
-            if (bb_parse_i64(v, 1, 4096, &n)) { bb_cli_error("--threads: '%s' is not a count in [1, 4096]", v); return -1; }
+            if (bb_parse_i64(v, 0, 65536, &n)) { bb_cli_error("--threads: '%s' is not a count in [0, 65536] (0: all CPUs)", v); return -1; }
             a->load.threads = (int)n;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             bb_cli_error("unknown option '%s' (see boxbfs bfs --help)", arg);

@@ -14,37 +14,26 @@
 #include "cli/json.h"
 #include "common/error.h"
 
-static void usage(FILE *f)
-{
-    fputs("usage: boxbfs info GRAPH [options]\n"
-          "\n"
-          "Print the size, degree statistics and connected components of GRAPH, a\n"
-          "file (.mtx, .bbcsr, SNAP edge list, any of them .gz) or kron:SCALE[:EF[:SEED]].\n"
-          "\n"
-          "options:\n"
-          "  --directed       read the input as a directed graph\n"
-          "  --undirected     read the input as an undirected graph\n"
-          "                   (default: the format's own: Matrix Market symmetry,\n"
-          "                   undirected otherwise; a .bbcsr file records its own)\n"
-          "  --json FILE      also write the numbers as JSON to FILE; '-' writes only\n"
-          "                   the JSON to stdout\n"
-          "  --threads N      threads for generating and building (default 0: all CPUs)\n"
-          "  --help           show this help\n",
-          f);
-}
-
-static int usage_error(const char *what)
-{
-    bb_cli_error("info: %s", what);
-    fputs("Try 'boxbfs info --help'.\n", stderr);
-    return BB_EXIT_USAGE;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t ls = strlen(s), lx = strlen(suffix);
-    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
+static const bb_load_cmd_t info_cmd = {
+    .command = "info",
+    .usage = "usage: boxbfs info GRAPH [options]\n"
+             "\n"
+             "Print the size, degree statistics and connected components of GRAPH, a\n"
+             "file (.mtx, .bbcsr, SNAP edge list, any of them .gz) or kron:SCALE[:EF[:SEED]].\n"
+             "\n"
+             "options:\n"
+             "  --directed       read the input as a directed graph\n"
+             "  --undirected     read the input as an undirected graph\n"
+             "                   (default: the format's own: Matrix Market symmetry,\n"
+             "                   undirected otherwise; a .bbcsr file records its own)\n"
+             "  --json FILE      also write the numbers as JSON to FILE; '-' writes only\n"
+             "                   the JSON to stdout\n"
+             "  --threads N      threads for generating and building (default 0: all CPUs)\n"
+             "  --help           show this help\n",
+    .max_positional = 1,
+    .too_many = "give one GRAPH",
+    .takes_json = 1,
+};
 
 static void print_text(FILE *f, boxbfs_graph_t g, const boxbfs_graph_stats_t *s)
 {
@@ -107,63 +96,22 @@ static boxbfs_status_t write_json(const char *path, boxbfs_graph_t g, const boxb
 
 int bb_cmd_info(int argc, char **argv)
 {
-    boxbfs_load_options_t opts = {BOXBFS_DIRECTION_DEFAULT, 0};
-    const char *spec = NULL, *json_path = NULL;
+    bb_load_args_t args;
+    const char *spec, *json_path;
     boxbfs_graph_t graph = NULL;
     boxbfs_graph_stats_t stats;
     boxbfs_status_t st;
-    bb_progress_t progress;
-    char label[320];
-    int positional_only = 0, rc = BB_EXIT_OK;
+    int rc;
 
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        int missing = 0;
-        if (positional_only || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (spec != NULL) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "unexpected argument '%.100s': give one GRAPH", arg);
-                return usage_error(msg);
-            }
-            spec = arg;
-        } else if (strcmp(arg, "--") == 0) {
-            positional_only = 1;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return BB_EXIT_OK;
-        } else if (strcmp(arg, "--directed") == 0 || strcmp(arg, "--undirected") == 0) {
-            boxbfs_direction_t d = arg[2] == 'd' ? BOXBFS_DIRECTION_DIRECTED
-                                                 : BOXBFS_DIRECTION_UNDIRECTED;
-            if (opts.direction != BOXBFS_DIRECTION_DEFAULT && opts.direction != d)
-                return usage_error("--directed and --undirected exclude each other");
-            opts.direction = d;
-        } else if ((v = bb_opt_value(argc, argv, &i, "--json", &missing)) != NULL || missing) {
-            if (missing) return usage_error("--json needs a value: a file name, or - for stdout");
-            if (v[0] == '\0') return usage_error("--json needs a file name, or - for stdout");
-            json_path = v;
-        } else if ((v = bb_opt_value(argc, argv, &i, "--threads", &missing)) != NULL || missing) {
-            int64_t t;
-            if (missing || bb_parse_i64(v, 0, 65536, &t) != 0)
-                return usage_error("--threads needs a whole number in [0, 65536] (0: all CPUs)");
-            opts.threads = (int)t;
-        } else {
-            char msg[160];
-            snprintf(msg, sizeof msg, "unknown option '%.100s'", arg);
-            return usage_error(msg);
-        }
-    }
-    if (spec == NULL) return usage_error("missing GRAPH: a file or kron:SCALE");
-    if (opts.direction != BOXBFS_DIRECTION_DEFAULT &&
-        (ends_with(spec, ".bbcsr") || ends_with(spec, ".bbcsr.gz")))
-        bb_cli_error("note: %s has no effect on %s: a .bbcsr file records its own direction",
-                     opts.direction == BOXBFS_DIRECTION_DIRECTED ? "--directed" : "--undirected",
-                     spec);
+    rc = bb_cli_parse_load_args(&info_cmd, argc, argv, &args);
+    if (rc != BB_ARGS_GO_ON) return rc;
+    rc = BB_EXIT_OK;
+    spec = args.positional[0];
+    json_path = args.json;
+    if (spec == NULL) return bb_cli_usage_error("info", "missing GRAPH: a file or kron:SCALE");
+    bb_cli_note_direction(spec, &args.load);
 
-    snprintf(label, sizeof label, "loading %.300s", spec);
-    bb_progress_start(&progress, label, 0);
-    bb_progress_update(&progress, 0);
-    st = boxbfs_graph_load(spec, &opts, &graph);
-    bb_progress_end(&progress);
+    st = bb_cli_load_graph("loading", spec, &args.load, &graph);
     if (st != BOXBFS_OK) return bb_cli_fail(st);
     BB_CHECK_GOTO(boxbfs_graph_stats(graph, &stats), st, out_fail);
 
