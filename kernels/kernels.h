@@ -130,8 +130,10 @@ typedef struct {
     boxbfs_status_t (*enable_peer)(bb_device_t *a, bb_device_t *b, int *ok_p);
     boxbfs_status_t (*sync)(bb_device_t *dev);
     void *(*stream)(bb_device_t *dev);
-    /* Scratch bytes the kernels need for work_cap entries (CUB temporaries). */
-    boxbfs_status_t (*scratch_bytes)(bb_device_t *dev, uint64_t work_cap, int ndev, size_t *bytes_p);
+    /* Scratch bytes the kernels need (CUB temporaries) for work_cap neighbor
+     * entries and frontiers of up to nloc vertices. */
+    boxbfs_status_t (*scratch_bytes)(bb_device_t *dev, uint64_t work_cap, uint64_t nloc, int ndev,
+                                     size_t *bytes_p);
     /* Timestamps on the stream: record into slot (0..BB_TIMER_SLOTS-1), and
      * read the seconds between two recorded slots (after sync). */
     boxbfs_status_t (*timer_record)(bb_device_t *dev, int slot);

@@ -100,11 +100,12 @@ static boxbfs_status_t cpu_sync(bb_device_t *dev)
 
 static void *cpu_stream(bb_device_t *dev) { return dev; }
 
-static boxbfs_status_t cpu_scratch_bytes(bb_device_t *dev, uint64_t work_cap, int ndev,
-                                         size_t *bytes_p)
+static boxbfs_status_t cpu_scratch_bytes(bb_device_t *dev, uint64_t work_cap, uint64_t nloc,
+                                         int ndev, size_t *bytes_p)
 {
     (void)dev;
     (void)work_cap;
+    (void)nloc;
     (void)ndev;
     *bytes_p = 0;
     return BOXBFS_OK;

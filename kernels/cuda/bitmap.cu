@@ -1,0 +1,48 @@
+/* Wire bitmaps on the GPU [004 §5]: a segment of owner-local ids becomes a
+ * bitmap of the owner's range when that is smaller than the list. The bitmap
+ * is zeroed (memset) and each warp groups its lanes by target word
+ * (__match_any_sync), ors their bits together with shuffles and lets one lane
+ * per word do the atomicOr. Sorted lists (sort-unique, valid-flag) put
+ * neighbouring ids in one word, so most warps issue a few atomics; unsorted
+ * lists (atomic method) stay correct, just with more of them. */
+#include "config.h"
+
+#include "kernels/cuda/cuda_kernels.h"
+
+namespace {
+
+constexpr int kThreads = 256;
+
+__global__ void __launch_bounds__(kThreads)
+    pack(const uint32_t *list, uint64_t count, uint32_t *bitmap)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool valid = i < count;
+    uint32_t id = valid ? list[i] : 0;
+    /* no early return: the whole warp takes part in the grouping */
+    uint32_t word = valid ? id >> 5 : UINT32_MAX;   /* ids < 2^32: never a real word */
+    uint32_t bit = valid ? 1u << (id & 31) : 0u;
+    unsigned peers = __match_any_sync(BB_FULL_MASK, word);
+    uint32_t acc = 0;
+    for (int l = 0; l < 32; l++) {
+        uint32_t b = __shfl_sync(BB_FULL_MASK, bit, l);
+        if ((peers >> l) & 1u) acc |= b;
+    }
+    if (valid && (int)bb_lane() == __ffs(peers) - 1) atomicOr(bitmap + word, acc);
+}
+
+}  // namespace
+
+extern "C" boxbfs_status_t bb_cuda_pack_bitmap(const bb_kstate_t *k, void *stream,
+                                               const uint32_t *list, uint64_t count,
+                                               uint32_t *bitmap, uint64_t nbits)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    (void)k;
+    BB_CHECK(bb_cuda_bind(stream));
+    BB_CUDA_CHECK(cudaMemsetAsync(bitmap, 0, ((nbits + 31) / 32) * sizeof(uint32_t), s));
+    if (count == 0) return BOXBFS_OK;
+    pack<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(list, count, bitmap);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}

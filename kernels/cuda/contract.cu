@@ -87,20 +87,10 @@ __global__ void __launch_bounds__(kThreads) compact(CompactArgs a)
     if (o != a.self && a.remote_parent[v] == BB_UNSET32) a.remote_parent[v] = p;
 }
 
-/* First index in key[0, count) whose key is >= bound, by 32-way search
- * (one ballot narrows the range 32 times); all lanes get the answer. */
+/* First index in key[0, count) whose key is >= bound; all lanes call it. */
 __device__ uint64_t warp_lower_bound(const uint32_t *key, uint64_t count, uint64_t bound)
 {
-    uint64_t lo = 0, hi = count;
-    while (lo < hi) {
-        uint64_t step = (hi - lo + 31) / 32, idx = lo + bb_lane() * step;
-        bool below = idx < hi && key[idx] < bound;
-        uint64_t c = (uint64_t)__popc(__ballot_sync(BB_FULL_MASK, below));
-        uint64_t nlo = c ? lo + (c - 1) * step + 1 : lo, nhi = lo + c * step;
-        lo = nlo;
-        hi = c == 32 || nhi > hi ? hi : nhi;
-    }
-    return lo;
+    return bb_warp_partition_point(0, count, [=](uint64_t i) { return key[i] < bound; });
 }
 
 /* Send offsets and counts per owner: warp o searches range_lo[o] (n for the

@@ -145,6 +145,25 @@ static __device__ __forceinline__ unsigned long long bb_warp_append(unsigned lon
     return base + (incl - n);
 }
 
+/* First index in [lo, hi) where the monotone predicate (true, then false)
+ * is false, by a 32-way search: one ballot narrows the range 32 times, so a
+ * few dependent loads instead of log2(hi - lo). All 32 lanes must call it
+ * with the same arguments; all get the answer. */
+template <class Pred>
+static __device__ __forceinline__ uint64_t bb_warp_partition_point(uint64_t lo, uint64_t hi,
+                                                                   Pred pred)
+{
+    while (lo < hi) {
+        uint64_t step = (hi - lo + 31) / 32, idx = lo + bb_lane() * step;
+        bool t = idx < hi && pred(idx);
+        uint64_t c = (uint64_t)__popc(__ballot_sync(BB_FULL_MASK, t));
+        uint64_t nlo = c ? lo + (c - 1) * step + 1 : lo, nhi = lo + c * step;
+        lo = nlo;
+        hi = c == 32 || nhi > hi ? hi : nhi;
+    }
+    return lo;
+}
+
 /* Append one item to counters[key] from any set of converged lanes (lanes
  * with equal keys share one atomic). Returns the item's slot. */
 static __device__ __forceinline__ unsigned long long bb_keyed_append(unsigned long long *counters,
@@ -154,7 +173,8 @@ static __device__ __forceinline__ unsigned long long bb_keyed_append(unsigned lo
     unsigned peers = __match_any_sync(active, key);
     int leader = __ffs(peers) - 1;
     unsigned long long base = 0;
-    if ((int)bb_lane() == leader) base = atomicAdd(counters + key, (unsigned long long)__popc(peers));
+    if ((int)bb_lane() == leader)
+        base = atomicAdd(counters + key, (unsigned long long)__popc(peers));
     base = __shfl_sync(active, base, leader);
     return base + __popc(peers & ((1u << bb_lane()) - 1u));
 }

@@ -66,7 +66,8 @@ struct Frontier {
 __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
 {
     uint32_t u = __ldg(f.frontier + f.count - 1);
-    return (uint64_t)__ldg(f.scan + f.count - 1) + (uint64_t)(__ldg(f.offsets + u + 1) - __ldg(f.offsets + u));
+    return (uint64_t)__ldg(f.scan + f.count - 1) +
+           (uint64_t)(__ldg(f.offsets + u + 1) - __ldg(f.offsets + u));
 }
 
 /* The hybrid rule, decided on the device where the edge total lives. */
@@ -184,7 +185,11 @@ struct AtomicVisit {
 /* ---- producers ---------------------------------------------------------------- */
 
 /* [004 §3.4.1] Lane chunks of K consecutive edges; a warp's chunks are
- * adjacent, so the warp-uniform loop keeps all lanes at the consumer. */
+ * adjacent, so the warp-uniform loop keeps all lanes at the consumer. The
+ * search for a lane's first edge is split: the warp finds the vertex of its
+ * first edge with a 32-way search (a few dependent loads, starting from the
+ * previous one: chunks only move forward), then each lane gallops forward
+ * from there and finishes with a binary search over the short bracket. */
 template <int K, class C>
 __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consume)
 {
@@ -192,18 +197,27 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
     const uint64_t total = frontier_edges(f);
     if (take_mergepath(f, total)) return;
     if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
+    const uint32_t *scan = f.scan;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
-    uint32_t k = 0;   /* chunks only move forward: search from the last vertex */
+    uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
     for (uint64_t wbase = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * K;
          wbase < total; wbase += stride) {
+        kw = (uint32_t)bb_warp_partition_point(
+                 kw, f.count, [=](uint64_t i) { return (uint64_t)__ldg(scan + i) <= wbase; }) - 1;
         const uint64_t e0 = wbase + (uint64_t)bb_lane() * K;
+        uint32_t k = kw;
         if (e0 < total) {   /* greatest vertex whose first edge is <= e0 */
-            uint32_t lo = k, hi = f.count - 1;
-            while (lo < hi) {
-                uint32_t mid = lo + (hi - lo + 1) / 2;
-                if (__ldg(f.scan + mid) <= e0) lo = mid; else hi = mid - 1;
+            uint64_t step = 1;
+            uint32_t hi;
+            while ((uint64_t)k + step < f.count && __ldg(scan + k + step) <= e0) {
+                k += (uint32_t)step;
+                step <<= 1;
             }
-            k = lo;
+            hi = (uint64_t)k + step < f.count ? (uint32_t)(k + step - 1) : f.count - 1;
+            while (k < hi) {
+                uint32_t mid = k + (hi - k + 1) / 2;
+                if (__ldg(scan + mid) <= e0) k = mid; else hi = mid - 1;
+            }
         }
         bool valid[K];
         uint64_t e[K], col[K];
@@ -222,7 +236,8 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
         for (int j = 0; j < K; j++) u[j] = valid[j] ? __ldg(f.frontier + kv[j]) : 0;
 #pragma unroll
         for (int j = 0; j < K; j++)
-            col[j] = valid[j] ? (uint64_t)__ldg(f.offsets + u[j]) + (e[j] - __ldg(f.scan + kv[j])) : 0;
+            col[j] = valid[j] ? (uint64_t)__ldg(f.offsets + u[j]) + (e[j] - __ldg(f.scan + kv[j]))
+                              : 0;
 #pragma unroll
         for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
         consume(valid, e, v, u);
@@ -230,16 +245,14 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
 }
 
 /* Split of the merge path at diagonal d: how many frontier vertices come
- * before path position d (a vertex precedes edge b when scan <= b). */
+ * before path position d (a vertex precedes edge b when scan <= b; the
+ * predicate is monotone in the vertex index). Called by a whole warp. */
 __device__ __forceinline__ uint32_t path_split(const uint32_t *scan, uint32_t count, uint64_t total,
                                                uint64_t d)
 {
     uint64_t lo = d > total ? d - total : 0, hi = d < count ? d : count;
-    while (lo < hi) {
-        uint64_t mid = (lo + hi) >> 1;
-        if ((uint64_t)__ldg(scan + mid) <= d - 1 - mid) lo = mid + 1; else hi = mid;
-    }
-    return (uint32_t)lo;
+    return (uint32_t)bb_warp_partition_point(
+        lo, hi, [=](uint64_t mid) { return (uint64_t)__ldg(scan + mid) <= d - 1 - mid; });
 }
 
 /* [002 §4.3] Tiles of kMpTile path items (vertices + edges) per block. */
@@ -257,8 +270,11 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
     const uint64_t path = total + f.count;
     for (uint64_t tile = blockIdx.x; tile * kMpTile < path; tile += gridDim.x) {
         const uint64_t d0 = tile * kMpTile, d1 = d0 + kMpTile < path ? d0 + kMpTile : path;
-        if (threadIdx.x == 0) s_split[0] = path_split(f.scan, f.count, total, d0);
-        if (threadIdx.x == 32) s_split[1] = path_split(f.scan, f.count, total, d1);
+        if (threadIdx.x < 64) {   /* warps 0 and 1 split the path at d0 and d1 */
+            const uint64_t d = threadIdx.x < 32 ? d0 : d1;
+            uint32_t a = path_split(f.scan, f.count, total, d);
+            if (bb_lane() == 0) s_split[threadIdx.x >> 5] = a;
+        }
         __syncthreads();
         const uint32_t a0 = s_split[0], na = s_split[1] - a0;
         const uint64_t b0 = d0 - a0;
@@ -326,7 +342,8 @@ boxbfs_status_t run_expand(const bb_kstate_t *k, cudaStream_t stream, uint64_t f
         return bb_error_set(BOXBFS_ERR_INTERNAL, "frontier of %llu vertices exceeds 2^32",
                             (unsigned long long)fcount);
     if (k->scratch == NULL)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda expand: no scratch memory for the degree scan");
+        return bb_error_set(BOXBFS_ERR_INTERNAL,
+                            "cuda expand: no scratch memory for the degree scan");
     BB_CUDA_CHECK(degree_scan(k->scratch, bytes, k->frontier, k->offsets, k->next_frontier,
                               (uint32_t)fcount, stream));
     f.frontier = k->frontier;
@@ -388,8 +405,8 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     /* expanded = 0, send counts = 0, send offsets = range_lo */
     BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_EXPANDED, 0, sizeof *ctr, s));
     BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_SEND, 0, ndev * sizeof *ctr, s));
-    BB_CUDA_CHECK(cudaMemcpyAsync(ctr + BB_CTR_SEND_OFFSET(ndev, 0), k->range_lo, ndev * sizeof *ctr,
-                                  cudaMemcpyDeviceToDevice, s));
+    BB_CUDA_CHECK(cudaMemcpyAsync(ctr + BB_CTR_SEND_OFFSET(ndev, 0), k->range_lo,
+                                  ndev * sizeof *ctr, cudaMemcpyDeviceToDevice, s));
     if (frontier_count == 0) return BOXBFS_OK;
     if (k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda expand_atomic: no visited array");

@@ -1,0 +1,160 @@
+/* Frontier update on the GPU [003 step 4, 004 §3.5]: the owner keeps the
+ * received (or own) vertices whose level is still -1, sets level, parent (a
+ * gid for its own discoveries, -(src+2) "from device src" otherwise) and
+ * visited, and appends them to next_frontier with one atomic per warp. The
+ * list form runs a thread per vertex; the bitmap form a warp per 32 words,
+ * a lane per bit, so level reads stay coalesced. Also the reset before a
+ * search. */
+#include "config.h"
+
+#include "kernels/cuda/cuda_kernels.h"
+
+namespace {
+
+constexpr int kThreads = 256;
+
+struct UpdateArgs {
+    int32_t *level;
+    int64_t *pred;
+    void *visited;
+    int bits;
+    uint64_t lo;
+    uint32_t *next_frontier;
+    unsigned long long *next;
+    int32_t next_level;
+    int64_t from_src;   /* -(src + 2) */
+};
+
+__global__ void reset_root(bb_kstate_t k, uint64_t root, int owned)
+{
+    unsigned long long *ctr = (unsigned long long *)k.counters;
+    ctr[BB_CTR_NEXT] = owned ? 1 : 0;
+    if (!owned) return;
+    uint32_t lid = (uint32_t)(root - k.lo);
+    k.level[lid] = 0;
+    k.pred[lid] = (int64_t)root;
+    if (k.visited) bb_mark(k.visited, k.visited_bits, (uint32_t)root);
+    k.frontier[0] = lid;
+}
+
+/* All lanes of the warp call this; lanes with fresh append lid. */
+__device__ __forceinline__ void append_fresh(const UpdateArgs &a, bool fresh, uint32_t lid)
+{
+    unsigned ballot = __ballot_sync(BB_FULL_MASK, fresh);
+    if (ballot == 0) return;
+    unsigned long long base = 0;
+    int leader = __ffs(ballot) - 1;
+    if ((int)bb_lane() == leader) base = atomicAdd(a.next, (unsigned long long)__popc(ballot));
+    base = __shfl_sync(BB_FULL_MASK, base, leader);
+    if (fresh) a.next_frontier[base + __popc(ballot & ((1u << bb_lane()) - 1u))] = lid;
+}
+
+/* The list holds no vertex twice, so level is tested and set without races. */
+__global__ void __launch_bounds__(kThreads)
+    update_list(const uint32_t *list, const uint32_t *parents, uint64_t count, UpdateArgs a)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool fresh = false;
+    uint32_t lid = 0;
+    if (i < count) {
+        lid = list[i];
+        if (a.level[lid] == -1) {
+            fresh = true;
+            a.level[lid] = a.next_level;
+            a.pred[lid] = parents ? (int64_t)(a.lo + parents[i]) : a.from_src;
+            if (a.visited) bb_mark(a.visited, a.bits, (uint32_t)(a.lo + lid));
+        }
+    }
+    append_fresh(a, fresh, lid);   /* no early return above: whole warps arrive */
+}
+
+/* Warp per 32 bitmap words: lane j loads word w0 + j; the warp then walks
+ * the non-zero words, lane b testing bit b (vertex (w0 + j) * 32 + b). */
+__global__ void __launch_bounds__(kThreads)
+    update_bitmap(const uint32_t *bitmap, uint64_t nbits, UpdateArgs a)
+{
+    const uint64_t nwords = (nbits + 31) / 32;
+    const uint64_t w0 = (((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32;
+    if (w0 >= nwords) return;   /* warp-uniform */
+    const uint32_t mine = w0 + bb_lane() < nwords ? bitmap[w0 + bb_lane()] : 0;
+    for (int j = 0; j < 32; j++) {
+        uint32_t word = __shfl_sync(BB_FULL_MASK, mine, j);
+        if (word == 0) continue;   /* warp-uniform */
+        uint64_t lid = (w0 + (uint64_t)j) * 32 + bb_lane();
+        bool fresh = false;
+        if (((word >> bb_lane()) & 1u) && lid < nbits && a.level[lid] == -1) {
+            fresh = true;
+            a.level[lid] = a.next_level;
+            a.pred[lid] = a.from_src;
+            if (a.visited) bb_mark(a.visited, a.bits, (uint32_t)(a.lo + lid));
+        }
+        append_fresh(a, fresh, (uint32_t)lid);
+    }
+}
+
+UpdateArgs make_args(const bb_kstate_t *k, int src, int32_t next_level)
+{
+    UpdateArgs a;
+    a.level = k->level;
+    a.pred = k->pred;
+    a.visited = k->visited;
+    a.bits = k->visited_bits;
+    a.lo = k->lo;
+    a.next_frontier = k->next_frontier;
+    a.next = (unsigned long long *)k->counters + BB_CTR_NEXT;
+    a.next_level = next_level;
+    a.from_src = -(int64_t)src - 2;
+    return a;
+}
+
+}  // namespace
+
+extern "C" boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uint64_t root)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    uint64_t nloc = k->hi - k->lo;
+    int owned = root >= k->lo && root < k->hi;
+    BB_CHECK(bb_cuda_bind(stream));
+    /* 0xff bytes: level -1 (int32), pred -1 (int64), remote_parent BB_UNSET32 */
+    if (nloc) {
+        BB_CUDA_CHECK(cudaMemsetAsync(k->level, 0xff, nloc * sizeof *k->level, s));
+        BB_CUDA_CHECK(cudaMemsetAsync(k->pred, 0xff, nloc * sizeof *k->pred, s));
+    }
+    if (k->visited)
+        BB_CUDA_CHECK(cudaMemsetAsync(k->visited, 0,
+                                      k->visited_bits ? ((k->n + 31) / 32) * 4 : k->n, s));
+    if (k->remote_parent)
+        BB_CUDA_CHECK(cudaMemsetAsync(k->remote_parent, 0xff, k->n * sizeof(uint32_t), s));
+    BB_CUDA_CHECK(cudaMemsetAsync(k->counters, 0, BB_CTR_COUNT(k->ndev) * sizeof(uint64_t), s));
+    reset_root<<<1, 1, 0, s>>>(*k, root, owned);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+extern "C" boxbfs_status_t bb_cuda_update_list(const bb_kstate_t *k, void *stream,
+                                               const uint32_t *list, const uint32_t *parents,
+                                               uint64_t count, int src, int32_t next_level)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (count == 0) return BOXBFS_OK;
+    update_list<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(
+        list, parents, count, make_args(k, src, next_level));
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+extern "C" boxbfs_status_t bb_cuda_update_bitmap(const bb_kstate_t *k, void *stream,
+                                                 const uint32_t *bitmap, uint64_t nbits, int src,
+                                                 int32_t next_level)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    uint64_t nwords = (nbits + 31) / 32;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (nwords == 0) return BOXBFS_OK;
+    /* a warp per 32 words: nwords threads */
+    update_bitmap<<<bb_cuda_blocks(nwords, kThreads), kThreads, 0, s>>>(
+        bitmap, nbits, make_args(k, src, next_level));
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}

@@ -280,7 +280,8 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
             BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, fail,
                          "device %d would hold %llu arcs; at most 2^32 per device: use more devices",
                          d, (unsigned long long)p.arcs);
-        BB_CHECK_GOTO(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, e->ndev, &p.scratch), st,
+        BB_CHECK_GOTO(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev,
+                                            &p.scratch), st,
                       fail);
         p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
                   p.gather + p.scratch;
