@@ -1,2 +1,119 @@
 #!/bin/sh
-exit 77
+# tools/bxbench end to end on a tiny sweep (kron:10, 2 cpu devices, 2 methods,
+# 4 roots): runs.csv has one row per point with the right columns and the
+# values of each JSON report; --resume re-runs nothing and rewrites the same
+# CSV; a deleted report is the only point re-run; a failed validation fails
+# the sweep by name; a corrupt CSV makes tools/bxplot name FILE:LINE, exit 1.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
+tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
+[ -f "$tools/bxbench" ] || tools=$(cd "${TESTDATA:-.}/../../tools" 2>/dev/null && pwd)
+[ -f "$tools/bxbench" ] || { echo "tools/bxbench not found"; exit 99; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+sweep() {
+    python3 "$tools/bxbench" --boxbfs "$BOXBFS" --out "$tmp/o" --scales 10 --devices 2 \
+        --backends cpu --contracts sort-unique,valid-flag --link-models expether-2x10g \
+        --roots 4 "$@" >"$tmp/stdout" 2>"$tmp/log"
+}
+
+sweep
+check "sweep exit 0" "[ $? -eq 0 ]"
+check "two points run" "[ \$(grep -c '] run ' '$tmp/log') -eq 2 ]"
+check "summary table on stdout" "grep -q '^| 2^10 | 2 | cpu | valid-flag | byte | list | peer |' '$tmp/stdout'"
+check "summary.md written" "cmp -s '$tmp/stdout' '$tmp/o/summary.md'"
+check "graph generated once as .bbcsr" "[ -s '$tmp/o/graphs/kron10.bbcsr' ]"
+check "CSV rows and columns match the JSON reports" "python3 - '$tmp/o' <<'EOF'
+import csv, json, math, os, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(out, 'runs.csv'))))
+cols = ('point graph scale vertices edges devices backend contract visited wire exchange '
+        'link_model roots gteps_hmean gteps_min gteps_q1 gteps_median gteps_q3 gteps_max '
+        'time_s_median bytes_per_bfs frontier_bytes_per_bfs link_bytes '
+        'modeled_exchange_s_per_bfs expand_s contract_s exchange_s update_s device_names '
+        'commit date').split()
+assert list(rows[0].keys()) == cols, list(rows[0].keys())
+assert len(rows) == 2, len(rows)
+assert [r['contract'] for r in rows] == ['sort-unique', 'valid-flag']
+close = lambda a, b: math.isclose(float(a), b, rel_tol=1e-8, abs_tol=1e-15)
+for r in rows:
+    j = json.load(open(os.path.join(out, 'runs', r['point'] + '.json')))
+    t = j['traffic']
+    assert j['validation'] == 'passed'
+    assert r['graph'] == j['graph']['name'] == 'kron:10:16:1' and r['scale'] == '10'
+    assert int(r['vertices']) == j['graph']['vertices'] == 1024
+    assert int(r['edges']) == j['graph']['edges'] and int(r['roots']) == len(j['runs']) == 4
+    assert int(r['devices']) == j['device_count'] == 2 and r['backend'] == 'cpu'
+    assert r['contract'] == j['options']['contract'] and r['wire'] == j['options']['wire']
+    assert r['visited'] == 'byte' and r['exchange'] == 'peer'
+    assert r['link_model'] == t['link_model']['name'] == 'expether-2x10g'
+    for k, q in (('hmean', 'harmonic_mean'), ('min', 'min'), ('q1', 'q1'),
+                 ('median', 'median'), ('q3', 'q3'), ('max', 'max')):
+        assert close(r['gteps_' + k], j['teps'][q] / 1e9), k
+    assert close(r['time_s_median'], j['time_s']['median'])
+    assert close(r['bytes_per_bfs'], t['bytes_per_bfs'])
+    assert close(r['frontier_bytes_per_bfs'], t['phases']['frontier_exchange'] / t['searches'])
+    links = dict(x.split(':') for x in r['link_bytes'].split(';'))
+    assert set(links) == {'0>1', '1>0'}, links
+    for l in t['links']:
+        assert close(links['%d>%d' % (l['src'], l['dst'])], l['bytes'] / t['searches'])
+    assert close(r['modeled_exchange_s_per_bfs'], t['modeled_exchange_s_per_bfs'])
+    for p in ('expand_s', 'contract_s', 'exchange_s', 'update_s'):
+        assert close(r[p], sum(L[p] for L in t['levels'])), p
+    assert r['device_names'] == ';'.join(d['name'] for d in j['devices'])
+    assert r['commit'] == j['commit'] and r['date'].endswith('Z')
+EOF"
+cp "$tmp/o/runs.csv" "$tmp/first.csv"
+touch "$tmp/mark"
+
+sweep --resume
+check "resume exit 0" "[ $? -eq 0 ]"
+check "resume runs nothing" "! grep -q '] run ' '$tmp/log' && [ \$(grep -c '] skip ' '$tmp/log') -eq 2 ]"
+check "resume touches no report" "[ -z \"\$(find '$tmp/o/runs' -newer '$tmp/mark' -name '*.json')\" ]"
+check "resume rewrites the same CSV" "cmp -s '$tmp/first.csv' '$tmp/o/runs.csv'"
+
+gone=$(ls "$tmp/o/runs" | grep 'valid-flag.*\.json$')
+rm -f "$tmp/o/runs/$gone"
+sweep --resume
+check "resume after a deleted report exit 0" "[ $? -eq 0 ]"
+check "only the deleted point runs" "[ \$(grep -c '] run ' '$tmp/log') -eq 1 ] && grep -q '] run ${gone%.json} ' '$tmp/log'"
+check "its report is back" "[ -s '$tmp/o/runs/$gone' ]"
+check "the other row is unchanged" "[ \"\$(sed -n 2p '$tmp/first.csv')\" = \"\$(sed -n 2p '$tmp/o/runs.csv')\" ]"
+check "still two rows" "[ \$(wc -l <'$tmp/o/runs.csv') -eq 3 ]"
+
+# A run whose validation fails is an error of the sweep, named.
+cat >"$tmp/fakebox" <<'EOF'
+#!/bin/sh
+# boxbfs stand-in: convert makes the file; bfs writes a failed report, exit 2.
+[ "$1" = convert ] && { : >"$3"; exit 0; }
+while [ $# -gt 1 ]; do [ "$1" = --json ] && echo '{"validation": "failed"}' >"$2"; shift; done
+echo "validation: FAIL (parent of 17 is not a neighbor)"; exit 2
+EOF
+chmod +x "$tmp/fakebox"
+python3 "$tools/bxbench" --boxbfs "$tmp/fakebox" --out "$tmp/bad" --scales 10 --devices 2 \
+    --contracts valid-flag --roots 4 >/dev/null 2>"$tmp/log"
+check "failed validation: exit 1" "[ $? -eq 1 ]"
+check "failed validation: named" "grep -q 'kron10_d2_cpu_valid-flag.*validation FAILED' '$tmp/log' && grep -q '1 of 1 points FAILED' '$tmp/log'"
+check "failed validation: report and log kept aside" "[ -s \"\$(ls '$tmp'/bad/runs/*.failed.json)\" ] && grep -q 'parent of 17' '$tmp'/bad/runs/*.log && [ -z \"\$(ls '$tmp'/bad/runs/ | grep -v -e failed.json -e '.log\$')\" ]"
+
+# Corrupt CSVs: bxplot names the file and line, exit 1 (before it needs gnuplot).
+csv=$tmp/o/runs.csv
+head -c $(($(wc -c <"$csv") - 40)) "$csv" >"$tmp/trunc.csv"
+python3 "$tools/bxplot" "$tmp/trunc.csv" --out "$tmp/p" >/dev/null 2>"$tmp/err"
+check "truncated line: exit 1" "[ $? -eq 1 ]"
+check "truncated line: FILE:3 named" "grep -q 'trunc.csv:3: ' '$tmp/err'"
+sed '2s/,cpu,/,cpu,/; 2s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*,/\1lots,/' "$csv" >"$tmp/nan.csv"
+python3 "$tools/bxplot" "$tmp/nan.csv" --out "$tmp/p" >/dev/null 2>"$tmp/err"
+check "non-numeric value: exit 1" "[ $? -eq 1 ]"
+check "non-numeric value: FILE:2 and column named" "grep -q \"nan.csv:2: column 'vertices': 'lots' is not an integer\" '$tmp/err'"
+sed '1s/,gteps_median,/,gteps_med,/' "$csv" >"$tmp/col.csv"
+python3 "$tools/bxplot" "$tmp/col.csv" --out "$tmp/p" >/dev/null 2>"$tmp/err"
+check "missing column: exit 1" "[ $? -eq 1 ]"
+check "missing column: named" "grep -q \"col.csv:1: missing column gteps_median\" '$tmp/err'"
+sed '3s/,[^,]*,[^,]*$//' "$csv" >"$tmp/short.csv"
+python3 "$tools/bxplot" "$tmp/short.csv" --out "$tmp/p" >/dev/null 2>"$tmp/err"
+check "short line: exit 1 naming FILE:3" "[ $? -eq 1 ] && grep -q 'short.csv:3: 29 fields, the header has 31' '$tmp/err'"
+exit $fail

@@ -136,7 +136,7 @@ static void expect_pass(fixture_t *f, const char *what, long long v)
 static void mutate_all(fixture_t *f)
 {
     const int64_t n = f->n, root = f->root;
-    char a[96], b[96];
+    char a[192], b[192];
     int hits;
 
     /* R0: the root's parent and level. */
@@ -394,7 +394,7 @@ static void test_large(void)
     int64_t n, root, *parent = NULL, *children = NULL;
     int32_t *level = NULL;
     boxbfs_tree_info_t info;
-    char want[96];
+    char want[192];
     if (g == NULL) return;
     n = boxbfs_graph_vertices(g);
     root = first_with_arcs(g, 99);
