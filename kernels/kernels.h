@@ -45,6 +45,7 @@ typedef struct {
     uint32_t *remote_parent;   /* n entries by gid: parent lid for remote vertices this
                                   device discovered (BB_UNSET32 if none); NULL if ndev == 1 */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
+    uint32_t *scan;                       /* hi - lo + 1: expand's frontier-degree scan */
     /* per-level work */
     uint64_t work_cap;         /* capacity of nbr/alt/flags in entries */
     uint32_t *nbr, *nbr_parent;           /* expand output: gid and parent lid */
@@ -65,7 +66,8 @@ typedef struct {
     /* Clear level/pred/visited/remote_parent; put the root (if owned) at level
      * 0 in the frontier. counters[NEXT] = 1 if the root is owned, else 0. */
     boxbfs_status_t (*reset)(const bb_kstate_t *k, void *stream, uint64_t root);
-    /* Frontier -> neighbor list (nbr, nbr_parent), counters[EXPANDED]. With
+    /* counters[NEXT] is zeroed by the engine before the expand of a level.
+     * Frontier -> neighbor list (nbr, nbr_parent), counters[EXPANDED]. With
      * filter_visited, neighbors already marked in visited are dropped (the
      * valid-flag contraction would drop them anyway; same bytes). expand picks
      * the load-balancing method (boxbfs_expand_t). */
@@ -75,10 +77,12 @@ typedef struct {
      * record remote parents, write send counts/offsets per owner. */
     boxbfs_status_t (*contract)(const bb_kstate_t *k, void *stream, uint64_t count);
     /* Atomic method [004 §3.4]: expand and contract in one: test-and-set in
-     * visited; the winner appends the owner-local id to its owner's segment
-     * (outbox + range_lo[owner]) and records parents; send counters. */
+     * visited; a winning thread updates its own vertices at once (level
+     * next_level, parent, next frontier, counters[NEXT]) and appends remote
+     * ones to their owner's segment (outbox + range_lo[owner]) with the
+     * parent recorded; send counters (the own segment stays empty). */
     boxbfs_status_t (*expand_atomic)(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
-                                     int expand);
+                                     int expand, int32_t next_level);
     /* Owner-local list -> bitmap of nbits bits (words of 32 bits, zeroed first). */
     boxbfs_status_t (*pack_bitmap)(const bb_kstate_t *k, void *stream, const uint32_t *list,
                                    uint64_t count, uint32_t *bitmap, uint64_t nbits);

@@ -1,6 +1,7 @@
 /* Frontier expansion on the host [004 §3.4]: every edge of every frontier
  * vertex becomes (neighbor gid, parent lid). The atomic variant tests and sets
- * the visited bitmap and appends first-seen vertices to their owner's segment,
+ * the visited bitmap: a first-seen vertex of this device is updated at once
+ * (level, parent, next frontier), a remote one goes to its owner's segment,
  * so no sort is needed. */
 #include "config.h"
 
@@ -28,9 +29,9 @@ boxbfs_status_t bb_cpu_expand(const bb_kstate_t *k, void *stream, uint64_t front
 }
 
 boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
-                                     int expand)
+                                     int expand, int32_t next_level)
 {
-    uint64_t *count = k->counters + BB_CTR_SEND;
+    uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
     (void)stream;
     (void)expand;
     for (int o = 0; o < k->ndev; o++) {
@@ -42,13 +43,20 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
         for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
             uint32_t v = k->columns[e];
             if (!bb_cpu_visit(k, v)) continue;
+            if (v >= k->lo && v < k->hi) {   /* own vertex: the update's work, done here */
+                k->level[v - k->lo] = next_level;
+                k->pred[v - k->lo] = (int64_t)(k->lo + u);
+                k->next_frontier[next++] = (uint32_t)(v - k->lo);
+                continue;
+            }
             int o = bb_cpu_owner(k, v);
             uint64_t slot = k->range_lo[o] + count[o]++;
             k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
             k->outbox_parent[slot] = u;
-            if (o != k->self) k->remote_parent[v] = u;
+            k->remote_parent[v] = u;
         }
     }
     k->counters[BB_CTR_EXPANDED] = 0;
+    k->counters[BB_CTR_NEXT] = next;
     return BOXBFS_OK;
 }

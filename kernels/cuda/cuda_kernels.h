@@ -20,7 +20,7 @@ boxbfs_status_t bb_cuda_expand(const bb_kstate_t *k, void *stream, uint64_t fron
                                int filter_visited, int expand);
 boxbfs_status_t bb_cuda_contract(const bb_kstate_t *k, void *stream, uint64_t count);
 boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *stream,
-                                      uint64_t frontier_count, int expand);
+                                      uint64_t frontier_count, int expand, int32_t next_level);
 boxbfs_status_t bb_cuda_pack_bitmap(const bb_kstate_t *k, void *stream, const uint32_t *list,
                                     uint64_t count, uint32_t *bitmap, uint64_t nbits);
 boxbfs_status_t bb_cuda_update_list(const bb_kstate_t *k, void *stream, const uint32_t *list,

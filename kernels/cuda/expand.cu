@@ -1,6 +1,6 @@
 /* Frontier expansion on the GPU [004 §3.4, 002 §4]: an exclusive scan of the
- * frontier's degrees (CUB, into next_frontier, which is idle until the
- * update) maps every frontier edge to a thread. Two load balancers:
+ * frontier's degrees (CUB, into k->scan) maps every frontier edge to a
+ * thread. Two load balancers:
  *   binsearch [004 §3.4.1]: K consecutive edges per thread, one binary search
  *     for the first, linear steps for the rest, the K edges processed
  *     interleaved; grid-stride, so the edge total never leaves the device.
@@ -133,7 +133,9 @@ struct FilterAppend {
     }
 };
 
-/* Atomic method [004 §3.4]: the thread that sets v's visited bit appends
+/* Atomic method [004 §3.4]: the thread that sets v's visited bit updates v
+ * at once when this device owns it (level, parent, next frontier: the
+ * update's work, without the round trip through the outbox), else appends
  * (owner-local id, parent lid) at range_lo[owner] + send_count[owner]++. */
 struct AtomicVisit {
     void *visited;
@@ -141,6 +143,12 @@ struct AtomicVisit {
     const uint64_t *range_lo;
     uint32_t *outbox, *outbox_parent, *remote_parent;
     unsigned long long *send_count;
+    int32_t *level;
+    int64_t *pred;
+    uint32_t *next_frontier;
+    unsigned long long *next;
+    uint64_t lo, hi;
+    int32_t next_level;
     __device__ void start(uint64_t) const {}
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
@@ -154,30 +162,33 @@ struct AtomicVisit {
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (win[j]) win[j] = bb_visit(visited, bits, v[j]);
-        if (ndev == 1) {   /* one segment: one aggregated atomic per warp */
-            unsigned n = 0;
-            const uint64_t lo = __ldg(range_lo);
+        bool own[K];
+        unsigned n = 0;
 #pragma unroll
-            for (int j = 0; j < K; j++) n += win[j];
-            unsigned long long slot = lo + bb_warp_append(send_count, n);
-#pragma unroll
-            for (int j = 0; j < K; j++)
-                if (win[j]) {
-                    outbox[slot] = (uint32_t)(v[j] - lo);
-                    outbox_parent[slot] = u[j];
-                    slot++;
-                }
-            return;
+        for (int j = 0; j < K; j++) {
+            own[j] = win[j] && v[j] >= lo && v[j] < hi;
+            n += own[j];
         }
+        /* own vertices: one aggregated atomic per warp for the next frontier */
+        unsigned long long slot = bb_warp_append(next, n);
 #pragma unroll
         for (int j = 0; j < K; j++)
-            if (win[j]) {
+            if (own[j]) {
+                uint32_t lid = (uint32_t)(v[j] - lo);
+                level[lid] = next_level;
+                pred[lid] = (int64_t)(lo + u[j]);
+                next_frontier[slot++] = lid;
+            }
+        if (ndev == 1) return;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (win[j] && !own[j]) {
                 int o = bb_owner(range_lo, ndev, v[j]);
                 uint64_t lo = __ldg(range_lo + o);
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
                 outbox[slot] = (uint32_t)(v[j] - lo);
                 outbox_parent[slot] = u[j];
-                if (o != self) remote_parent[v[j]] = u[j];
+                remote_parent[v[j]] = u[j];
             }
     }
 };
@@ -329,7 +340,7 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
     }
 }
 
-/* Scan the degrees into next_frontier (idle until the update) and launch the
+/* Scan the degrees into k->scan and launch the
  * producer(s). AUTO launches both: each decides on the device from the
  * scanned total (no host sync), and the one not chosen exits at once. */
 template <class C>
@@ -344,12 +355,12 @@ boxbfs_status_t run_expand(const bb_kstate_t *k, cudaStream_t stream, uint64_t f
     if (k->scratch == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL,
                             "cuda expand: no scratch memory for the degree scan");
-    BB_CUDA_CHECK(degree_scan(k->scratch, bytes, k->frontier, k->offsets, k->next_frontier,
+    BB_CUDA_CHECK(degree_scan(k->scratch, bytes, k->frontier, k->offsets, k->scan,
                               (uint32_t)fcount, stream));
     f.frontier = k->frontier;
     f.offsets = k->offsets;
     f.columns = k->columns;
-    f.scan = k->next_frontier;
+    f.scan = k->scan;
     f.count = (uint32_t)fcount;
     f.mode = expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
              : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
@@ -396,7 +407,8 @@ extern "C" boxbfs_status_t bb_cuda_expand(const bb_kstate_t *k, void *stream,
 }
 
 extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *stream,
-                                                 uint64_t frontier_count, int expand)
+                                                 uint64_t frontier_count, int expand,
+                                                 int32_t next_level)
 {
     cudaStream_t s = (cudaStream_t)stream;
     unsigned long long *ctr = (unsigned long long *)k->counters;
@@ -413,5 +425,6 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     return run_expand(k, s, frontier_count, expand,
                       AtomicVisit{k->visited, k->visited_bits, k->ndev, k->self, k->range_lo,
                                   k->outbox, k->outbox_parent, k->remote_parent,
-                                  ctr + BB_CTR_SEND});
+                                  ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,
+                                  ctr + BB_CTR_NEXT, k->lo, k->hi, next_level});
 }

@@ -32,7 +32,7 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
     p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
-    p->state = (size_t)p->nloc * (4 + 8 + 4 + 4) + BB_CTR_COUNT(ndev) * 8;
+    p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
     if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
         p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
     p->remote = ndev > 1 ? (size_t)n * 4 : 0;
@@ -133,6 +133,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->frontier));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 4, &k->scan));
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
     if (p->visited) {
         BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));

@@ -31,19 +31,22 @@ static boxbfs_status_t read_counters(boxbfs_engine_t e, int d)
 }
 
 /* Expand and contract this device's frontier; leave the segment sizes in row d. */
-static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount)
+static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount, int32_t level)
 {
     bb_engine_dev_t *D = &e->devs[d];
     const bb_kernel_ops_t *K = &e->ops->kernels;
     void *stream = e->ops->stream(D->dev);
     int ndev = e->ndev;
+    uint64_t zero = 0;
     BB_CHECK(e->ops->timer_record(D->dev, 0));
+    /* the next frontier is counted from here on (atomic updates own vertices in the expand) */
+    BB_CHECK(e->ops->copy_h2d(D->dev, D->k.counters + BB_CTR_NEXT, &zero, 8));
     if (fcount == 0) {
         memset(D->ctr, 0, BB_CTR_COUNT(ndev) * 8);
         BB_CHECK(e->ops->timer_record(D->dev, 1));
         BB_CHECK(e->ops->timer_record(D->dev, 2));
     } else if (e->opts.contract == BOXBFS_CONTRACT_ATOMIC) {
-        BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand));
+        BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand, level + 1));
         BB_CHECK(e->ops->timer_record(D->dev, 1));
         BB_CHECK(e->ops->timer_record(D->dev, 2));
         BB_CHECK(read_counters(e, d));
@@ -104,9 +107,8 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level, uint
     const bb_kernel_ops_t *K = &e->ops->kernels;
     void *stream = e->ops->stream(D->dev);
     int ndev = e->ndev;
-    uint64_t nloc = D->k.hi - D->k.lo, zero = 0;
+    uint64_t nloc = D->k.hi - D->k.lo;
     size_t own = (size_t)d * ndev + d;
-    BB_CHECK(e->ops->copy_h2d(D->dev, D->k.counters + BB_CTR_NEXT, &zero, 8));
     if (e->send_count[own] > 0)
         BB_CHECK(K->update_list(&D->k, stream, D->k.outbox + e->send_offset[own],
                                 D->k.outbox_parent + e->send_offset[own], e->send_count[own], d,
@@ -201,7 +203,7 @@ static boxbfs_status_t device_main(int d, int ndev, void *arg)
         uint64_t fcount = e->frontier_count[d], next = 0;
         bb_exchange_round_t round = {e->src, e->dst, e->bytes, BOXBFS_PHASE_FRONTIER, level};
         if (SYNC_ALL(e)) return BOXBFS_OK;   /* everyone read this level's counts */
-        BB_CHECK_GOTO(expand_contract(e, d, fcount), st, out);
+        BB_CHECK_GOTO(expand_contract(e, d, fcount, level), st, out);
         BB_CHECK_GOTO(prepare_sends(e, d), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;   /* every row of the round is written */
         BB_CHECK_GOTO(bb_exchange_leftright(&e->xchg, &round, d), st, out);
