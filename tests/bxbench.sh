@@ -84,6 +84,13 @@ check "its report is back" "[ -s '$tmp/o/runs/$gone' ]"
 check "the other row is unchanged" "[ \"\$(sed -n 2p '$tmp/first.csv')\" = \"\$(sed -n 2p '$tmp/o/runs.csv')\" ]"
 check "still two rows" "[ \$(wc -l <'$tmp/o/runs.csv') -eq 3 ]"
 
+# bxcollect rebuilds the same rows from the reports alone (runs made by gpu-check)
+python3 "$tools/bxcollect" "$tmp"/o/runs/*.json --out "$tmp/collected.csv" 2>/dev/null
+check "bxcollect: same rows as bxbench" "[ \"\$(sort '$tmp/collected.csv')\" = \"\$(sort '$tmp/o/runs.csv')\" ]"
+echo '{"graph": {}}' >"$tmp/partial.json"
+python3 "$tools/bxcollect" "$tmp/partial.json" --out "$tmp/x.csv" 2>"$tmp/err"
+check "bxcollect: partial report named, exit 1" "[ $? -eq 1 ] && grep -q 'partial.json: report lacks a field' '$tmp/err'"
+
 # A run whose validation fails is an error of the sweep, named.
 cat >"$tmp/fakebox" <<'EOF'
 #!/bin/sh

@@ -63,7 +63,9 @@ def row_from_report(point, scale, rep, path):
         links = ";".join("%d>%d:%s" % (l["src"], l["dst"], num(l["bytes"] / searches))
                          for l in t["links"])
         phase = {p: sum(L[p] for L in t["levels"]) for p in PHASES}
-        mtime = os.stat(path).st_mtime
+        # the report's own date; the file time only for reports older than that field
+        date = rep.get("date") or datetime.datetime.fromtimestamp(
+            os.stat(path).st_mtime, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         row = {
             "point": point, "graph": g["name"], "scale": "" if scale is None else str(scale),
             "vertices": num(g["vertices"]), "edges": num(g["edges"]),
@@ -82,8 +84,7 @@ def row_from_report(point, scale, rep, path):
             "modeled_exchange_s_per_bfs": num(t["modeled_exchange_s_per_bfs"]),
             "device_names": ";".join(d["name"] for d in rep["devices"]),
             "commit": rep.get("commit", ""),
-            "date": datetime.datetime.fromtimestamp(mtime, datetime.timezone.utc)
-                    .strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "date": date,
         }
         for p in PHASES:
             row[p] = num(phase[p])
