@@ -11,6 +11,7 @@
 
 #include "boxbfs.h"
 #include "common/error.h"
+#include "common/search.h"
 #include "common/threads.h"
 #include "graph/graph.h"
 
@@ -69,13 +70,8 @@ static int thread_count(int64_t work)
 /* Is v in the sorted row of u? */
 static int row_contains(const struct boxbfs_graph *g, int64_t u, int64_t v)
 {
-    int64_t lo = g->offsets[u], end = g->offsets[u + 1], hi = end;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (g->columns[mid] < v) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < end && g->columns[lo] == v;
+    int64_t end = g->offsets[u + 1], at = bb_lower_bound_i64(g->columns, g->offsets[u], end, v);
+    return at < end && g->columns[at] == v;
 }
 
 /* Is p -> v a stored arc? An undirected edge is in both rows: search the
@@ -159,15 +155,9 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
 static int64_t arc_slice_start(const struct boxbfs_graph *g, int tid, int nthreads)
 {
     int64_t target = g->arcs / nthreads * tid + g->arcs % nthreads * tid / nthreads;
-    int64_t lo = 0, hi = g->n;
     if (tid == 0) return 0;
     if (tid >= nthreads) return g->n;
-    while (lo < hi) {   /* first u with offsets[u] >= target */
-        int64_t mid = lo + (hi - lo) / 2;
-        if (g->offsets[mid] < target) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return bb_lower_bound_i64(g->offsets, 0, g->n, target);   /* first u with offsets[u] >= target */
 }
 
 /* R4 and the "connected but unreached" half of R5, over one slice of the

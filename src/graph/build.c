@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/search.h"
 #include "common/threads.h"
 
 /* Below this many edges + vertices one thread does everything. */
@@ -188,30 +189,21 @@ static void sort_row(int64_t *a, int64_t len)
     intro_sort(a, len, depth);
 }
 
-/* First row r in [0, n] with off[r] >= target. */
-static int64_t row_at(const int64_t *off, int64_t n, int64_t target)
-{
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (off[mid] < target) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* Per row: credit the forward entries, decode the reverse ones, sort, drop
  * duplicates and the self-loop. Threads take row ranges holding about the
  * same number of raw arcs. */
 static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
-    int64_t r0 = tid == 0 ? 0 : row_at(job->off, job->n, job->raw_arcs / nthreads * tid +
-                                                          job->raw_arcs % nthreads * tid / nthreads);
+    int64_t raw = job->raw_arcs;   /* first row of each thread's share of the raw arcs */
+    int64_t r0 = tid == 0 ? 0
+                          : bb_lower_bound_i64(job->off, 0, job->n,
+                                               raw / nthreads * tid + raw % nthreads * tid / nthreads);
     int64_t r1 = tid == nthreads - 1
                      ? job->n
-                     : row_at(job->off, job->n, job->raw_arcs / nthreads * (tid + 1) +
-                                                    job->raw_arcs % nthreads * (tid + 1) / nthreads);
+                     : bb_lower_bound_i64(job->off, 0, job->n,
+                                          raw / nthreads * (tid + 1) +
+                                              raw % nthreads * (tid + 1) / nthreads);
     for (int64_t r = r0; r < r1; r++) {
         int64_t *a = job->cols + job->off[r];
         int64_t len = job->off[r + 1] - job->off[r], fwd = 0, k = 0;

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "common/error.h"
+#include "common/search.h"
 #include "io/io.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -132,12 +133,7 @@ boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
 {
     if (graph == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph is NULL");
     if (graph->external != NULL) {   /* sorted ascending: binary search */
-        int64_t lo = 0, hi = graph->n;
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (graph->external[mid] < external) lo = mid + 1;
-            else hi = mid;
-        }
+        int64_t lo = bb_lower_bound_i64(graph->external, 0, graph->n, external);
         if (lo < graph->n && graph->external[lo] == external) {
             if (internal_p) *internal_p = lo;
             return BOXBFS_OK;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/search.h"
 #include "io/reader.h"
 
 #define INITIAL_EDGES ((int64_t)1 << 16)
@@ -31,17 +32,6 @@ static void radix_sort(int64_t *keys, int64_t *tmp, int64_t count, int bits)
         to = t;
     }
     if (from != keys) memcpy(keys, from, (size_t)count * sizeof *keys);
-}
-
-static int64_t find_sorted(const int64_t *a, int64_t n, int64_t key)
-{
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
 }
 
 /* Ids dense enough for a direct map over [0, max_id]. */
@@ -93,8 +83,8 @@ static boxbfs_status_t renumber_sparse(bb_edges_t *e, int64_t max_id, int64_t **
     for (int64_t k = 0; k < 2 * m; k++)
         if (n == 0 || ids[k] != ids[n - 1]) ids[n++] = ids[k];
     for (int64_t k = 0; k < m; k++) {
-        e->src[k] = find_sorted(ids, n, e->src[k]);
-        e->dst[k] = find_sorted(ids, n, e->dst[k]);
+        e->src[k] = bb_lower_bound_i64(ids, 0, n, e->src[k]);
+        e->dst[k] = bb_lower_bound_i64(ids, 0, n, e->dst[k]);
     }
     external = realloc(ids, (size_t)n * sizeof *ids);
     if (external == NULL) external = ids;   /* keep the larger block */
