@@ -106,6 +106,34 @@ typedef struct {
                                     const uint32_t *resp, uint64_t count, uint64_t source_lo);
 } bb_kernel_ops_t;
 
+/* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
+ * with the signatures of bb_kernel_ops_t: kernels/cpu and kernels/cuda both use
+ * it (BB_DECLARE_KERNELS(bb_cpu), BB_DECLARE_KERNELS(bb_cuda)), so the two
+ * cannot drift apart. */
+#define BB_DECLARE_KERNELS(PREFIX)                                                          \
+    boxbfs_status_t PREFIX##_reset(const bb_kstate_t *k, void *stream, uint64_t root);       \
+    boxbfs_status_t PREFIX##_expand(const bb_kstate_t *k, void *stream,                      \
+                                    uint64_t frontier_count, int filter_visited, int expand); \
+    boxbfs_status_t PREFIX##_contract(const bb_kstate_t *k, void *stream, uint64_t count);   \
+    boxbfs_status_t PREFIX##_expand_atomic(const bb_kstate_t *k, void *stream,               \
+                                           uint64_t frontier_count, int expand,              \
+                                           int32_t next_level);                              \
+    boxbfs_status_t PREFIX##_pack_bitmap(const bb_kstate_t *k, void *stream,                 \
+                                         const uint32_t *list, uint64_t count,               \
+                                         uint32_t *bitmap, uint64_t nbits);                  \
+    boxbfs_status_t PREFIX##_update_list(const bb_kstate_t *k, void *stream,                 \
+                                         const uint32_t *list, const uint32_t *parents,      \
+                                         uint64_t count, int src, int32_t next_level);       \
+    boxbfs_status_t PREFIX##_update_bitmap(const bb_kstate_t *k, void *stream,               \
+                                           const uint32_t *bitmap, uint64_t nbits, int src,  \
+                                           int32_t next_level);                              \
+    boxbfs_status_t PREFIX##_gather_requests(const bb_kstate_t *k, void *stream);            \
+    boxbfs_status_t PREFIX##_gather_answer(const bb_kstate_t *k, void *stream, uint32_t *req, \
+                                           uint64_t count, uint64_t requester_lo);           \
+    boxbfs_status_t PREFIX##_gather_apply(const bb_kstate_t *k, void *stream,                \
+                                          const uint32_t *req, const uint32_t *resp,         \
+                                          uint64_t count, uint64_t source_lo);
+
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;
 

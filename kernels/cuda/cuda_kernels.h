@@ -15,24 +15,7 @@
 extern "C" {
 #include "kernels/kernels.h"
 
-boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uint64_t root);
-boxbfs_status_t bb_cuda_expand(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
-                               int filter_visited, int expand);
-boxbfs_status_t bb_cuda_contract(const bb_kstate_t *k, void *stream, uint64_t count);
-boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *stream,
-                                      uint64_t frontier_count, int expand, int32_t next_level);
-boxbfs_status_t bb_cuda_pack_bitmap(const bb_kstate_t *k, void *stream, const uint32_t *list,
-                                    uint64_t count, uint32_t *bitmap, uint64_t nbits);
-boxbfs_status_t bb_cuda_update_list(const bb_kstate_t *k, void *stream, const uint32_t *list,
-                                    const uint32_t *parents, uint64_t count, int src,
-                                    int32_t next_level);
-boxbfs_status_t bb_cuda_update_bitmap(const bb_kstate_t *k, void *stream, const uint32_t *bitmap,
-                                      uint64_t nbits, int src, int32_t next_level);
-boxbfs_status_t bb_cuda_gather_requests(const bb_kstate_t *k, void *stream);
-boxbfs_status_t bb_cuda_gather_answer(const bb_kstate_t *k, void *stream, uint32_t *req,
-                                      uint64_t count, uint64_t requester_lo);
-boxbfs_status_t bb_cuda_gather_apply(const bb_kstate_t *k, void *stream, const uint32_t *req,
-                                     const uint32_t *resp, uint64_t count, uint64_t source_lo);
+BB_DECLARE_KERNELS(bb_cuda)
 
 /* CUB temporary bytes (queried on the current device, never allocated):
  * the frontier-degree scan of up to max_frontier vertices (expand.cu) and the
