@@ -32,6 +32,8 @@ typedef struct {
     int ndev, self;
     int contract;              /* boxbfs_contract_t */
     int visited_bits;          /* 1: visited is a bitmap, 0: one byte per vertex */
+    int expand_k;              /* edges per thread of the GPU expand: 1, 2, 4, 8 */
+    uint32_t expand_f0;        /* hybrid rule: merge path when arcs per vertex > f0 */
     uint64_t n;                /* vertices of the whole graph */
     uint64_t lo, hi;           /* owned global range [lo, hi) */
     const uint64_t *range_lo;  /* ndev + 1 range starts (device memory) */

@@ -58,6 +58,8 @@ check "bad --contract exit 1" "[ $rc -eq 1 ] && grep -q \"unknown value 'fastest
 check "root out of range exit 1" "[ $rc -eq 1 ] && grep -q '999999' '$tmp/e2'"
 "$BOXBFS" bfs kron:8 --devices 0 >/dev/null 2>"$tmp/e3"; rc=$?
 check "--devices 0 exit 1" "[ $rc -eq 1 ] && grep -q 'devices' '$tmp/e3'"
+"$BOXBFS" bfs kron:8 --expand-k 3 >/dev/null 2>"$tmp/e8"; rc=$?
+check "bad --expand-k exit 1" "[ $rc -eq 1 ] && grep -q 'is not 1, 2, 4 or 8' '$tmp/e8'"
 "$BOXBFS" bfs kron:8 --link-model warp9 >/dev/null 2>"$tmp/e4"; rc=$?
 check "bad link model exit 1" "[ $rc -eq 1 ] && grep -q 'unknown link model' '$tmp/e4'"
 "$BOXBFS" bfs kron:8 --exchange nccl >/dev/null 2>"$tmp/e5"; rc=$?

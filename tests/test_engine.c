@@ -138,6 +138,14 @@ static void memory_and_errors(boxbfs_graph_t g)
     o.devices = 0;
     CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
     o.devices = 2;
+    o.expand_edges_per_thread = 3;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+    CHECK(strstr(boxbfs_last_error(), "edges per thread 3") != NULL);
+    o.expand_edges_per_thread = 4;
+    o.expand_f0 = 0;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+    o.expand_f0 = 10;
+    o.devices = 2;
     o.device_memory_limit = 1000;
     CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_DEVICE_MEMORY);
     CHECK(strstr(boxbfs_last_error(), "short by") != NULL);

@@ -21,13 +21,13 @@
 namespace {
 
 constexpr int kThreads = 256;                        /* binsearch block      */
-constexpr int kEdgesPerThread = 4;                   /* K [004 §3.4.1, Fig 3] */
 constexpr int kMpThreads = 256;                      /* mergepath block      */
 constexpr int kMpSteps = 8;                          /* path steps per thread */
 constexpr uint32_t kMpTile = kMpThreads * kMpSteps;  /* path items per tile   */
-/* Hybrid threshold [002 §4.4, §5.1]: expand factor (edges over frontier
- * vertices) above f0 = 10 takes the balanced-redistribution merge path. */
-constexpr uint64_t kF0 = 10;
+/* K, the edges per thread [004 §3.4.1, Fig 3: 4 was best], and f0, the
+ * hybrid threshold [002 §4.4, §5.1: expand factor (edges over frontier
+ * vertices) above f0 = 10 takes the merge path], come from the engine options
+ * (--expand-k, --expand-f0) so that both can be measured. */
 
 enum { MODE_AUTO = 0, MODE_BINSEARCH = 1, MODE_MERGEPATH = 2 };
 
@@ -61,6 +61,7 @@ struct Frontier {
     const uint32_t *scan;
     uint32_t count;
     int mode;
+    uint64_t f0;
 };
 
 __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
@@ -75,7 +76,7 @@ __device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total
 {
     if (f.mode == MODE_MERGEPATH) return true;
     if (f.mode == MODE_BINSEARCH) return false;
-    return total > kF0 * (uint64_t)f.count;
+    return total > f.f0 * (uint64_t)f.count;
 }
 
 /* ---- consumers: called by all 32 lanes of a warp with K items each --------- */
@@ -343,7 +344,7 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
 /* Scan the degrees into k->scan and launch the
  * producer(s). AUTO launches both: each decides on the device from the
  * scanned total (no host sync), and the one not chosen exits at once. */
-template <class C>
+template <int K, class C>
 boxbfs_status_t run_expand(const bb_kstate_t *k, cudaStream_t stream, uint64_t fcount, int expand,
                            const C &consume)
 {
@@ -364,17 +365,31 @@ boxbfs_status_t run_expand(const bb_kstate_t *k, cudaStream_t stream, uint64_t f
     f.count = (uint32_t)fcount;
     f.mode = expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
              : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
+    f.f0 = k->expand_f0;
     if (f.mode != MODE_MERGEPATH) {
-        int grid = bb_cuda_persistent_grid<expand_binsearch<kEdgesPerThread, C>>(kThreads);
-        expand_binsearch<kEdgesPerThread, C><<<grid, kThreads, 0, stream>>>(f, consume);
+        int grid = bb_cuda_persistent_grid<expand_binsearch<K, C>>(kThreads);
+        expand_binsearch<K, C><<<grid, kThreads, 0, stream>>>(f, consume);
         BB_CUDA_LAUNCH_CHECK();
     }
     if (f.mode != MODE_BINSEARCH) {
-        int grid = bb_cuda_persistent_grid<expand_mergepath<kEdgesPerThread, C>>(kMpThreads);
-        expand_mergepath<kEdgesPerThread, C><<<grid, kMpThreads, 0, stream>>>(f, consume);
+        int grid = bb_cuda_persistent_grid<expand_mergepath<K, C>>(kMpThreads);
+        expand_mergepath<K, C><<<grid, kMpThreads, 0, stream>>>(f, consume);
         BB_CUDA_LAUNCH_CHECK();
     }
     return BOXBFS_OK;
+}
+
+/* The engine checked that K is 1, 2, 4 or 8. */
+template <class C>
+boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t fcount,
+                             int expand, const C &consume)
+{
+    switch (k->expand_k) {
+    case 1: return run_expand<1>(k, stream, fcount, expand, consume);
+    case 2: return run_expand<2>(k, stream, fcount, expand, consume);
+    case 8: return run_expand<8>(k, stream, fcount, expand, consume);
+    default: return run_expand<4>(k, stream, fcount, expand, consume);
+    }
 }
 
 }  // namespace
@@ -399,10 +414,10 @@ extern "C" boxbfs_status_t bb_cuda_expand(const bb_kstate_t *k, void *stream,
         BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_EXPANDED, 0, sizeof *ctr, s));
     if (frontier_count == 0) return BOXBFS_OK;
     if (filter_visited)
-        return run_expand(k, s, frontier_count, expand,
+        return run_expand_k(k, s, frontier_count, expand,
                           FilterAppend{k->visited, k->visited_bits, k->nbr, k->nbr_parent,
                                        ctr + BB_CTR_EXPANDED});
-    return run_expand(k, s, frontier_count, expand,
+    return run_expand_k(k, s, frontier_count, expand,
                       WriteAll{k->nbr, k->nbr_parent, ctr + BB_CTR_EXPANDED});
 }
 
@@ -422,7 +437,7 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     if (frontier_count == 0) return BOXBFS_OK;
     if (k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda expand_atomic: no visited array");
-    return run_expand(k, s, frontier_count, expand,
+    return run_expand_k(k, s, frontier_count, expand,
                       AtomicVisit{k->visited, k->visited_bits, k->ndev, k->self, k->range_lo,
                                   k->outbox, k->outbox_parent, k->remote_parent,
                                   ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,

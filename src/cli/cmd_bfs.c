@@ -43,6 +43,8 @@ static void bfs_usage(FILE *f)
         "  --wire list|bitmap|auto     frontier wire format (default list)\n"
         "  --exchange peer|host   left-right peer copies, or staged through host memory\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default auto)\n"
+        "  --expand-k K           GPU expand: edges per thread, 1, 2, 4 (default) or 8\n"
+        "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
         "  --link-model NAME|BW,LAT    nvlink4 (default), pcie3x16, pcie4x16, pcie5x16,\n"
         "                         expether-2x10g, or e.g. 25GB/s,5us\n"
         "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
@@ -181,6 +183,14 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
             NEED_VALUE("--expand");
             if (parse_enum("--expand", v, expands, 3, &iv)) return -1;
             a->eo.expand = (boxbfs_expand_t)iv;
+        } else if (OPT("--expand-k")) {
+            NEED_VALUE("--expand-k");
+            if (bb_parse_i64(v, 1, 8, &n) || (n & (n - 1))) { bb_cli_error("--expand-k: '%s' is not 1, 2, 4 or 8", v); return -1; }
+            a->eo.expand_edges_per_thread = (int)n;
+        } else if (OPT("--expand-f0")) {
+            NEED_VALUE("--expand-f0");
+            if (bb_parse_i64(v, 1, 1 << 30, &n)) { bb_cli_error("--expand-f0: '%s' is not a whole number >= 1", v); return -1; }
+            a->eo.expand_f0 = (int)n;
         } else if (OPT("--link-model")) {
             NEED_VALUE("--link-model");
             if (boxbfs_link_model_parse(v, &a->eo.link_model) != BOXBFS_OK) {

@@ -28,11 +28,12 @@ static void header(FILE *f, const bb_bfs_report_t *r)
                 boxbfs_engine_device_name(r->engine, d), mem / 1048576.0, visited / 1048576.0);
     }
     fprintf(f,
-            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s\n"
+            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)\n"
             "# link model: %s (%.3g GB/s, %.3g us per message)\n",
             boxbfs_contract_name(o->contract), boxbfs_visited_name(o->visited),
             boxbfs_wire_name(o->wire), boxbfs_exchange_name(o->exchange),
-            boxbfs_expand_name(o->expand), o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
+            boxbfs_expand_name(o->expand), o->expand_edges_per_thread, o->expand_f0,
+            o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
             o->link_model.latency_s * 1e6);
 }
 
@@ -224,6 +225,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "wire", boxbfs_wire_name(o->wire));
     bb_json_string(&j, "exchange", boxbfs_exchange_name(o->exchange));
     bb_json_string(&j, "expand", boxbfs_expand_name(o->expand));
+    bb_json_int(&j, "expand_k", o->expand_edges_per_thread);
+    bb_json_int(&j, "expand_f0", o->expand_f0);
     bb_json_string(&j, "link_model", o->link_model.name);
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);

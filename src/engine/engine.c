@@ -122,6 +122,8 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     k->self = d;
     k->contract = (int)e->opts.contract;
     k->visited_bits = e->opts.visited == BOXBFS_VISITED_BIT;
+    k->expand_k = e->opts.expand_edges_per_thread;
+    k->expand_f0 = (uint32_t)e->opts.expand_f0;
     k->n = (uint64_t)e->graph->n;
     k->lo = e->part.lo[d];
     k->hi = e->part.lo[d + 1];
@@ -240,6 +242,13 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "the cuda backend is not built in (configure found no CUDA; "
                             "rebuild with --with-cuda)");
+    if (o->expand_edges_per_thread != 1 && o->expand_edges_per_thread != 2 &&
+        o->expand_edges_per_thread != 4 && o->expand_edges_per_thread != 8)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "edges per thread %d: use 1, 2, 4 or 8",
+                            o->expand_edges_per_thread);
+    if (o->expand_f0 < 1)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
+                            o->expand_f0);
     if (o->link_model.bandwidth_Bps <= 0)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "link model bandwidth must be positive");
     return BOXBFS_OK;

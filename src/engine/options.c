@@ -17,6 +17,8 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->wire = BOXBFS_WIRE_LIST;
     opts->exchange = BOXBFS_EXCHANGE_PEER;
     opts->expand = BOXBFS_EXPAND_AUTO;
+    opts->expand_edges_per_thread = 4;   /* [004 §3.4.1]: 4 was best there */
+    opts->expand_f0 = 10;                /* [002 §5.1] */
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
