@@ -163,14 +163,15 @@ typedef struct {
     boxbfs_wire_t wire;
     boxbfs_exchange_t exchange;
     boxbfs_expand_t expand;
-    int expand_edges_per_thread; /* binsearch/mergepath edges per thread: 1, 2, 4 (default), 8 */
+    int expand_edges_per_thread; /* binsearch/mergepath edges per thread: 1, 2, 4, 8 (default) */
     int expand_f0;             /* auto: merge path when arcs per frontier vertex > f0 (10) */
     boxbfs_link_model_t link_model;
     size_t device_memory_limit; /* 0 = the device's free memory */
 } boxbfs_engine_options_t;
 
 /* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
- * peer exchange, auto expand (4 edges per thread, f0 = 10), nvlink4 link model. */
+ * peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
+ * nvlink4 link model. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
  * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G
