@@ -73,4 +73,14 @@ $MPIRUN -np 2 "$BOXBFS" bfs kron:8 --roots 1 --backend cpu --exchange mpi --devi
     >/dev/null 2>"$tmp/e1"
 rc=$?
 check "--devices 3 on 2 ranks: fails, says why" "[ $rc -ne 0 ] && grep -q 'one device per process' '$tmp/e1'"
+
+# a device that fails its setup on one rank only: the others say so, no rank hangs
+"$BOXBFS" bfs kron:12 --roots 1 --backend cpu --devices 3 --json "$tmp/mem.json" >/dev/null 2>&1
+limit=$(python3 -c 'import json,sys; m=[d["memory_bytes"] for d in json.load(open(sys.argv[1]))["devices"]]; print((min(m)+max(m))//2 if min(m)<max(m) else "")' "$tmp/mem.json")
+if [ -n "$limit" ]; then
+    timeout 120 $MPIRUN -np 3 "$BOXBFS" bfs kron:12 --roots 1 --backend cpu --exchange mpi \
+        --memory-limit "$limit" >/dev/null 2>"$tmp/e2"
+    rc=$?
+    check "setup fails on some ranks: exit 3, no hang" "[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'failed while setting up' '$tmp/e2' && grep -q 'short by' '$tmp/e2'"
+fi
 exit $fail

@@ -231,6 +231,27 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
+/* Open this process's devices, plan, check and set up each, and the exchange. */
+static boxbfs_status_t setup_local(boxbfs_engine_t e)
+{
+    BB_CHECK(open_devices(e));
+    for (int d = e->first; d < e->first + e->nlocal; d++) {
+        mem_plan_t p;
+        plan_device(e, d, &p);
+        if ((p.work_cap | p.arcs) >> 32)
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "device %d would hold %llu arcs; at most 2^32 per device: use "
+                                "more devices", d, (unsigned long long)p.arcs);
+        BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
+        p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
+                  p.gather + p.scratch;
+        BB_CHECK(check_memory(e, d, &p));
+        BB_CHECK(setup_device(e, d, &p));
+    }
+    BB_CHECK(setup_exchange(e));
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
 {
     if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
@@ -286,23 +307,8 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
         e->opts.device_ids = ids;
     }
     BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st, fail);
-    BB_CHECK_GOTO(open_devices(e), st, fail);
-    for (int d = e->first; d < e->first + e->nlocal; d++) {
-        mem_plan_t p;
-        plan_device(e, d, &p);
-        if ((p.work_cap | p.arcs) >> 32)
-            BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, fail,
-                         "device %d would hold %llu arcs; at most 2^32 per device: use more devices",
-                         d, (unsigned long long)p.arcs);
-        BB_CHECK_GOTO(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev,
-                                            &p.scratch), st,
-                      fail);
-        p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
-                  p.gather + p.scratch;
-        BB_CHECK_GOTO(check_memory(e, d, &p), st, fail);
-        BB_CHECK_GOTO(setup_device(e, d, &p), st, fail);
-    }
-    BB_CHECK_GOTO(setup_exchange(e), st, fail);
+    /* a device of another process may have failed: every process learns it */
+    BB_CHECK_GOTO(e->team->agree(e, setup_local(e)), st, fail);
     BB_CHECK_GOTO(e->team->describe(e), st, fail);
     *engine_p = e;
     return BOXBFS_OK;

@@ -75,6 +75,9 @@ typedef struct bb_team_ops {
     /* Decide ndev, first and nlocal (opts.devices: 0 = one per process). */
     boxbfs_status_t (*open)(boxbfs_engine_t e);
     void (*close)(boxbfs_engine_t e);
+    /* After this process's setup ended with st: OK when every process's
+     * did, else st, or an error naming the device that failed elsewhere. */
+    boxbfs_status_t (*agree)(boxbfs_engine_t e, boxbfs_status_t st);
     /* After setup: make every device's name and memory known here. */
     boxbfs_status_t (*describe)(boxbfs_engine_t e);
     /* Wait for every device; 1 if the search was aborted. */

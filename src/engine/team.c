@@ -15,6 +15,12 @@ static boxbfs_status_t threads_open(boxbfs_engine_t e)
 
 static void threads_close(boxbfs_engine_t e) { (void)e; }
 
+static boxbfs_status_t threads_agree(boxbfs_engine_t e, boxbfs_status_t st)
+{
+    (void)e;
+    return st;
+}
+
 static boxbfs_status_t threads_describe(boxbfs_engine_t e)
 {
     (void)e;
@@ -47,6 +53,7 @@ const bb_team_ops_t bb_team_threads = {
     .name = "threads",
     .open = threads_open,
     .close = threads_close,
+    .agree = threads_agree,
     .describe = threads_describe,
     .barrier = threads_barrier,
     .publish_rows = threads_publish,

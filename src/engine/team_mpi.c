@@ -77,6 +77,17 @@ static void mpi_close(boxbfs_engine_t e)
     e->team_state = NULL;
 }
 
+static boxbfs_status_t mpi_agree(boxbfs_engine_t e, boxbfs_status_t st)
+{
+    mpi_team_t *t = e->team_state;
+    int mine[2] = {(int)st, st == BOXBFS_OK ? INT_MAX : t->rank}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, t->comm);
+    if (st != BOXBFS_OK || all[0] == BOXBFS_OK) return st;
+    return bb_error_set((boxbfs_status_t)all[0],
+                        "device %d (rank %d) failed while setting up (its message is on its "
+                        "stderr)", all[1], all[1]);
+}
+
 /* Device names and memory of every rank, for rank 0's report. */
 static boxbfs_status_t mpi_describe(boxbfs_engine_t e)
 {
@@ -237,6 +248,7 @@ static const bb_team_ops_t team_mpi = {
     .name = "mpi",
     .open = mpi_open,
     .close = mpi_close,
+    .agree = mpi_agree,
     .describe = mpi_describe,
     .barrier = mpi_barrier,
     .publish_rows = mpi_publish_rows,
