@@ -11,16 +11,17 @@ static boxbfs_status_t send_one(const bb_exchange_t *x, const bb_exchange_round_
 {
     size_t cell = (size_t)s * (size_t)x->ndev + (size_t)d;
     uint64_t bytes = r->bytes[cell];
+    void *dst = r->recv[(size_t)d * (size_t)x->ndev + (size_t)s];
     if (bytes == 0) return BOXBFS_OK;
     bb_traffic_add(x->traffic, r->phase, r->level, s, d, (int64_t)bytes, 1);
     if (x->staged) {
         /* device s -> pinned host -> device d, both issued by s's thread */
         BB_CHECK(x->ops->copy_d2h(x->devs[s], x->stage[s], r->src[cell], bytes));
         BB_CHECK(x->ops->sync(x->devs[s]));
-        BB_CHECK(x->ops->copy_h2d(x->devs[d], r->dst[cell], x->stage[s], bytes));
+        BB_CHECK(x->ops->copy_h2d(x->devs[d], dst, x->stage[s], bytes));
         return x->ops->sync(x->devs[d]);
     }
-    BB_CHECK(x->ops->peer_copy(x->devs[d], r->dst[cell], x->devs[s], r->src[cell], bytes));
+    BB_CHECK(x->ops->peer_copy(x->devs[d], dst, x->devs[s], r->src[cell], bytes));
     return x->ops->sync(x->devs[s]);
 }
 

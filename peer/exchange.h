@@ -22,12 +22,15 @@ typedef struct {
     int staged;          /* 1: through host staging buffers */
     void **stage;        /* per source device, stage_bytes each (staged only) */
     size_t stage_bytes;
+    void *comm;          /* --exchange mpi: the MPI_Comm (rank = device) */
 } bb_exchange_t;
 
-/* One all-to-all round: entry [s * ndev + d] is what s sends to d. */
+/* One all-to-all round: bytes[s * ndev + d] is what s sends to d, from
+ * src[s * ndev + d] (memory of s) into recv[d * ndev + s] (memory of d: the
+ * receiver says where it takes each source's message). */
 typedef struct {
-    const void **src;    /* on device s */
-    void **dst;          /* on device d */
+    const void **src;    /* [s * ndev + d], on device s */
+    void **recv;         /* [d * ndev + s], on device d */
     const uint64_t *bytes;
     boxbfs_phase_t phase;
     int level;           /* for the level table; -1 for none */
@@ -38,5 +41,12 @@ typedef struct {
  * the barrier was aborted by another device (the caller checks). */
 boxbfs_status_t bb_exchange_leftright(const bb_exchange_t *x, const bb_exchange_round_t *r,
                                       int self);
+
+/* --exchange mpi (peer/exchange_mpi.c, built with MPI): device self is rank
+ * self of x->comm. Every rank knows the whole bytes matrix (the engine
+ * published the rows); rank self posts a receive for each non-empty message
+ * of column self and a send for each of row self (counted where it is
+ * issued), then waits for all. */
+boxbfs_status_t bb_exchange_mpi(const bb_exchange_t *x, const bb_exchange_round_t *r, int self);
 
 #endif /* BB_EXCHANGE_H */

@@ -143,7 +143,11 @@ typedef enum {
 } boxbfs_contract_t;
 typedef enum { BOXBFS_VISITED_BYTE = 0, BOXBFS_VISITED_BIT = 1 } boxbfs_visited_t;
 typedef enum { BOXBFS_WIRE_LIST = 0, BOXBFS_WIRE_BITMAP = 1, BOXBFS_WIRE_AUTO = 2 } boxbfs_wire_t;
-typedef enum { BOXBFS_EXCHANGE_PEER = 0, BOXBFS_EXCHANGE_HOST = 1 } boxbfs_exchange_t;
+typedef enum {
+    BOXBFS_EXCHANGE_PEER = 0,   /* left-right peer copies [003 §5.2]            */
+    BOXBFS_EXCHANGE_HOST = 1,   /* left-right, staged through host memory       */
+    BOXBFS_EXCHANGE_MPI = 2     /* one device per MPI rank (built --with-mpi)   */
+} boxbfs_exchange_t;
 typedef enum {
     BOXBFS_EXPAND_AUTO = 0, BOXBFS_EXPAND_BINSEARCH = 1, BOXBFS_EXPAND_MERGEPATH = 2
 } boxbfs_expand_t;
@@ -156,7 +160,7 @@ typedef struct {
 
 typedef struct {
     boxbfs_backend_t backend;
-    int devices;               /* N >= 1 */
+    int devices;               /* N >= 1; --exchange mpi: the number of ranks, or 0 */
     const int *device_ids;     /* NULL: 0..N-1 (cuda backend) */
     boxbfs_contract_t contract;
     boxbfs_visited_t visited;
@@ -188,6 +192,16 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
 void boxbfs_engine_free(boxbfs_engine_t engine);
+/* Devices of the search over all processes (BOXBFS_EXCHANGE_MPI: one per
+ * rank of MPI_COMM_WORLD, which boxbfs_engine_create initializes if the
+ * caller did not; every rank calls create, run and free with the same
+ * arguments; the traffic report and the tree are complete on rank 0 only). */
+int boxbfs_engine_device_count(boxbfs_engine_t engine);
+/* This process's MPI rank (0 without MPI): the one whose report counts. */
+int boxbfs_engine_rank(boxbfs_engine_t engine);
+/* Before exit, after the last engine is freed: finalizes MPI if boxbfs
+ * initialized it; does nothing otherwise. */
+void boxbfs_finalize(void);
 /* Human-readable device names, one per engine device ("cpu-emulated 0",
  * "NVIDIA H200"). */
 const char *boxbfs_engine_device_name(boxbfs_engine_t engine, int device);

@@ -41,7 +41,8 @@ static void bfs_usage(FILE *f)
         "  --contract sort-unique|valid-flag|atomic   frontier contraction (default valid-flag)\n"
         "  --visited byte|bit     Visited array layout (default byte)\n"
         "  --wire list|bitmap|auto     frontier wire format (default list)\n"
-        "  --exchange peer|host   left-right peer copies, or staged through host memory\n"
+        "  --exchange peer|host|mpi   left-right peer copies, staged through host memory,\n"
+        "                         or one device per MPI rank (mpirun -np N; built --with-mpi)\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4 or 8 (default)\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
@@ -89,13 +90,19 @@ static int parse_device_ids(bfs_args_t *a, const char *v)
     return 0;
 }
 
+#ifdef BB_HAVE_MPI
+static const int have_mpi = 1;
+#else
+static const int have_mpi = 0;
+#endif
+
 static int parse_args(int argc, char **argv, bfs_args_t *a)
 {
     static const char *const backends[] = {"cpu", "cuda"};
     static const char *const contracts[] = {"sort-unique", "valid-flag", "atomic"};
     static const char *const visiteds[] = {"byte", "bit"};
     static const char *const wires[] = {"list", "bitmap", "auto"};
-    static const char *const exchanges[] = {"peer", "host"};
+    static const char *const exchanges[] = {"peer", "host", "mpi"};
     static const char *const expands[] = {"auto", "binsearch", "mergepath"};
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
@@ -173,11 +180,12 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
             a->eo.wire = (boxbfs_wire_t)iv;
         } else if (OPT("--exchange")) {
             NEED_VALUE("--exchange");
-            if (strcmp(v, "nccl") == 0 || strcmp(v, "mpi") == 0) {
-                bb_cli_error("--exchange %s is not built into this boxbfs (available: peer, host)", v);
+            if (strcmp(v, "nccl") == 0 || (strcmp(v, "mpi") == 0 && !have_mpi)) {
+                bb_cli_error("--exchange %s is not built into this boxbfs (available: peer, host%s)",
+                             v, have_mpi ? ", mpi" : "");
                 return -1;
             }
-            if (parse_enum("--exchange", v, exchanges, 2, &iv)) return -1;
+            if (parse_enum("--exchange", v, exchanges, 3, &iv)) return -1;
             a->eo.exchange = (boxbfs_exchange_t)iv;
         } else if (OPT("--expand")) {
             NEED_VALUE("--expand");
@@ -332,6 +340,7 @@ static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
 {
     boxbfs_graph_t g = r->graph;
     int ndev = a->eo.devices, rc = 0, failed = 0;
+    int root_rank = boxbfs_engine_rank(r->engine) == 0;   /* --exchange mpi: the tree is here */
     int64_t *parent = malloc((size_t)g->n * sizeof *parent);
     int32_t *level = malloc((size_t)g->n * sizeof *level);
     bb_progress_t progress;
@@ -371,12 +380,15 @@ static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
                 memcpy(r->first_levels, s->level_reports, (size_t)s->nlevels * sizeof *r->first_levels);
                 r->first_nlevels = s->nlevels;
             }
-            if (a->output && write_output(a->output, g, parent, level) != 0) {
+            if (root_rank && a->output && write_output(a->output, g, parent, level) != 0) {
                 rc = BB_EXIT_RUNTIME;
                 break;
             }
         }
-        if (a->validate) {
+        if (a->validate && !root_rank) {
+            r->validated[i] = -1;   /* rank 0 validates; other ranks report nothing */
+            info.input_edges = info.arcs = 0;
+        } else if (a->validate) {
             st = boxbfs_validate(g, r->roots[i], parent, level, &info);
             r->validated[i] = st == BOXBFS_OK;
             if (st != BOXBFS_OK) {
@@ -410,7 +422,9 @@ static void pick_defaults(bfs_args_t *a)
         if (gpus == 0)
             fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");
     }
-    if (!a->devices_given) {
+    if (a->eo.exchange == BOXBFS_EXCHANGE_MPI) {
+        if (!a->devices_given) a->eo.devices = 0;   /* one per MPI rank */
+    } else if (!a->devices_given) {
         a->eo.devices = a->eo.backend == BOXBFS_BACKEND_CUDA && gpus > 0 ? gpus : 2;
         if (a->eo.backend == BOXBFS_BACKEND_CPU)
             fprintf(stderr, "boxbfs: using %d emulated devices (--devices N to change)\n", a->eo.devices);
@@ -473,19 +487,21 @@ int bb_cmd_bfs(int argc, char **argv)
     }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
     if (rc != 0) goto out;
+    if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
+        rc = bb_cli_fail(st);
+        goto out;
+    }
+    a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
     if (alloc_report(&r, nroots, a.eo.devices) != 0) {
         bb_cli_error("out of memory");
         rc = BB_EXIT_RUNTIME;
-        goto out;
-    }
-    if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
-        rc = bb_cli_fail(st);
         goto out;
     }
     r.opts = &a.eo;
     r.graph_spec = a.spec;
     r.validate = a.validate;
     rc = run_searches(&a, &r);
+    if (boxbfs_engine_rank(r.engine) != 0) goto out;   /* rank 0 reports */
     if (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION) {
         int wrc = 0;
         if (!(a.json && strcmp(a.json, "-") == 0)) bb_report_text(stdout, &r);
@@ -495,6 +511,7 @@ int bb_cmd_bfs(int argc, char **argv)
     }
 out:
     boxbfs_engine_free(r.engine);
+    boxbfs_finalize();
     boxbfs_graph_free(r.graph);
     free_report(&r);
     free(a.given_roots);

@@ -175,8 +175,10 @@ static boxbfs_status_t open_devices(boxbfs_engine_t e)
     BB_CHECK(e->ops->count(&available));
     if (e->opts.backend == BOXBFS_BACKEND_CUDA && available == 0)
         return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");
-    for (int d = 0; d < e->ndev; d++) {
-        int id = e->opts.device_ids ? e->opts.device_ids[d] : d;
+    for (int d = e->first; d < e->first + e->nlocal; d++) {
+        /* one device per process: the rank's device among this host's */
+        int id = e->opts.device_ids ? e->opts.device_ids[d]
+                 : e->nlocal < e->ndev && available > 0 ? d % available : d;
         if (available > 0 && (id < 0 || id >= available))
             return bb_error_set(BOXBFS_ERR_NO_DEVICE,
                                 "device %d does not exist (%d %s device%s available: 0..%d)", id,
@@ -195,7 +197,9 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     int no_peer = env != NULL && strcmp(env, "1") == 0;
     e->xchg = (bb_exchange_t){.ndev = ndev, .ops = e->ops, .devs = e->handles,
                               .barrier = &e->barrier, .traffic = &e->traffic};
-    if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
+    if (e->opts.exchange == BOXBFS_EXCHANGE_MPI) {
+        /* payloads go by MPI from device memory the rank reads and writes */
+    } else if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
         for (int a = 0; a < ndev; a++)
             for (int b = 0; b < ndev; b++) {
                 int ok = 1;
@@ -223,15 +227,40 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     BB_CHECK(bb_calloc(cells, 8, "message sizes", &e->bytes));
     BB_CHECK(bb_calloc(cells, 1, "wire formats", &e->as_bitmap));
     BB_CHECK(bb_calloc(cells, sizeof(void *), "message sources", &e->src));
-    BB_CHECK(bb_calloc(cells, sizeof(void *), "message destinations", &e->dst));
+    BB_CHECK(bb_calloc(cells, sizeof(void *), "message destinations", &e->recv));
     BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->frontier_count));
     BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->level_frontier));
     return BOXBFS_OK;
 }
 
+/* Open this process's devices, plan, check and set up each, and the exchange. */
+static boxbfs_status_t setup_local(boxbfs_engine_t e)
+{
+    BB_CHECK(open_devices(e));
+    for (int d = e->first; d < e->first + e->nlocal; d++) {
+        mem_plan_t p;
+        plan_device(e, d, &p);
+        if ((p.work_cap | p.arcs) >> 32)
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "device %d would hold %llu arcs; at most 2^32 per device: use "
+                                "more devices", d, (unsigned long long)p.arcs);
+        BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
+        p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
+                  p.gather + p.scratch;
+        BB_CHECK(check_memory(e, d, &p));
+        BB_CHECK(setup_device(e, d, &p));
+    }
+    BB_CHECK(setup_exchange(e));
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
 {
-    if (o->devices < 1 || o->devices > 1024)
+    if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange mpi is not built in (rebuild with --with-mpi)");
+    if ((o->devices < 1 && o->exchange != BOXBFS_EXCHANGE_MPI) || o->devices < 0 ||
+        o->devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
                             o->devices);
     if (g->n >= (int64_t)UINT32_MAX)
@@ -268,37 +297,28 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     e->opts.device_ids = NULL;   /* copied below when given */
     e->ops = backend_ops(opts->backend);
     e->ndev = opts->devices;
+    e->first = 0;
+    e->nlocal = e->ndev;
+    e->team = opts->exchange == BOXBFS_EXCHANGE_MPI ? bb_team_mpi_ptr : &bb_team_threads;
     e->fail = BOXBFS_OK;
     pthread_mutex_init(&e->fail_lock, NULL);
-    BB_CHECK_GOTO(bb_barrier_init(&e->barrier, e->ndev), st, fail_barrier);
+    if ((st = e->team->open(e)) != BOXBFS_OK) goto fail_barrier;   /* free closes the team */
+    e->opts.devices = e->ndev;
+    BB_CHECK_GOTO(bb_barrier_init(&e->barrier, e->nlocal), st, fail_barrier);
     BB_CHECK_GOTO(bb_traffic_init(&e->traffic, e->ndev), st, fail);
     BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->devs, "device records", &e->devs), st, fail);
     BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->handles, "device handles", &e->handles),
                   st, fail);
-    if (opts->device_ids) {
+    if (opts->device_ids && e->nlocal == e->ndev) {   /* MPI: the rank picks its device */
         int *ids;
         BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *ids, "device ids", &ids), st, fail);
         memcpy(ids, opts->device_ids, (size_t)e->ndev * sizeof *ids);
         e->opts.device_ids = ids;
     }
     BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st, fail);
-    BB_CHECK_GOTO(open_devices(e), st, fail);
-    for (int d = 0; d < e->ndev; d++) {
-        mem_plan_t p;
-        plan_device(e, d, &p);
-        if ((p.work_cap | p.arcs) >> 32)
-            BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, fail,
-                         "device %d would hold %llu arcs; at most 2^32 per device: use more devices",
-                         d, (unsigned long long)p.arcs);
-        BB_CHECK_GOTO(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev,
-                                            &p.scratch), st,
-                      fail);
-        p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
-                  p.gather + p.scratch;
-        BB_CHECK_GOTO(check_memory(e, d, &p), st, fail);
-        BB_CHECK_GOTO(setup_device(e, d, &p), st, fail);
-    }
-    BB_CHECK_GOTO(setup_exchange(e), st, fail);
+    /* a device of another process may have failed: every process learns it */
+    BB_CHECK_GOTO(e->team->agree(e, setup_local(e)), st, fail);
+    BB_CHECK_GOTO(e->team->describe(e), st, fail);
     *engine_p = e;
     return BOXBFS_OK;
 fail:
@@ -332,9 +352,10 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     free(e->bytes);
     free(e->as_bitmap);
     free(e->src);
-    free(e->dst);
+    free(e->recv);
     free(e->frontier_count);
     free(e->level_frontier);
+    if (e->team) e->team->close(e);
     free(e);
 }
 
@@ -359,5 +380,9 @@ void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
         snprintf(e->fail_message, sizeof e->fail_message, "%s", boxbfs_last_error());
     }
     pthread_mutex_unlock(&e->fail_lock);
-    bb_barrier_abort(&e->barrier);
+    e->team->fail(e);
 }
+
+int boxbfs_engine_device_count(boxbfs_engine_t e) { return e ? e->ndev : 0; }
+
+int boxbfs_engine_rank(boxbfs_engine_t e) { return e && e->nlocal < e->ndev ? e->first : 0; }

@@ -1,7 +1,8 @@
 /* The multi-device level engine [DESIGN "The level engine"]: one host thread
  * per device, a barrier per phase, expand -> contract -> exchange -> update ->
  * terminate, top-down; parents gathered once after the search. Written once
- * above the device-operations table (kernels/kernels.h). */
+ * above the device-operations table (kernels/kernels.h) and the team
+ * (bb_team_ops_t): all devices in this process, or one device per MPI rank. */
 #ifndef BB_ENGINE_H
 #define BB_ENGINE_H
 
@@ -18,7 +19,7 @@
 #define BB_MAX_ALLOCS 24
 
 typedef struct {
-    bb_device_t *dev;
+    bb_device_t *dev;              /* NULL for a device of another process */
     char name[128];
     bb_kstate_t k;
     void *allocs[BB_MAX_ALLOCS];
@@ -33,17 +34,21 @@ struct boxbfs_engine {
     boxbfs_engine_options_t opts;
     const bb_device_ops_t *ops;
     int ndev;
+    int first, nlocal;   /* this process drives devices first .. first + nlocal - 1 */
+    const struct bb_team_ops *team;
+    void *team_state;    /* owned by the team (MPI: the communicator) */
     bb_engine_dev_t *devs;
     bb_device_t **handles;
     bb_partition_t part;
     bb_traffic_t traffic;
     bb_barrier_t barrier;
     bb_exchange_t xchg;
-    /* one all-to-all round, rows written by their source's thread */
+    /* one all-to-all round: row s of the matrices is written by device s and
+     * published to every device by team->publish_rows */
     uint64_t *send_count, *send_offset, *bytes;   /* ndev x ndev */
     uint8_t *as_bitmap;                           /* ndev x ndev */
-    const void **src;
-    void **dst;
+    const void **src;    /* [s * ndev + d]: on s, what s sends to d (written by s) */
+    void **recv;         /* [d * ndev + s]: on d, where d receives from s (written by d) */
     /* search state shared by the device threads */
     int64_t root;
     uint64_t *frontier_count;   /* per device: the frontier to expand, then the next one */
@@ -58,6 +63,43 @@ struct boxbfs_engine {
     char fail_message[1024];
     boxbfs_search_report_t report;
 };
+
+/* What differs between "all devices in this process" (bb_team_threads) and
+ * "one device per MPI rank" (bb_team_mpi_ptr): how devices meet, how a
+ * device's row of the round and its level books reach the others, how a
+ * round's payloads move, and how traffic and the tree reach rank 0. The
+ * engine is written once above it. Every device calls each op the same
+ * number of times, in the same order. */
+typedef struct bb_team_ops {
+    const char *name;
+    /* Decide ndev, first and nlocal (opts.devices: 0 = one per process). */
+    boxbfs_status_t (*open)(boxbfs_engine_t e);
+    void (*close)(boxbfs_engine_t e);
+    /* After this process's setup ended with st: OK when every process's
+     * did, else st, or an error naming the device that failed elsewhere. */
+    boxbfs_status_t (*agree)(boxbfs_engine_t e, boxbfs_status_t st);
+    /* After setup: make every device's name and memory known here. */
+    boxbfs_status_t (*describe)(boxbfs_engine_t e);
+    /* Wait for every device; 1 if the search was aborted. */
+    int (*barrier)(boxbfs_engine_t e);
+    /* Rows self of send_count, send_offset, bytes and as_bitmap (and the
+     * recv row) are written: make the matrices whole everywhere. 1: aborted. */
+    int (*publish_rows)(boxbfs_engine_t e, int self);
+    /* frontier_count[self], level_frontier[self] and devs[self]'s phase times
+     * are written: make them known everywhere. 1: aborted. */
+    int (*publish_books)(boxbfs_engine_t e, int self);
+    /* Move one round's payloads (bytes, src, recv are whole), counting each
+     * message on its link where it is sent. */
+    boxbfs_status_t (*exchange)(boxbfs_engine_t e, const bb_exchange_round_t *r, int self);
+    /* After copy_results: sum the traffic and gather the tree on rank 0. */
+    boxbfs_status_t (*finish)(boxbfs_engine_t e, int self);
+    /* A device failed (its status is recorded): stop the others. */
+    void (*fail)(boxbfs_engine_t e);
+} bb_team_ops_t;
+
+extern const bb_team_ops_t bb_team_threads;
+/* NULL when built without MPI (engine/team_none.c). */
+extern const bb_team_ops_t *const bb_team_mpi_ptr;
 
 /* Record a device thread's failure (the first one wins) and abort the barrier. */
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);

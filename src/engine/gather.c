@@ -19,7 +19,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
     const bb_kernel_ops_t *K = &e->ops->kernels;
     void *stream = e->ops->stream(D->dev);
     int ndev = e->ndev;
-    bb_exchange_round_t round = {e->src, e->dst, e->bytes, BOXBFS_PHASE_PARENTS, -1};
+    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_PARENTS, -1};
     double t0 = bb_now_s(), modeled = 0;
     /* requests: owner self -> source s; counts in row self of send_count */
     BB_CHECK(K->gather_requests(&D->k, stream));
@@ -31,11 +31,12 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
         e->send_offset[cell] = D->ctr[BB_CTR_SEND_OFFSET(ndev, s)];
         e->bytes[cell] = e->send_count[cell] * 4;
         e->src[cell] = D->k.gather_req + e->send_offset[cell];
-        e->dst[cell] = e->devs[s].k.outbox + e->part.lo[self];
+        /* owner s's requests land in this device's outbox at s's range offset */
+        e->recv[cell] = D->k.outbox + e->part.lo[s];
     }
-    if (bb_barrier_wait(&e->barrier)) return BOXBFS_OK;
+    if (e->team->publish_rows(e, self)) return BOXBFS_OK;
     if (self == 0) modeled = bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
-    BB_CHECK(bb_exchange_leftright(&e->xchg, &round, self));
+    BB_CHECK(e->team->exchange(e, &round, self));
     /* answers: device self answers requester r in place, then sends them back */
     for (int r = 0; r < ndev; r++) {
         size_t in = (size_t)r * ndev + self, out = (size_t)self * ndev + r;
@@ -44,13 +45,14 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
         if (count) BB_CHECK(K->gather_answer(&D->k, stream, buf, count, e->part.lo[r]));
         /* row self now describes answers self -> r (requests were read above) */
         e->src[out] = buf;
-        e->dst[out] = e->devs[r].k.gather_resp + e->send_offset[in];
         e->bytes[out] = count * 4;
+        /* r's answers land in gather_resp where this device's requests to r were */
+        e->recv[out] = D->k.gather_resp + e->send_offset[out];
     }
     BB_CHECK(e->ops->sync(D->dev));
-    if (bb_barrier_wait(&e->barrier)) return BOXBFS_OK;
+    if (e->team->publish_rows(e, self)) return BOXBFS_OK;
     if (self == 0) modeled += bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
-    BB_CHECK(bb_exchange_leftright(&e->xchg, &round, self));
+    BB_CHECK(e->team->exchange(e, &round, self));
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)self * ndev + s;
         if (s == self || e->send_count[cell] == 0) continue;

@@ -3,7 +3,9 @@
  * valid-flag or atomic), exchange each owner's segment with the left-right
  * schedule (list or bitmap on the wire [004 §5]), update, and stop when no
  * device has a next frontier. Device 0's thread also keeps the books for the
- * level (traffic of the small control messages, modeled time, report). */
+ * level (traffic of the small control messages, modeled time, report). How
+ * devices meet and share their rows and books is the team's job: threads of
+ * one process, or one device per MPI rank (engine.h, bb_team_ops_t). */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -82,8 +84,9 @@ static boxbfs_status_t prepare_sends(boxbfs_engine_t e, int d)
                                    (e->opts.wire == BOXBFS_WIRE_AUTO && count > words));
         e->as_bitmap[cell] = (uint8_t)bitmap;
         e->bytes[cell] = 0;
+        /* where this device takes o's message: its inbox region for o */
+        e->recv[(size_t)d * ndev + o] = D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
         if (o == d || count == 0) continue;
-        e->dst[cell] = e->devs[o].k.inbox + (size_t)d * (e->part.lo[o + 1] - e->part.lo[o]);
         if (bitmap) {
             uint32_t *bits = D->k.alt + packed;
             BB_CHECK(e->ops->kernels.pack_bitmap(&D->k, e->ops->stream(D->dev), list, count, bits,
@@ -137,18 +140,22 @@ static void read_phase_times(boxbfs_engine_t e, int d)
     if (e->ops->timer_elapsed(D->dev, 3, 4, &D->update_s) != BOXBFS_OK) D->update_s = 0;
 }
 
-/* Device 0's books after every device finished level L: control messages,
- * level report, termination. Returns non-OK only on allocation failure. */
-static boxbfs_status_t close_level(boxbfs_engine_t e, int level, const uint64_t *frontier,
+/* After every device finished level L and published its books, on the first
+ * device of each process: termination and the next level's table row; on
+ * device 0 also the books: control messages, level report. Returns non-OK
+ * only on allocation failure. */
+static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const uint64_t *frontier,
                                    const uint64_t *next)
 {
     int ndev = e->ndev;
     boxbfs_level_report_t *r = &e->traffic.levels[level];
     uint64_t total_next = 0;
     double now = bb_now_s();
+    for (int s = 0; s < ndev; s++) total_next += next[s];
+    e->done = total_next == 0;
+    if (d0 != 0) return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
     for (int s = 0; s < ndev; s++) {
         r->frontier += (int64_t)frontier[s];
-        total_next += next[s];
         for (int d = 0; d < ndev; d++) {
             size_t cell = (size_t)s * ndev + d;
             if (s == d) continue;
@@ -170,7 +177,6 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int level, const uint64_t 
     r->modeled_exchange_s = bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
     r->time_s = now - e->t_level;
     e->t_level = now;
-    e->done = total_next == 0;
     return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
 }
 
@@ -185,15 +191,16 @@ static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
-/* Wait at the barrier; 1 if the search was aborted. */
-#define SYNC_ALL(e) bb_barrier_wait(&(e)->barrier)
+/* Wait for every device; 1 if the search was aborted. */
+#define SYNC_ALL(e) (e)->team->barrier(e)
 
-static boxbfs_status_t device_main(int d, int ndev, void *arg)
+static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
 {
     boxbfs_engine_t e = ((run_arg_t *)arg)->e;
+    int d = e->first + tid;
     bb_engine_dev_t *D = &e->devs[d];
     boxbfs_status_t st = BOXBFS_OK;
-    (void)ndev;
+    (void)nlocal;
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
@@ -201,12 +208,12 @@ static boxbfs_status_t device_main(int d, int ndev, void *arg)
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     for (int level = 0;; level++) {
         uint64_t fcount = e->frontier_count[d], next = 0;
-        bb_exchange_round_t round = {e->src, e->dst, e->bytes, BOXBFS_PHASE_FRONTIER, level};
+        bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FRONTIER, level};
         if (SYNC_ALL(e)) return BOXBFS_OK;   /* everyone read this level's counts */
         BB_CHECK_GOTO(expand_contract(e, d, fcount, level), st, out);
         BB_CHECK_GOTO(prepare_sends(e, d), st, out);
-        if (SYNC_ALL(e)) return BOXBFS_OK;   /* every row of the round is written */
-        BB_CHECK_GOTO(bb_exchange_leftright(&e->xchg, &round, d), st, out);
+        if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
+        BB_CHECK_GOTO(e->team->exchange(e, &round, d), st, out);
         BB_CHECK_GOTO(e->ops->timer_record(D->dev, 3), st, out);
         BB_CHECK_GOTO(update(e, d, level + 1, &next), st, out);
         read_phase_times(e, d);
@@ -218,8 +225,9 @@ static boxbfs_status_t device_main(int d, int ndev, void *arg)
         }
         e->level_frontier[d] = fcount;
         e->frontier_count[d] = next;
-        if (SYNC_ALL(e)) return BOXBFS_OK;
-        if (d == 0) BB_CHECK_GOTO(close_level(e, level, e->level_frontier, e->frontier_count), st, out);
+        if (e->team->publish_books(e, d)) return BOXBFS_OK;
+        if (d == e->first)
+            BB_CHECK_GOTO(close_level(e, d, level, e->level_frontier, e->frontier_count), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;
         if (e->done) break;
     }
@@ -227,6 +235,7 @@ static boxbfs_status_t device_main(int d, int ndev, void *arg)
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
     BB_CHECK_GOTO(copy_results(e, d), st, out);
+    BB_CHECK_GOTO(e->team->finish(e, d), st, out);
 out:
     if (st != BOXBFS_OK) bb_engine_fail(e, st);
     return BOXBFS_OK;
@@ -275,7 +284,7 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
     bb_barrier_reset(&e->barrier);
     bb_traffic_reset(&e->traffic);
     BB_CHECK_GOTO(bb_traffic_level(&e->traffic, 0), st, out);
-    BB_CHECK_GOTO(bb_parallel_run(e->ndev, device_main, &arg), st, out);
+    BB_CHECK_GOTO(bb_parallel_run(e->nlocal, device_main, &arg), st, out);
     if (e->fail != BOXBFS_OK) {
         st = bb_error_set(e->fail, "%s", e->fail_message);
         goto out;

@@ -45,7 +45,10 @@ const char *boxbfs_wire_name(boxbfs_wire_t v)
     return v == BOXBFS_WIRE_BITMAP ? "bitmap" : v == BOXBFS_WIRE_AUTO ? "auto" : "list";
 }
 
-const char *boxbfs_exchange_name(boxbfs_exchange_t v) { return v == BOXBFS_EXCHANGE_HOST ? "host" : "peer"; }
+const char *boxbfs_exchange_name(boxbfs_exchange_t v)
+{
+    return v == BOXBFS_EXCHANGE_MPI ? "mpi" : v == BOXBFS_EXCHANGE_HOST ? "host" : "peer";
+}
 
 const char *boxbfs_expand_name(boxbfs_expand_t v)
 {

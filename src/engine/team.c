@@ -1,0 +1,64 @@
+/* The thread team: every device of the search is driven by a host thread of
+ * this process (bb_parallel_run); the round's matrices and the level books
+ * are shared memory, so publishing a row is a barrier, and payloads move by
+ * the left-right schedule of peer or host-staged copies [003 §5.2]. */
+#include "config.h"
+
+#include "engine/engine.h"
+
+static boxbfs_status_t threads_open(boxbfs_engine_t e)
+{
+    e->first = 0;
+    e->nlocal = e->ndev;
+    return BOXBFS_OK;
+}
+
+static void threads_close(boxbfs_engine_t e) { (void)e; }
+
+static boxbfs_status_t threads_agree(boxbfs_engine_t e, boxbfs_status_t st)
+{
+    (void)e;
+    return st;
+}
+
+static boxbfs_status_t threads_describe(boxbfs_engine_t e)
+{
+    (void)e;
+    return BOXBFS_OK;
+}
+
+static int threads_barrier(boxbfs_engine_t e) { return bb_barrier_wait(&e->barrier); }
+
+static int threads_publish(boxbfs_engine_t e, int self)
+{
+    (void)self;
+    return bb_barrier_wait(&e->barrier);
+}
+
+static boxbfs_status_t threads_exchange(boxbfs_engine_t e, const bb_exchange_round_t *r, int self)
+{
+    return bb_exchange_leftright(&e->xchg, r, self);
+}
+
+static boxbfs_status_t threads_finish(boxbfs_engine_t e, int self)
+{
+    (void)e;
+    (void)self;
+    return BOXBFS_OK;
+}
+
+static void threads_fail(boxbfs_engine_t e) { bb_barrier_abort(&e->barrier); }
+
+const bb_team_ops_t bb_team_threads = {
+    .name = "threads",
+    .open = threads_open,
+    .close = threads_close,
+    .agree = threads_agree,
+    .describe = threads_describe,
+    .barrier = threads_barrier,
+    .publish_rows = threads_publish,
+    .publish_books = threads_publish,
+    .exchange = threads_exchange,
+    .finish = threads_finish,
+    .fail = threads_fail,
+};

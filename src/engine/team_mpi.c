@@ -1,0 +1,270 @@
+/* The MPI team (--exchange mpi): one device per rank of a duplicate of
+ * MPI_COMM_WORLD, the rank's device is the engine's device of that number.
+ * A device's row of the round and its level books reach every rank by
+ * MPI_Allgather (this is also how receivers learn their message sizes: the
+ * `sizes` phase); payloads go point to point (peer/exchange_mpi.c); after the
+ * search the traffic counters are summed on rank 0 (MPI_Reduce) and the
+ * levels and parents gathered there (MPI_Gatherv). */
+#include "config.h"
+
+#include "engine/engine.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+
+typedef struct {
+    MPI_Comm comm;
+    int rank, size;
+    uint64_t *mine;      /* 4 x ndev: this rank's row, packed */
+    uint64_t *rows;      /* size x (4 x ndev): allgathered rows */
+    uint64_t *books;     /* size x BOOKS */
+} mpi_team_t;
+
+enum { BOOKS = 6 };      /* level_frontier, frontier_count, 4 phase times */
+
+static int initialized_here;   /* boxbfs called MPI_Init: boxbfs_finalize ends it */
+
+static boxbfs_status_t mpi_open(boxbfs_engine_t e)
+{
+    int flag = 0, provided;
+    mpi_team_t *t;
+    if (e->opts.backend != BOXBFS_BACKEND_CPU)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange mpi runs the cpu backend only (use --backend cpu)");
+    MPI_Initialized(&flag);
+    if (!flag) {
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+            return bb_error_set(BOXBFS_ERR_DEVICE, "MPI_Init_thread failed");
+        initialized_here = 1;
+    }
+    BB_CHECK(bb_calloc(1, sizeof *t, "the MPI team", &t));
+    MPI_Comm_dup(MPI_COMM_WORLD, &t->comm);
+    MPI_Comm_rank(t->comm, &t->rank);
+    MPI_Comm_size(t->comm, &t->size);
+    e->team_state = t;
+    if (e->opts.devices != 0 && e->opts.devices != t->size)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "--exchange mpi runs one device per process: %d devices asked for, "
+                            "but %d processes started (mpirun -np %d, or leave --devices out)",
+                            e->opts.devices, t->size, e->opts.devices);
+    if (t->size > 1024)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%d processes: at most 1024 devices", t->size);
+    e->ndev = t->size;
+    e->first = t->rank;
+    e->nlocal = 1;
+    BB_CHECK(bb_calloc(4 * (size_t)t->size, 8, "published row", &t->mine));
+    BB_CHECK(bb_calloc((size_t)t->size * 4 * (size_t)t->size, 8, "published rows", &t->rows));
+    BB_CHECK(bb_calloc((size_t)t->size * BOOKS, 8, "published books", &t->books));
+    return BOXBFS_OK;
+}
+
+static void mpi_close(boxbfs_engine_t e)
+{
+    mpi_team_t *t = e->team_state;
+    int finalized = 0;
+    if (t == NULL) return;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Comm_free(&t->comm);
+    free(t->mine);
+    free(t->rows);
+    free(t->books);
+    free(t);
+    e->team_state = NULL;
+}
+
+static boxbfs_status_t mpi_agree(boxbfs_engine_t e, boxbfs_status_t st)
+{
+    mpi_team_t *t = e->team_state;
+    int mine[2] = {(int)st, st == BOXBFS_OK ? INT_MAX : t->rank}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, t->comm);
+    if (st != BOXBFS_OK || all[0] == BOXBFS_OK) return st;
+    return bb_error_set((boxbfs_status_t)all[0],
+                        "device %d (rank %d) failed while setting up (its message is on its "
+                        "stderr)", all[1], all[1]);
+}
+
+/* Device names and memory of every rank, for rank 0's report. */
+static boxbfs_status_t mpi_describe(boxbfs_engine_t e)
+{
+    mpi_team_t *t = e->team_state;
+    size_t namelen = sizeof e->devs[0].name;
+    char *names;
+    uint64_t mine[2] = {e->devs[t->rank].memory_bytes, e->devs[t->rank].visited_bytes};
+    BB_CHECK(bb_calloc((size_t)t->size, namelen, "device names", &names));
+    MPI_Allgather(e->devs[t->rank].name, (int)namelen, MPI_CHAR, names, (int)namelen, MPI_CHAR,
+                  t->comm);
+    MPI_Allgather(mine, 2, MPI_UINT64_T, t->rows, 2, MPI_UINT64_T, t->comm);
+    for (int d = 0; d < t->size; d++) {
+        if (d != t->rank)
+            snprintf(e->devs[d].name, namelen, "rank %d: %.100s", d, names + (size_t)d * namelen);
+        e->devs[d].memory_bytes = t->rows[2 * d];
+        e->devs[d].visited_bytes = t->rows[2 * d + 1];
+    }
+    if (t->size > 1) {   /* name the local device by its rank as well */
+        char own[128];
+        snprintf(own, sizeof own, "rank %d: %.100s", t->rank, e->devs[t->rank].name);
+        snprintf(e->devs[t->rank].name, namelen, "%s", own);
+    }
+    free(names);
+    e->xchg.comm = &t->comm;
+    return BOXBFS_OK;
+}
+
+static int mpi_barrier(boxbfs_engine_t e)
+{
+    MPI_Barrier(((mpi_team_t *)e->team_state)->comm);
+    return 0;
+}
+
+static int mpi_publish_rows(boxbfs_engine_t e, int self)
+{
+    mpi_team_t *t = e->team_state;
+    size_t n = (size_t)e->ndev, row = (size_t)self * n;
+    uint64_t *mine = t->mine;
+    for (size_t o = 0; o < n; o++) {
+        mine[o] = e->send_count[row + o];
+        mine[n + o] = e->send_offset[row + o];
+        mine[2 * n + o] = e->bytes[row + o];
+        mine[3 * n + o] = e->as_bitmap[row + o];
+    }
+    MPI_Allgather(mine, (int)(4 * n), MPI_UINT64_T, t->rows, (int)(4 * n), MPI_UINT64_T, t->comm);
+    for (size_t s = 0; s < n; s++) {
+        const uint64_t *r = t->rows + s * 4 * n;
+        for (size_t o = 0; o < n; o++) {
+            e->send_count[s * n + o] = r[o];
+            e->send_offset[s * n + o] = r[n + o];
+            e->bytes[s * n + o] = r[2 * n + o];
+            e->as_bitmap[s * n + o] = (uint8_t)r[3 * n + o];
+        }
+    }
+    return 0;
+}
+
+static int mpi_publish_books(boxbfs_engine_t e, int self)
+{
+    mpi_team_t *t = e->team_state;
+    bb_engine_dev_t *D = &e->devs[self];
+    uint64_t mine[BOOKS];
+    double times[4] = {D->expand_s, D->contract_s, D->exchange_s, D->update_s};
+    mine[0] = e->level_frontier[self];
+    mine[1] = e->frontier_count[self];
+    memcpy(mine + 2, times, sizeof times);
+    MPI_Allgather(mine, BOOKS, MPI_UINT64_T, t->books, BOOKS, MPI_UINT64_T, t->comm);
+    for (int s = 0; s < e->ndev; s++) {
+        const uint64_t *b = t->books + (size_t)s * BOOKS;
+        e->level_frontier[s] = b[0];
+        e->frontier_count[s] = b[1];
+        memcpy(times, b + 2, sizeof times);
+        e->devs[s].expand_s = times[0];
+        e->devs[s].contract_s = times[1];
+        e->devs[s].exchange_s = times[2];
+        e->devs[s].update_s = times[3];
+    }
+    return 0;
+}
+
+static boxbfs_status_t mpi_exchange(boxbfs_engine_t e, const bb_exchange_round_t *r, int self)
+{
+    return bb_exchange_mpi(&e->xchg, r, self);
+}
+
+/* Traffic summed on rank 0 (each rank counted what it sent; rank 0 also kept
+ * the books), then levels and parents gathered into rank 0's arrays. */
+static boxbfs_status_t mpi_finish(boxbfs_engine_t e, int self)
+{
+    mpi_team_t *t = e->team_state;
+    bb_traffic_t *tr = &e->traffic;
+    size_t cells = (size_t)e->ndev * (size_t)e->ndev, len, k = 0;
+    int root = t->rank == 0, *counts = NULL, *displs = NULL;
+    int64_t *sums;
+    boxbfs_status_t st = BOXBFS_OK;
+    len = 2 * cells + 2 * BOXBFS_PHASE_COUNT + 2 * (size_t)tr->nlevels;
+    BB_CHECK(bb_malloc(len * 8, "traffic sums", &sums));
+    memcpy(sums, tr->link_bytes, cells * 8);
+    memcpy(sums + cells, tr->link_messages, cells * 8);
+    k = 2 * cells;
+    for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) {
+        sums[k++] = tr->phase_bytes[p];
+        sums[k++] = tr->phase_messages[p];
+    }
+    for (int l = 0; l < tr->nlevels; l++) {
+        sums[k++] = tr->levels[l].bytes;
+        sums[k++] = tr->levels[l].messages;
+    }
+    MPI_Reduce(root ? MPI_IN_PLACE : sums, sums, (int)len, MPI_INT64_T, MPI_SUM, 0, t->comm);
+    if (root) {
+        memcpy(tr->link_bytes, sums, cells * 8);
+        memcpy(tr->link_messages, sums + cells, cells * 8);
+        k = 2 * cells;
+        for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) {
+            tr->phase_bytes[p] = sums[k++];
+            tr->phase_messages[p] = sums[k++];
+        }
+        for (int l = 0; l < tr->nlevels; l++) {
+            tr->levels[l].bytes = sums[k++];
+            tr->levels[l].messages = sums[k++];
+        }
+    }
+    free(sums);
+    BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *counts, "gather counts", &counts), st, out);
+    BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *displs, "gather offsets", &displs), st, out);
+    for (int d = 0; d < e->ndev; d++) {
+        uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
+        if (hi > INT_MAX)
+            BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, out,
+                         "--exchange mpi gathers at most 2^31 vertices to rank 0");
+        counts[d] = (int)(hi - lo);
+        displs[d] = (int)lo;
+    }
+    if (e->level_out)
+        MPI_Gatherv(root ? MPI_IN_PLACE : e->level_out + displs[self], counts[self], MPI_INT32_T,
+                    e->level_out, counts, displs, MPI_INT32_T, 0, t->comm);
+    if (e->parent_out)
+        MPI_Gatherv(root ? MPI_IN_PLACE : e->parent_out + displs[self], counts[self], MPI_INT64_T,
+                    e->parent_out, counts, displs, MPI_INT64_T, 0, t->comm);
+out:
+    free(counts);
+    free(displs);
+    return st;
+}
+
+/* The others wait in collectives that this rank will not join: say why and
+ * end the job (mpirun reports the exit status). */
+static void mpi_fail(boxbfs_engine_t e)
+{
+    mpi_team_t *t = e->team_state;
+    fprintf(stderr, "boxbfs: [dev %d] error: %s (%s); aborting the MPI job\n", t->rank,
+            e->fail_message, boxbfs_status_string(e->fail));
+    fflush(stderr);
+    MPI_Abort(t->comm, 3);
+}
+
+static const bb_team_ops_t team_mpi = {
+    .name = "mpi",
+    .open = mpi_open,
+    .close = mpi_close,
+    .agree = mpi_agree,
+    .describe = mpi_describe,
+    .barrier = mpi_barrier,
+    .publish_rows = mpi_publish_rows,
+    .publish_books = mpi_publish_books,
+    .exchange = mpi_exchange,
+    .finish = mpi_finish,
+    .fail = mpi_fail,
+};
+
+const bb_team_ops_t *const bb_team_mpi_ptr = &team_mpi;
+
+void boxbfs_finalize(void)
+{
+    int finalized = 0;
+    if (!initialized_here) return;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+    initialized_here = 0;
+}

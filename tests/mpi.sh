@@ -1,0 +1,86 @@
+#!/bin/sh
+# --exchange mpi: `mpirun -np P boxbfs bfs ... --exchange mpi` (one device per
+# rank) gives validated trees and the same traffic (total bytes and messages,
+# phases, per-link matrix, level table) and the same tree as the
+# single-process `--devices P` run, for P = 1..4 and every contraction
+# method. Skips (77) when boxbfs is built without MPI or mpirun is missing.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "mpirun not found: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+if "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>"$tmp/e0"; then :; else
+    grep -q 'not built in' "$tmp/e0" && { echo "built without MPI: skipped"; exit 77; }
+    echo "FAIL --exchange mpi on one process:"; cat "$tmp/e0"; exit 1
+fi
+# root may run mpirun in containers and CI
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN="mpirun --oversubscribe"
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+roots="--root 1 --root 5 --root 17 --root 100"
+
+same_traffic() {   # single.json mpi.json
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert b["validation"] == "passed", "mpi run not validated"
+assert a["validation"] == "passed", "single-process run not validated"
+ta, tb = a["traffic"], b["traffic"]
+for k in ("total_bytes", "total_messages", "phases", "phase_messages", "links"):
+    assert ta[k] == tb[k], (k, ta[k], tb[k])
+keys = ("level", "frontier", "sent_vertices", "bytes", "messages", "bitmap_messages")
+la = [[l[k] for k in keys] for l in ta["levels"]]
+lb = [[l[k] for k in keys] for l in tb["levels"]]
+assert la == lb, ("levels", la, lb)
+ra = [(r["root"], r["levels"], r["reached"], r["bytes"]) for r in a["runs"]]
+rb = [(r["root"], r["levels"], r["reached"], r["bytes"]) for r in b["runs"]]
+assert ra == rb, ("runs", ra, rb)
+assert b["device_count"] == a["device_count"] and b["options"]["exchange"] == "mpi"
+PY
+}
+
+for p in 1 2 3 4; do
+    for c in sort-unique valid-flag atomic; do
+        "$BOXBFS" bfs kron:10 $roots --backend cpu --devices $p --contract $c \
+            --json "$tmp/s.json" --output "$tmp/s.out" >/dev/null 2>"$tmp/se"
+        rs=$?
+        $MPIRUN -np $p "$BOXBFS" bfs kron:10 $roots --backend cpu --exchange mpi --contract $c \
+            --json "$tmp/m.json" --output "$tmp/m.out" >"$tmp/mo" 2>"$tmp/me"
+        rm=$?
+        check "np $p $c: exit 0" "[ $rs -eq 0 ] && [ $rm -eq 0 ]"
+        [ $rm -eq 0 ] || tail -5 "$tmp/me"
+        check "np $p $c: same traffic, levels and runs as --devices $p" \
+              "same_traffic '$tmp/s.json' '$tmp/m.json'"
+        check "np $p $c: same tree (--output)" "cmp -s '$tmp/s.out' '$tmp/m.out'"
+    done
+done
+
+# bitmaps on the wire: same bytes as well
+"$BOXBFS" bfs kron:10 $roots --backend cpu --devices 3 --wire auto --json "$tmp/s.json" >/dev/null 2>&1
+$MPIRUN -np 3 "$BOXBFS" bfs kron:10 $roots --backend cpu --exchange mpi --wire auto \
+    --json "$tmp/m.json" >/dev/null 2>&1
+check "np 3 --wire auto: same traffic" "same_traffic '$tmp/s.json' '$tmp/m.json'"
+
+# the report comes from rank 0 only: one text report
+$MPIRUN -np 2 "$BOXBFS" bfs kron:8 --roots 2 --backend cpu --exchange mpi >"$tmp/o" 2>/dev/null
+check "one report from rank 0" "[ \$(grep -c '^validation: PASS' '$tmp/o') -eq 1 ]"
+
+# --devices must match the number of ranks
+$MPIRUN -np 2 "$BOXBFS" bfs kron:8 --roots 1 --backend cpu --exchange mpi --devices 3 \
+    >/dev/null 2>"$tmp/e1"
+rc=$?
+check "--devices 3 on 2 ranks: fails, says why" "[ $rc -ne 0 ] && grep -q 'one device per process' '$tmp/e1'"
+
+# a device that fails its setup on one rank only: the others say so, no rank hangs
+"$BOXBFS" bfs kron:12 --roots 1 --backend cpu --devices 3 --json "$tmp/mem.json" >/dev/null 2>&1
+limit=$(python3 -c 'import json,sys; m=[d["memory_bytes"] for d in json.load(open(sys.argv[1]))["devices"]]; print((min(m)+max(m))//2 if min(m)<max(m) else "")' "$tmp/mem.json")
+if [ -n "$limit" ]; then
+    timeout 120 $MPIRUN -np 3 "$BOXBFS" bfs kron:12 --roots 1 --backend cpu --exchange mpi \
+        --memory-limit "$limit" >/dev/null 2>"$tmp/e2"
+    rc=$?
+    check "setup fails on some ranks: exit 3, no hang" "[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'failed while setting up' '$tmp/e2' && grep -q 'short by' '$tmp/e2'"
+fi
+exit $fail
