@@ -34,7 +34,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
         e->dst[cell] = e->devs[s].k.outbox + e->part.lo[self];
     }
     if (bb_barrier_wait(&e->barrier)) return BOXBFS_OK;
-    if (self == 0) modeled = bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
+    if (self == 0) modeled = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     BB_CHECK(bb_exchange_leftright(&e->xchg, &round, self));
     /* answers: device self answers requester r in place, then sends them back */
     for (int r = 0; r < ndev; r++) {
@@ -49,7 +49,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
     }
     BB_CHECK(e->ops->sync(D->dev));
     if (bb_barrier_wait(&e->barrier)) return BOXBFS_OK;
-    if (self == 0) modeled += bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
+    if (self == 0) modeled += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     BB_CHECK(bb_exchange_leftright(&e->xchg, &round, self));
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)self * ndev + s;

@@ -167,7 +167,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int level, const uint64_t 
         if (D->exchange_s > r->exchange_s) r->exchange_s = D->exchange_s;
         if (D->update_s > r->update_s) r->update_s = D->update_s;
     }
-    r->modeled_exchange_s = bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
+    r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     r->time_s = now - e->t_level;
     e->t_level = now;
     e->done = total_next == 0;
