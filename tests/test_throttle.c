@@ -2,7 +2,8 @@
  * bandwidth, so a throttled search's measured exchange time (sum over levels
  * of the slowest device's exchange phase) is close to the modeled time: never
  * below it (the pacing waits from before the copy is issued), and above it by
- * at most 25 % + 2 ms (barriers, the sizes step, sleep overshoot). Two devices:
+ * at most 10 % + 2 ms + the unthrottled run's exchange time (barriers and the
+ * sizes step, which pacing does not absorb; sleep overshoot). Two devices:
  * one pair, where the model's pair sum and the schedule's two barriered halves
  * agree. Also: an unthrottled run is far faster than the model, measured links
  * give positive figures, and the topology order is the identity on equal links. */
@@ -44,16 +45,22 @@ int main(void)
     if (g == NULL) CHECK_DONE();
     boxbfs_engine_options_init(&o);
     o.devices = 2;
-    CHECK_OK(boxbfs_links_load("20MB/s,1ms", &l));
+    CHECK_OK(boxbfs_links_load("10MB/s,2ms", &l));
     o.links = l;
     run(g, &o, &meas0, &model0);
     o.throttle = 1;
-    run(g, &o, &meas, &model);
-    printf("throttled: measured %.6f s, modeled %.6f s, ratio %.3f; unthrottled measured %.6f s\n",
-           meas, model, meas / model, meas0);
-    CHECK(model > 0.004);
-    CHECK(meas >= 0.999 * model);
-    CHECK(meas <= 1.25 * model + 0.002);
+    /* a loaded machine oversleeps: up to 3 attempts, the upper bound must hold once */
+    for (int attempt = 0; attempt < 3; attempt++) {
+        run(g, &o, &meas, &model);
+        printf("throttled: measured %.6f s, modeled %.6f s, ratio %.3f; unthrottled measured "
+               "%.6f s\n", meas, model, meas / model, meas0);
+        CHECK(meas >= 0.999 * model);
+        /* what an unthrottled search spends in the exchange phase besides the
+         * copies (barriers, the sizes step) is not paced away: allowed on top */
+        if (meas <= 1.10 * model + meas0 + 0.002) break;
+        CHECK(attempt < 2);
+    }
+    CHECK(model > 0.01);
     CHECK(meas0 < 0.5 * model0);
     CHECK(model0 > 0 && model0 == model);
     boxbfs_links_free(l);
