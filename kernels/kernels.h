@@ -139,6 +139,18 @@ typedef struct {
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;
 
+/* What discovery learns of one device (topology/discover.c); the public
+ * struct, filled by the backend's describe op. */
+typedef boxbfs_device_info_t bb_device_info_t;
+
+/* Peer figures of an ordered pair of devices (cudaDeviceGetP2PAttribute). */
+typedef struct {
+    int access;            /* cudaDevP2PAttrAccessSupported */
+    int perf_rank;         /* cudaDevP2PAttrPerformanceRank: lower is faster; -1 unknown */
+    int native_atomics;    /* cudaDevP2PAttrNativeAtomicSupported */
+    int emulated;          /* 1: cpu backend, the figures are not hardware's */
+} bb_p2p_info_t;
+
 typedef struct {
     const char *name;                     /* "cpu", "cuda" */
     bb_kernel_ops_t kernels;
@@ -172,6 +184,11 @@ typedef struct {
      * read the seconds between two recorded slots (after sync). */
     boxbfs_status_t (*timer_record)(bb_device_t *dev, int slot);
     boxbfs_status_t (*timer_elapsed)(bb_device_t *dev, int from, int to, double *seconds_p);
+    /* Discovery: name, PCI bus id, memory, SMs; numa_node -1 and cpu_affinity
+     * "" (topology/discover.c fills them from sysfs by the bus id). */
+    boxbfs_status_t (*describe)(bb_device_t *dev, bb_device_info_t *info_p);
+    /* Peer figures of a -> b (a != b); does not enable anything. */
+    boxbfs_status_t (*p2p)(bb_device_t *a, bb_device_t *b, bb_p2p_info_t *info_p);
 } bb_device_ops_t;
 
 #define BB_TIMER_SLOTS 8

@@ -5,13 +5,32 @@
 
 #include "peer/exchange.h"
 
+#include <errno.h>
+#include <time.h>
+
 #include "common/error.h"
+#include "common/timer.h"
+
+/* Return at the monotonic time t (seconds): sleep the bulk, spin the last 200 us. */
+static void wait_until(double t)
+{
+    for (;;) {
+        double left = t - bb_now_s();
+        if (left <= 0) return;
+        if (left > 200e-6) {
+            double nap = left - 150e-6;
+            struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+        }
+    }
+}
 
 static boxbfs_status_t send_one(const bb_exchange_t *x, const bb_exchange_round_t *r, int s, int d)
 {
     size_t cell = (size_t)s * (size_t)x->ndev + (size_t)d;
     uint64_t bytes = r->bytes[cell];
     void *dst = r->recv[(size_t)d * (size_t)x->ndev + (size_t)s];
+    double t0 = bb_now_s();
     if (bytes == 0) return BOXBFS_OK;
     bb_traffic_add(x->traffic, r->phase, r->level, s, d, (int64_t)bytes, 1);
     if (x->staged) {
@@ -19,10 +38,13 @@ static boxbfs_status_t send_one(const bb_exchange_t *x, const bb_exchange_round_
         BB_CHECK(x->ops->copy_d2h(x->devs[s], x->stage[s], r->src[cell], bytes));
         BB_CHECK(x->ops->sync(x->devs[s]));
         BB_CHECK(x->ops->copy_h2d(x->devs[d], dst, x->stage[s], bytes));
-        return x->ops->sync(x->devs[d]);
+        BB_CHECK(x->ops->sync(x->devs[d]));
+    } else {
+        BB_CHECK(x->ops->peer_copy(x->devs[d], dst, x->devs[s], r->src[cell], bytes));
+        BB_CHECK(x->ops->sync(x->devs[s]));
     }
-    BB_CHECK(x->ops->peer_copy(x->devs[d], dst, x->devs[s], r->src[cell], bytes));
-    return x->ops->sync(x->devs[s]);
+    if (x->throttle) wait_until(t0 + bb_linkmat_copy_s(x->throttle, r->bytes, s, d));
+    return BOXBFS_OK;
 }
 
 boxbfs_status_t bb_exchange_leftright(const bb_exchange_t *x, const bb_exchange_round_t *r,

@@ -23,6 +23,11 @@ typedef struct {
     void **stage;        /* per source device, stage_bytes each (staged only) */
     size_t stage_bytes;
     void *comm;          /* --exchange mpi: the MPI_Comm (rank = device) */
+    /* --throttle: pace every copy to these figures (NULL: as fast as it goes).
+     * A copy s -> d issued at t0 returns no earlier than t0 + bb_linkmat_copy_s
+     * (latency + bytes / bandwidth, shared slots divided): sleep while more
+     * than 200 us remain, then spin on the monotonic clock. */
+    const bb_linkmat_t *throttle;
 } bb_exchange_t;
 
 /* One all-to-all round: bytes[s * ndev + d] is what s sends to d, from

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "common/error.h"
+#include "peer/traffic.h"
 
 static const boxbfs_link_model_t builtin[] = {
     /* NVLink 4 (H100/H200): 18 links x 25 GB/s per direction */
@@ -21,7 +22,7 @@ static const boxbfs_link_model_t builtin[] = {
 };
 
 /* "25e9", "25G", "25GB/s", "20Gb/s" (bits) -> bytes per second */
-static int parse_bandwidth(const char *s, double *bps_p)
+int bb_parse_bandwidth(const char *s, double *bps_p)
 {
     char *end;
     double v = strtod(s, &end), scale = 1.0;
@@ -37,7 +38,7 @@ static int parse_bandwidth(const char *s, double *bps_p)
 }
 
 /* "5e-6", "5us", "2.3 us", "1ms", "100ns" -> seconds */
-static int parse_latency(const char *s, double *sec_p)
+int bb_parse_latency(const char *s, double *sec_p)
 {
     char *end;
     double v = strtod(s, &end);
@@ -72,11 +73,11 @@ boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *m
                             text);
     memcpy(buf, text, (size_t)(comma - text));
     buf[comma - text] = '\0';
-    if (parse_bandwidth(buf, &m.bandwidth_Bps) != 0)
+    if (bb_parse_bandwidth(buf, &m.bandwidth_Bps) != 0)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "link model '%s': bad bandwidth '%s' (bytes/s, e.g. 25e9, 25GB/s, 20Gb/s)",
                             text, buf);
-    if (parse_latency(comma + 1, &m.latency_s) != 0)
+    if (bb_parse_latency(comma + 1, &m.latency_s) != 0)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "link model '%s': bad latency '%s' (seconds, e.g. 5e-6, 5us, 1ms)",
                             text, comma + 1);

@@ -3,6 +3,7 @@
 
 #include "peer/traffic.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,108 @@ double bb_link_model_leftright_s(const boxbfs_link_model_t *m, int ndev, const u
         for (int i = 0; i + j < ndev; i++) {
             double pair = copy_s(m, bytes[(size_t)i * ndev + i + j]) +
                           copy_s(m, bytes[(size_t)(i + j) * ndev + i]);
+            if (pair > step) step = pair;
+        }
+        total += step;
+    }
+    return total;
+}
+
+boxbfs_status_t bb_linkmat_alloc(bb_linkmat_t *L, int ndev)
+{
+    size_t cells = (size_t)ndev * (size_t)ndev;
+    memset(L, 0, sizeof *L);
+    L->ndev = ndev;
+    if (bb_calloc(cells, sizeof(double), "link bandwidths", &L->bw) ||
+        bb_calloc(cells, sizeof(double), "link latencies", &L->lat) ||
+        bb_calloc((size_t)ndev, sizeof(double), "slot pools", &L->pool) ||
+        bb_calloc(cells, 1, "link kinds", &L->via_slot)) {
+        bb_linkmat_free(L);
+        return BOXBFS_ERR_NO_MEMORY;
+    }
+    return BOXBFS_OK;
+}
+
+void bb_linkmat_free(bb_linkmat_t *L)
+{
+    free(L->bw);
+    free(L->lat);
+    free(L->pool);
+    free(L->via_slot);
+    memset(L, 0, sizeof *L);
+}
+
+boxbfs_status_t bb_linkmat_uniform(bb_linkmat_t *L, int ndev, const boxbfs_link_model_t *m)
+{
+    BB_CHECK(bb_linkmat_alloc(L, ndev));
+    for (size_t c = 0; c < (size_t)ndev * (size_t)ndev; c++) {
+        L->bw[c] = m->bandwidth_Bps;
+        L->lat[c] = m->latency_s;
+    }
+    snprintf(L->name, sizeof L->name, "%s", m->name);
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_linkmat_permute(bb_linkmat_t *L, const int *perm)
+{
+    bb_linkmat_t old = *L;
+    int n = L->ndev;
+    BB_CHECK(bb_linkmat_alloc(L, n));
+    memcpy(L->name, old.name, sizeof L->name);
+    for (int a = 0; a < n; a++) {
+        L->pool[a] = old.pool[perm[a]];
+        for (int b = 0; b < n; b++) {
+            size_t c = (size_t)a * n + b, o = (size_t)perm[a] * n + perm[b];
+            L->bw[c] = old.bw[o];
+            L->lat[c] = old.lat[o];
+            L->via_slot[c] = old.via_slot[o];
+        }
+    }
+    bb_linkmat_free(&old);
+    return BOXBFS_OK;
+}
+
+/* Non-empty copies through slot k in the half-step of the copy s -> d. */
+static int slot_users(const bb_linkmat_t *L, const uint64_t *bytes, int s, int d, int k)
+{
+    int n = L->ndev, j = d > s ? d - s : s - d, up = d > s, users = 0;
+    for (int i = 0; i + j < n; i++) {
+        int from = up ? i : i + j, to = up ? i + j : i;
+        size_t c = (size_t)from * n + to;
+        if (bytes[c] && L->via_slot[c] && (from == k || to == k)) users++;
+    }
+    return users > 0 ? users : 1;
+}
+
+double bb_linkmat_copy_s(const bb_linkmat_t *L, const uint64_t *bytes, int s, int d)
+{
+    int n = L->ndev;
+    size_t c = (size_t)s * n + d;
+    double bw;
+    if (s == d || bytes[c] == 0) return 0.0;
+    bw = L->bw[c];
+    if (L->via_slot[c]) {
+        if (L->pool[s] > 0) {
+            double share = L->pool[s] / slot_users(L, bytes, s, d, s);
+            if (share < bw) bw = share;
+        }
+        if (L->pool[d] > 0) {
+            double share = L->pool[d] / slot_users(L, bytes, s, d, d);
+            if (share < bw) bw = share;
+        }
+    }
+    return L->lat[c] + (double)bytes[c] / bw;
+}
+
+double bb_linkmat_leftright_s(const bb_linkmat_t *L, const uint64_t *bytes)
+{
+    double total = 0.0;
+    int n = L->ndev;
+    for (int j = 1; j < n; j++) {
+        double step = 0.0;
+        for (int i = 0; i + j < n; i++) {
+            double pair = bb_linkmat_copy_s(L, bytes, i, i + j) +
+                          bb_linkmat_copy_s(L, bytes, i + j, i);
             if (pair > step) step = pair;
         }
         total += step;

@@ -39,4 +39,41 @@ int64_t bb_traffic_total_messages(const bb_traffic_t *t);
  * an empty one is not issued. bytes is ndev x ndev, row = source. */
 double bb_link_model_leftright_s(const boxbfs_link_model_t *m, int ndev, const uint64_t *bytes);
 
+/* "25e9", "25G", "25GB/s", "20Gb/s" -> bytes/s; "5e-6", "5us", "1ms" -> s.
+ * 0 on success, -1 when malformed (peer/link_model.c). */
+int bb_parse_bandwidth(const char *s, double *bps_p);
+int bb_parse_latency(const char *s, double *sec_p);
+
+/* Per-pair link figures for ndev devices (engine order), resolved from a link
+ * description (topology/links.c) or from one boxbfs_link_model_t.
+ * bw/lat: ndev x ndev, row = source (bytes/s, s). pool: per device, the
+ * bandwidth of a shared slot that every copy through it at the same time
+ * divides (0: dedicated). via_slot[s * ndev + d]: the copy s -> d goes
+ * through the slots of s and d (a slot rule), so their pools apply; a copy
+ * on a `link` rule is dedicated. */
+typedef struct {
+    int ndev;
+    double *bw, *lat, *pool;
+    uint8_t *via_slot;
+    char name[64];
+} bb_linkmat_t;
+
+boxbfs_status_t bb_linkmat_alloc(bb_linkmat_t *L, int ndev);
+void bb_linkmat_free(bb_linkmat_t *L);
+/* Every pair on one figure (the single-figure models), dedicated. */
+boxbfs_status_t bb_linkmat_uniform(bb_linkmat_t *L, int ndev, const boxbfs_link_model_t *m);
+/* Reorder: new device i is old device perm[i]. */
+boxbfs_status_t bb_linkmat_permute(bb_linkmat_t *L, const int *perm);
+/* Seconds the copy s -> d (non-empty) takes in its step of the left-right
+ * round whose sizes are bytes (ndev x ndev): latency + bytes / bandwidth,
+ * where a shared slot's pool is divided by the non-empty copies through that
+ * slot in the same half-step (j = |d - s|; the copies i -> i + j run
+ * together, then the copies i + j -> i), and the copy gets the smallest of
+ * its link's bandwidth and its slots' shares. 0 for an empty copy. */
+double bb_linkmat_copy_s(const bb_linkmat_t *L, const uint64_t *bytes, int s, int d);
+/* bb_link_model_leftright_s with per-pair figures and shared slots: steps in
+ * sequence, pairs of a step concurrently, within a pair the i -> i + j copy
+ * then the i + j -> i copy, each taking bb_linkmat_copy_s. */
+double bb_linkmat_leftright_s(const bb_linkmat_t *L, const uint64_t *bytes);
+
 #endif /* BB_TRAFFIC_H */

@@ -158,6 +158,35 @@ typedef struct {
     char name[64];
 } boxbfs_link_model_t;
 
+/* A link description: bandwidth and latency per device pair or per device
+ * slot, slots dedicated or shared (the text format is in README.md, "Link
+ * descriptions"). Opaque; read by boxbfs_engine_create, which keeps no
+ * reference to it. */
+typedef struct boxbfs_links *boxbfs_links_t;
+
+/* spec is a built-in name (nvlink4, pcie3x16, pcie4x16, pcie5x16,
+ * expether-2x10g, expether-2x10g-shared), "BW,LATENCY" (as
+ * boxbfs_link_model_parse), or the path of a description file (tried first
+ * when such a file exists). Returns OK, INVALID_ARG (unknown name), IO (file
+ * unreadable), PARSE ("FILE:LINE: what is wrong"), NO_MEMORY. */
+boxbfs_status_t boxbfs_links_load(const char *spec, boxbfs_links_t *links_p);
+/* Parse description text; source names it in messages ("FILE:LINE: ..."). */
+boxbfs_status_t boxbfs_links_parse(const char *text, const char *source, boxbfs_links_t *links_p);
+void boxbfs_links_free(boxbfs_links_t links);
+const char *boxbfs_links_name(boxbfs_links_t links);
+/* Figures of the copy src -> dst (device numbers as in the description):
+ * bandwidth (bytes/s, the smaller of both slots' for a slot path), latency
+ * (s), *shared_p = 1 when a shared slot is on the path (its bandwidth is
+ * divided among concurrent copies). Returns OK or INVALID_ARG when nothing in
+ * the description covers the pair (message names it). */
+boxbfs_status_t boxbfs_links_pair(boxbfs_links_t links, int src, int dst, double *bandwidth_Bps_p,
+                                  double *latency_s_p, int *shared_p);
+
+typedef enum {
+    BOXBFS_ORDER_GIVEN = 0,      /* devices in the order given (--device-ids)    */
+    BOXBFS_ORDER_TOPOLOGY = 1    /* greedy ring: fastest links adjacent (README)  */
+} boxbfs_order_t;
+
 typedef struct {
     boxbfs_backend_t backend;
     int devices;               /* N >= 1; --exchange mpi: the number of ranks, or 0 */
@@ -171,6 +200,13 @@ typedef struct {
     int expand_f0;             /* auto: merge path when arcs per frontier vertex > f0 (10) */
     boxbfs_link_model_t link_model;
     size_t device_memory_limit; /* 0 = the device's free memory */
+    /* Per-pair figures; NULL: link_model on every pair. Borrowed: read by
+     * boxbfs_engine_create only. Slots/pairs are physical device ids. */
+    boxbfs_links_t links;
+    int links_measured;        /* 1: probe the devices at engine start and use
+                                  the measured figures (overrides links) */
+    int throttle;              /* 1: pace each peer copy to its link's figures */
+    boxbfs_order_t order;      /* device order of the left-right ring */
 } boxbfs_engine_options_t;
 
 /* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
@@ -251,6 +287,70 @@ typedef struct {
  * Returns OK, INVALID_ARG (root out of range), DEVICE, NO_MEMORY. */
 boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t *parent,
                                   int32_t *level, const boxbfs_search_report_t **report_p);
+
+/* The link model in effect: the single figure, or a description's name with
+ * its 0 -> 1 figures. Valid while the engine lives. */
+const boxbfs_link_model_t *boxbfs_engine_link_model(boxbfs_engine_t engine);
+/* The device order the engine uses: engine device i is physical device
+ * ids_p[i] (n entries, caller's array). */
+boxbfs_status_t boxbfs_engine_device_order(boxbfs_engine_t engine, int *ids_p, int n);
+
+/* ---- topology: devices, links, probe -------------------------------------------- */
+typedef struct boxbfs_topology *boxbfs_topology_t;
+
+typedef struct {
+    char name[128];
+    char pci_bus_id[32];       /* "0000:1b:00.0"; "emulated" on cpu */
+    size_t memory_bytes;
+    int sm_count;              /* 0 where not a GPU */
+    int numa_node;             /* -1 unknown */
+    char cpu_affinity[256];    /* CPU list ("0-15,32-47"); "" unknown */
+    int emulated;              /* 1: a cpu-backend device emulated in host memory */
+} boxbfs_device_info_t;
+
+typedef struct {
+    int access;                /* direct peer access src -> dst */
+    int perf_rank;             /* cudaDevP2PAttrPerformanceRank (lower = faster); -1 unknown */
+    int native_atomics;
+    int nvlinks;               /* NVLinks between the pair (NVML); -1 unknown */
+    char type[32];             /* "self", "NVLINK x18", "NVSWITCH", "P2P", "HOST", "EMULATED" */
+} boxbfs_link_info_t;
+
+/* Open devices of backend (devices = 0: every GPU; on cpu 0 means 2) and
+ * describe them and every ordered pair (peer access, rank, atomics, NVLinks
+ * through NVML loaded at run time when present). Returns OK, NO_DEVICE (cuda
+ * without GPUs), UNSUPPORTED (cuda not built in), DEVICE, NO_MEMORY. */
+boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
+                                         boxbfs_topology_t *topo_p);
+void boxbfs_topology_free(boxbfs_topology_t topo);
+int boxbfs_topology_device_count(boxbfs_topology_t topo);
+/* "nvml", "cuda p2p attributes", "emulated" */
+const char *boxbfs_topology_link_source(boxbfs_topology_t topo);
+boxbfs_status_t boxbfs_topology_device(boxbfs_topology_t topo, int d, boxbfs_device_info_t *info_p);
+boxbfs_status_t boxbfs_topology_link(boxbfs_topology_t topo, int src, int dst,
+                                     boxbfs_link_info_t *info_p);
+
+typedef enum {
+    BOXBFS_PROBE_PEER = 0,     /* peer copy src -> dst                            */
+    BOXBFS_PROBE_HOST = 1,     /* src -> pinned host -> dst                       */
+    BOXBFS_PROBE_BIDIR = 2,    /* src -> dst and dst -> src at once (both bytes)  */
+    BOXBFS_PROBE_MODES = 3
+} boxbfs_probe_mode_t;
+
+/* Time copies of each size between every ordered pair, in each mode: one
+ * warm-up, then the median of repeats (>= 1) timed with the backend's timers
+ * (CUDA events; the monotonic clock on cpu, where a copy is a memcpy). Also
+ * measures an 8-byte peer copy per pair (latency). Results stay in topo. */
+boxbfs_status_t boxbfs_topology_probe(boxbfs_topology_t topo, const size_t *sizes, int nsizes,
+                                      int repeats);
+/* Median seconds of one copy (bidir: of the pair of copies). */
+double boxbfs_topology_probe_time(boxbfs_topology_t topo, int src, int dst,
+                                  boxbfs_probe_mode_t mode, int size_index);
+/* Median seconds of an 8-byte peer copy src -> dst. */
+double boxbfs_topology_probe_latency(boxbfs_topology_t topo, int src, int dst);
+/* A link description from the probe: per pair, latency = the 8-byte copy,
+ * bandwidth = the largest size's peer-copy bandwidth. */
+boxbfs_status_t boxbfs_topology_probe_links(boxbfs_topology_t topo, boxbfs_links_t *links_p);
 
 /* ---- option names (CLI, JSON) ----------------------------------------------- */
 const char *boxbfs_backend_name(boxbfs_backend_t v);

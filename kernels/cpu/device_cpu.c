@@ -123,6 +123,32 @@ static boxbfs_status_t cpu_timer_elapsed(bb_device_t *dev, int from, int to, dou
     return BOXBFS_OK;
 }
 
+/* Emulated: host memory, no PCI, no SMs; said in the name and the flag. */
+static boxbfs_status_t cpu_describe(bb_device_t *dev, bb_device_info_t *info)
+{
+    size_t free_b, total_b;
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "cpu-emulated %d (host memory)", dev->ordinal);
+    snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "emulated");
+    cpu_mem_info(dev, &free_b, &total_b);
+    info->memory_bytes = total_b;
+    info->numa_node = -1;
+    info->emulated = 1;
+    return BOXBFS_OK;
+}
+
+/* Every emulated pair can copy (memcpy); rank 0, atomics as the host's. */
+static boxbfs_status_t cpu_p2p(bb_device_t *a, bb_device_t *b, bb_p2p_info_t *info)
+{
+    (void)a;
+    (void)b;
+    info->access = 1;
+    info->perf_rank = 0;
+    info->native_atomics = 1;
+    info->emulated = 1;
+    return BOXBFS_OK;
+}
+
 const bb_device_ops_t bb_cpu_ops = {
     .name = "cpu",
     .kernels = {
@@ -154,4 +180,6 @@ const bb_device_ops_t bb_cpu_ops = {
     .scratch_bytes = cpu_scratch_bytes,
     .timer_record = cpu_timer_record,
     .timer_elapsed = cpu_timer_elapsed,
+    .describe = cpu_describe,
+    .p2p = cpu_p2p,
 };

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cuda/cuda_kernels.h"
 
@@ -224,6 +225,40 @@ static boxbfs_status_t cuda_timer_elapsed(bb_device_t *dev, int from, int to, do
     return BOXBFS_OK;
 }
 
+/* Name, PCI bus id ("0000:1b:00.0"), memory and SMs from the properties;
+ * NUMA node and CPU list are left to topology/discover.c (sysfs). */
+static boxbfs_status_t cuda_describe(bb_device_t *dev, bb_device_info_t *info)
+{
+    cudaDeviceProp prop;
+    memset(info, 0, sizeof *info);
+    BB_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev->ordinal));
+    snprintf(info->name, sizeof info->name, "%.*s", (int)sizeof info->name - 1, prop.name);
+    snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.0",
+             (unsigned)prop.pciDomainID, (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
+    info->memory_bytes = prop.totalGlobalMem;
+    info->sm_count = prop.multiProcessorCount;
+    info->numa_node = -1;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t cuda_p2p(bb_device_t *a, bb_device_t *b, bb_p2p_info_t *info)
+{
+    int access = 0, rank = -1, atomics = 0;
+    memset(info, 0, sizeof *info);
+    BB_CUDA_CHECK(cudaDeviceGetP2PAttribute(&access, cudaDevP2PAttrAccessSupported, a->ordinal,
+                                            b->ordinal));
+    if (access) {
+        BB_CUDA_CHECK(cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, a->ordinal,
+                                                b->ordinal));
+        BB_CUDA_CHECK(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported,
+                                                a->ordinal, b->ordinal));
+    }
+    info->access = access;
+    info->perf_rank = access ? rank : -1;
+    info->native_atomics = atomics;
+    return BOXBFS_OK;
+}
+
 /* Fields in declaration order (C++ designated initializers). */
 static const bb_device_ops_t bb_cuda_ops = {
     .name = "cuda",
@@ -256,6 +291,8 @@ static const bb_device_ops_t bb_cuda_ops = {
     .scratch_bytes = cuda_scratch_bytes,
     .timer_record = cuda_timer_record,
     .timer_elapsed = cuda_timer_elapsed,
+    .describe = cuda_describe,
+    .p2p = cuda_p2p,
 };
 
 /* Declared extern "C" in kernels/kernels.h (through cuda_kernels.h), so this

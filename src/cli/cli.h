@@ -16,6 +16,7 @@ int bb_cmd_bfs(int argc, char **argv);
 int bb_cmd_gen(int argc, char **argv);
 int bb_cmd_convert(int argc, char **argv);
 int bb_cmd_info(int argc, char **argv);
+int bb_cmd_topo(int argc, char **argv);
 
 /* "boxbfs: <library message>" on stderr; returns the exit code for status
  * (1 for INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "graph/graph.h"
@@ -20,6 +21,7 @@ typedef struct {
     int ngiven;
     uint64_t seed;
     int device_ids[64];
+    boxbfs_links_t links;   /* --link-model FILE or a description-only built-in */
 } bfs_args_t;
 
 static void bfs_usage(FILE *f)
@@ -46,8 +48,11 @@ static void bfs_usage(FILE *f)
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4 or 8 (default)\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
-        "  --link-model NAME|BW,LAT    nvlink4 (default), pcie3x16, pcie4x16, pcie5x16,\n"
-        "                         expether-2x10g, or e.g. 25GB/s,5us\n"
+        "  --link-model NAME|BW,LAT|FILE|measured   nvlink4 (default), pcie3x16, pcie4x16,\n"
+        "                         pcie5x16, expether-2x10g, expether-2x10g-shared, e.g. 25GB/s,5us,\n"
+        "                         a link description file, or measured (probed at start)\n"
+        "  --throttle             pace every copy to the link model's latency + bytes/bandwidth\n"
+        "  --order given|topology left-right ring order: as given, or fastest links adjacent\n"
         "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n");
 }
@@ -201,10 +206,27 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
             a->eo.expand_f0 = (int)n;
         } else if (OPT("--link-model")) {
             NEED_VALUE("--link-model");
-            if (boxbfs_link_model_parse(v, &a->eo.link_model) != BOXBFS_OK) {
-                bb_cli_fail(BOXBFS_ERR_INVALID_ARG);
-                return -1;
+            boxbfs_links_free(a->links);
+            a->links = NULL;
+            a->eo.links_measured = 0;
+            if (strcmp(v, "measured") == 0) {
+                a->eo.links_measured = 1;
+            } else if (access(v, F_OK) == 0 ||
+                       boxbfs_link_model_parse(v, &a->eo.link_model) != BOXBFS_OK) {
+                /* a file, or a built-in that only exists as a description */
+                if (boxbfs_links_load(v, &a->links) != BOXBFS_OK) {
+                    bb_cli_fail(BOXBFS_ERR_INVALID_ARG);
+                    return -1;
+                }
             }
+            a->eo.links = a->links;
+        } else if (strcmp(arg, "--throttle") == 0) {
+            a->eo.throttle = 1;
+        } else if (OPT("--order")) {
+            static const char *const orders[] = {"given", "topology"};
+            NEED_VALUE("--order");
+            if (parse_enum("--order", v, orders, 2, &iv)) return -1;
+            a->eo.order = (boxbfs_order_t)iv;
         } else if (OPT("--memory-limit")) {
             NEED_VALUE("--memory-limit");
             if (bb_parse_i64(v, 1, INT64_MAX, &n)) { bb_cli_error("--memory-limit: '%s' is not a byte count", v); return -1; }
@@ -470,6 +492,7 @@ int bb_cmd_bfs(int argc, char **argv)
     a.seed = 1;
     if (parse_args(argc, argv, &a) != 0) {
         free(a.given_roots);
+        boxbfs_links_free(a.links);
         return BB_EXIT_USAGE;
     }
     if (a.spec == NULL) a.spec = "kron:20";
@@ -483,6 +506,7 @@ int bb_cmd_bfs(int argc, char **argv)
     }
     if (st != BOXBFS_OK) {
         free(a.given_roots);
+        boxbfs_links_free(a.links);
         return bb_cli_fail(st);
     }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
@@ -492,6 +516,8 @@ int bb_cmd_bfs(int argc, char **argv)
         goto out;
     }
     a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
+    /* the figures in effect (a description's name, measured ones) */
+    a.eo.link_model = *boxbfs_engine_link_model(r.engine);
     if (alloc_report(&r, nroots, a.eo.devices) != 0) {
         bb_cli_error("out of memory");
         rc = BB_EXIT_RUNTIME;
@@ -515,5 +541,6 @@ out:
     boxbfs_graph_free(r.graph);
     free_report(&r);
     free(a.given_roots);
+    boxbfs_links_free(a.links);
     return rc;
 }

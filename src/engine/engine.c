@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "topology/topology.h"
 
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
@@ -176,9 +177,9 @@ static boxbfs_status_t open_devices(boxbfs_engine_t e)
     if (e->opts.backend == BOXBFS_BACKEND_CUDA && available == 0)
         return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");
     for (int d = e->first; d < e->first + e->nlocal; d++) {
-        /* one device per process: the rank's device among this host's */
-        int id = e->opts.device_ids ? e->opts.device_ids[d]
-                 : e->nlocal < e->ndev && available > 0 ? d % available : d;
+        /* one device per process, no ids given: the rank's device among this host's */
+        int id = e->nlocal < e->ndev && !e->opts.device_ids && available > 0 ? d % available
+                                                                             : e->order[d];
         if (available > 0 && (id < 0 || id >= available))
             return bb_error_set(BOXBFS_ERR_NO_DEVICE,
                                 "device %d does not exist (%d %s device%s available: 0..%d)", id,
@@ -189,6 +190,72 @@ static boxbfs_status_t open_devices(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
+/* Per-pair figures (measured, a description, or the single link model) and,
+ * with --order topology, the ring order: devices, handles and figures are
+ * permuted before any device memory is planned. */
+static boxbfs_status_t setup_links(boxbfs_engine_t e)
+{
+    int n = e->ndev;
+    if (e->opts.links_measured) {
+        /* 4 MiB peer copies, 3 repeats after a warm-up, plus the 8-byte latency */
+        const size_t sizes[1] = {(size_t)4 << 20};
+        bb_probe_t p;
+        BB_CHECK(bb_probe_run(e->ops, e->handles, n, sizes, 1, 3, 1 << BOXBFS_PROBE_PEER, &p));
+        boxbfs_status_t st = bb_probe_linkmat(&p, &e->linkmat);
+        bb_probe_free(&p);
+        BB_CHECK(st);
+    } else if (e->opts.links) {
+        BB_CHECK(bb_links_resolve(e->opts.links, n, e->order, &e->linkmat));
+    } else {
+        BB_CHECK(bb_linkmat_uniform(&e->linkmat, n, &e->opts.link_model));
+    }
+    if (e->opts.order == BOXBFS_ORDER_TOPOLOGY && n > 2) {
+        int *perm;
+        bb_engine_dev_t *devs;
+        boxbfs_status_t st = BOXBFS_OK;
+        BB_CHECK(bb_calloc((size_t)n, sizeof *perm, "the ring order", &perm));
+        BB_CHECK_GOTO(bb_calloc((size_t)n, sizeof *devs, "device records", &devs), st, out);
+        bb_topo_ring_order(&e->linkmat, perm);
+        BB_CHECK_GOTO(bb_linkmat_permute(&e->linkmat, perm), st, out_devs);
+        for (int i = 0; i < n; i++) devs[i] = e->devs[perm[i]];
+        for (int i = 0; i < n; i++) {
+            int id = e->order[perm[i]];
+            e->devs[i] = devs[i];
+            e->handles[i] = devs[i].dev;
+            perm[i] = id;
+        }
+        memcpy(e->order, perm, (size_t)n * sizeof *perm);
+    out_devs:
+        free(devs);
+    out:
+        free(perm);
+        BB_CHECK(st);
+    }
+    /* the report's link model: the description's name, the 0 -> 1 figures */
+    if (e->opts.links_measured || e->opts.links) {
+        snprintf(e->opts.link_model.name, sizeof e->opts.link_model.name, "%s", e->linkmat.name);
+        if (n > 1) {
+            e->opts.link_model.bandwidth_Bps = e->linkmat.bw[1];
+            e->opts.link_model.latency_s = e->linkmat.lat[1];
+        }
+    }
+    e->opts.links = NULL;   /* borrowed: not kept */
+    return BOXBFS_OK;
+}
+
+const boxbfs_link_model_t *boxbfs_engine_link_model(boxbfs_engine_t e)
+{
+    return e ? &e->opts.link_model : NULL;
+}
+
+boxbfs_status_t boxbfs_engine_device_order(boxbfs_engine_t e, int *ids_p, int n)
+{
+    if (e == NULL || ids_p == NULL || n < e->ndev)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_engine_device_order: bad arguments");
+    memcpy(ids_p, e->order, (size_t)e->ndev * sizeof *ids_p);
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
 {
     int ndev = e->ndev;
@@ -196,7 +263,8 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     const char *env = getenv("BOXBFS_DISABLE_PEER");
     int no_peer = env != NULL && strcmp(env, "1") == 0;
     e->xchg = (bb_exchange_t){.ndev = ndev, .ops = e->ops, .devs = e->handles,
-                              .barrier = &e->barrier, .traffic = &e->traffic};
+                              .barrier = &e->barrier, .traffic = &e->traffic,
+                              .throttle = e->opts.throttle ? &e->linkmat : NULL};
     if (e->opts.exchange == BOXBFS_EXCHANGE_MPI) {
         /* payloads go by MPI from device memory the rank reads and writes */
     } else if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
@@ -237,6 +305,7 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
 static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
     BB_CHECK(open_devices(e));
+    BB_CHECK(setup_links(e));
     for (int d = e->first; d < e->first + e->nlocal; d++) {
         mem_plan_t p;
         plan_device(e, d, &p);
@@ -278,7 +347,15 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
     if (o->expand_f0 < 1)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
                             o->expand_f0);
-    if (o->link_model.bandwidth_Bps <= 0)
+    if (o->exchange == BOXBFS_EXCHANGE_MPI && (o->links_measured || o->throttle ||
+                                               o->order == BOXBFS_ORDER_TOPOLOGY))
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange mpi does not combine with --link-model measured, "
+                            "--throttle or --order topology yet");
+    if (o->order != BOXBFS_ORDER_GIVEN && o->order != BOXBFS_ORDER_TOPOLOGY)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device order %d: use given or topology",
+                            (int)o->order);
+    if (o->links == NULL && !o->links_measured && o->link_model.bandwidth_Bps <= 0)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "link model bandwidth must be positive");
     return BOXBFS_OK;
 }
@@ -315,6 +392,9 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
         memcpy(ids, opts->device_ids, (size_t)e->ndev * sizeof *ids);
         e->opts.device_ids = ids;
     }
+    BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->order, "the device order", &e->order), st,
+                  fail);
+    for (int d = 0; d < e->ndev; d++) e->order[d] = opts->device_ids ? opts->device_ids[d] : d;
     BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st, fail);
     /* a device of another process may have failed: every process learns it */
     BB_CHECK_GOTO(e->team->agree(e, setup_local(e)), st, fail);
@@ -343,6 +423,8 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     free(e->devs);
     free(e->handles);
     free((void *)e->opts.device_ids);
+    free(e->order);
+    bb_linkmat_free(&e->linkmat);
     bb_partition_free(&e->part);
     if (e->traffic.link_bytes) bb_traffic_free(&e->traffic);
     if (e->barrier.count != -1) bb_barrier_destroy(&e->barrier);

@@ -43,6 +43,8 @@ struct boxbfs_engine {
     bb_traffic_t traffic;
     bb_barrier_t barrier;
     bb_exchange_t xchg;
+    bb_linkmat_t linkmat;       /* per-pair figures in engine order (model, throttle) */
+    int *order;                 /* engine device i is physical device order[i] */
     /* one all-to-all round: row s of the matrices is written by device s and
      * published to every device by team->publish_rows */
     uint64_t *send_count, *send_offset, *bytes;   /* ndev x ndev */

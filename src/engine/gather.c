@@ -35,7 +35,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
         e->recv[cell] = D->k.outbox + e->part.lo[s];
     }
     if (e->team->publish_rows(e, self)) return BOXBFS_OK;
-    if (self == 0) modeled = bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
+    if (self == 0) modeled = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     BB_CHECK(e->team->exchange(e, &round, self));
     /* answers: device self answers requester r in place, then sends them back */
     for (int r = 0; r < ndev; r++) {
@@ -51,7 +51,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
     }
     BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, self)) return BOXBFS_OK;
-    if (self == 0) modeled += bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
+    if (self == 0) modeled += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     BB_CHECK(e->team->exchange(e, &round, self));
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)self * ndev + s;

@@ -174,7 +174,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
         if (D->exchange_s > r->exchange_s) r->exchange_s = D->exchange_s;
         if (D->update_s > r->update_s) r->update_s = D->update_s;
     }
-    r->modeled_exchange_s = bb_link_model_leftright_s(&e->opts.link_model, ndev, e->bytes);
+    r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     r->time_s = now - e->t_level;
     e->t_level = now;
     return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);

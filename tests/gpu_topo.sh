@@ -1,0 +1,57 @@
+#!/bin/sh
+# Topology on GPUs: `boxbfs topo --backend cuda` describes every GPU (bus id,
+# SMs, memory) and pair; the probe gives positive, plausible figures for
+# peer, staged and bidirectional copies; with 2 or more GPUs, bfs runs with
+# --link-model measured, --order topology and a throttled GPU-BOX link
+# (exchange time within 25 % + 5 ms of the model). Skips (77) without a GPU.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+if ! "$BOXBFS" topo --backend cuda --json "$tmp/t.json" >"$tmp/t" 2>"$tmp/e"; then
+    if grep -q -i -e "no GPU" -e "not built in" "$tmp/e"; then echo "SKIP: $(cat "$tmp/e")"; exit 77; fi
+    cat "$tmp/e"; exit 1
+fi
+cat "$tmp/t"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 needed"; exit 77; }
+ngpu=$(python3 -c "import json;print(len(json.load(open('$tmp/t.json'))['devices']))")
+check "devices described" "python3 -c '
+import json
+t=json.load(open(\"$tmp/t.json\"))
+assert t[\"backend\"]==\"cuda\" and t[\"link_source\"] in (\"nvml\",\"cuda p2p attributes\")
+for d in t[\"devices\"]:
+    assert d[\"sm_count\"]>0 and d[\"memory_bytes\"]>2**30 and d[\"pci_bus_id\"].count(\":\")==2 and not d[\"emulated\"]
+assert len(t[\"links\"])==len(t[\"devices\"])*(len(t[\"devices\"])-1)
+'"
+[ "$ngpu" -ge 2 ] || { echo "one GPU: pair checks skipped"; exit $fail; }
+"$BOXBFS" topo --backend cuda --probe --sizes 4K..64M --repeats 5 --json "$tmp/p.json" \
+    --write-links "$tmp/m.links" >"$tmp/p" 2>&1
+check "probe exit 0" "[ $? -eq 0 ]"
+cat "$tmp/p"; cat "$tmp/m.links"
+check "probe figures plausible" "python3 -c '
+import json
+p=json.load(open(\"$tmp/p.json\"))[\"probe\"]
+for pr in p[\"pairs\"]:
+    assert 0 < pr[\"latency_s\"] < 1e-3, pr
+    big=pr[\"sizes\"][-1]
+    for m in (\"peer\",\"host\",\"bidir\"):
+        assert 1e8 < big[m+\"_Bps\"] < 5e12, (m, big)
+'"
+"$BOXBFS" bfs kron:14 --backend cuda --roots 4 --link-model measured --order topology --json "$tmp/m.json" >/dev/null 2>"$tmp/me"
+check "bfs --link-model measured --order topology" "[ $? -eq 0 ] && grep -q '\"validation\": \"passed\"' '$tmp/m.json'"
+"$BOXBFS" bfs kron:14 --backend cuda --roots 2 --link-model "$tmp/m.links" >/dev/null 2>&1
+check "bfs --link-model (written links)" "[ $? -eq 0 ]"
+"$BOXBFS" bfs kron:14 --backend cuda --devices 2 --roots 2 --link-model expether-2x10g --throttle \
+    --json "$tmp/th.json" >/dev/null 2>&1
+check "throttled exchange close to the model" "python3 -c '
+import json
+r=json.load(open(\"$tmp/th.json\"))
+L=r[\"traffic\"][\"levels\"]
+meas=sum(l[\"exchange_s\"] for l in L); model=sum(l[\"modeled_exchange_s\"] for l in L)
+print(\"throttled cuda: measured\", meas, \"modeled\", model)
+assert meas >= 0.99*model and meas <= 1.25*model + 0.005
+'"
+exit $fail

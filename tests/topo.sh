@@ -1,0 +1,70 @@
+#!/bin/sh
+# boxbfs topo without a GPU (cpu backend: emulated devices, said so), the
+# probe's figures (positive and sane for memcpy), --write-links read back by
+# bfs --link-model FILE, link-description errors with FILE:LINE, and
+# bfs with --link-model FILE|measured, --throttle and --order topology.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+"$BOXBFS" topo --backend cpu --devices 3 --json "$tmp/t.json" >"$tmp/out" 2>"$tmp/err"
+check "topo exit 0" "[ $? -eq 0 ]"
+check "says emulated" "grep -q '^# backend: cpu (devices emulated' '$tmp/out'"
+check "three devices" "[ \$(grep -c 'cpu-emulated' '$tmp/out') -eq 3 ]"
+check "access matrix" "grep -q '^# peer access' '$tmp/out' && grep -Eq '^   2    1    1    -$' '$tmp/out'"
+check "link types" "[ \$(grep -c ' EMULATED ' '$tmp/out') -eq 6 ]"
+check "stderr empty" "[ ! -s '$tmp/err' ]"
+# no --backend: without a GPU it says so on stdout and shows the cpu devices
+if [ "$("$BOXBFS" topo --json - 2>/dev/null | grep -c '"backend": "cpu"')" = 1 ]; then
+    "$BOXBFS" topo >"$tmp/d" 2>&1
+    check "no GPU: said cleanly" "[ $? -eq 0 ] && grep -Eq '^# cuda: (no GPU found|not built in)' '$tmp/d'"
+fi
+
+"$BOXBFS" topo --backend cpu --devices 2 --probe --sizes 4K..1M --repeats 3 \
+    --json "$tmp/p.json" --write-links "$tmp/m.links" >"$tmp/p" 2>&1
+check "probe exit 0" "[ $? -eq 0 ]"
+check "probe table: 2 pairs x 5 sizes" "[ \$(grep -Ec '^ +[01] +[01] +[0-9]+ ' '$tmp/p') -eq 10 ]"
+check "latency lines" "[ \$(grep -c '^latency_us' '$tmp/p') -eq 2 ]"
+if command -v python3 >/dev/null 2>&1; then
+    check "probe json: positive, sane memcpy figures" "python3 -c '
+import json
+p=json.load(open(\"$tmp/p.json\"))[\"probe\"]
+assert len(p[\"pairs\"])==2
+for pr in p[\"pairs\"]:
+    assert 0 < pr[\"latency_s\"] < 1e-3, pr
+    assert [s[\"bytes\"] for s in pr[\"sizes\"]]==[4096,16384,65536,262144,1048576]
+    for s in pr[\"sizes\"]:
+        for m in (\"peer\",\"host\",\"bidir\"):
+            assert s[m+\"_s\"] > 0 and 1e7 < s[m+\"_Bps\"] < 1e13, (m, s)
+'"
+fi
+check "written description" "grep -q '^link 0 1 bandwidth=' '$tmp/m.links'"
+"$BOXBFS" bfs kron:8 --roots 2 --backend cpu --devices 2 --link-model "$tmp/m.links" >"$tmp/b" 2>&1
+check "bfs reads the written description" "[ $? -eq 0 ] && grep -q 'measured' '$tmp/b'"
+
+"$BOXBFS" topo --sizes 4K..1 >/dev/null 2>"$tmp/e1"; rc=$?
+check "bad --sizes exit 1" "[ $rc -eq 1 ] && grep -q 'is not A..B' '$tmp/e1'"
+"$BOXBFS" topo --write-links x >/dev/null 2>"$tmp/e2"; rc=$?
+check "--write-links needs --probe" "[ $rc -eq 1 ] && grep -q 'needs --probe' '$tmp/e2'"
+
+# link descriptions in bfs
+"$BOXBFS" bfs kron:9 --roots 2 --backend cpu --devices 4 --link-model "$TESTDATA/links/gpubox4.links" \
+    --json "$tmp/g.json" >"$tmp/g" 2>&1
+check "bfs --link-model FILE" "[ $? -eq 0 ] && grep -q '\"name\": \"gpubox4\"' '$tmp/g.json'"
+"$BOXBFS" bfs kron:9 --roots 2 --backend cpu --devices 3 --link-model expether-2x10g-shared >/dev/null 2>&1
+check "bfs --link-model expether-2x10g-shared" "[ $? -eq 0 ]"
+"$BOXBFS" bfs kron:9 --roots 2 --backend cpu --devices 3 --link-model measured --order topology \
+    --json "$tmp/m.json" >/dev/null 2>&1
+check "bfs --link-model measured --order topology" "[ $? -eq 0 ] && grep -q '\"name\": \"measured\"' '$tmp/m.json'"
+"$BOXBFS" bfs kron:9 --roots 2 --backend cpu --devices 2 --link-model 50MB/s,200us --throttle >/dev/null 2>&1
+check "bfs --throttle" "[ $? -eq 0 ]"
+"$BOXBFS" bfs kron:8 --backend cpu --link-model "$TESTDATA/links/bad_latency.links" >/dev/null 2>"$tmp/e3"; rc=$?
+check "bad description: FILE:LINE, exit 1" "[ $rc -eq 1 ] && grep -q 'bad_latency.links:4: bad latency' '$tmp/e3'"
+"$BOXBFS" bfs kron:8 --backend cpu --devices 3 --link-model "$TESTDATA/links/partial.links" >/dev/null 2>"$tmp/e4"; rc=$?
+check "uncovered pair: named" "[ $rc -eq 1 ] && grep -q 'no figure for 0 -> 2' '$tmp/e4'"
+"$BOXBFS" bfs kron:8 --order fastest >/dev/null 2>"$tmp/e5"; rc=$?
+check "bad --order exit 1" "[ $rc -eq 1 ] && grep -q \"unknown value 'fastest'\" '$tmp/e5'"
+exit $fail

@@ -1,0 +1,59 @@
+/* Topology internals: link descriptions (links.c), device and link discovery
+ * through the device-operations table and NVML loaded at run time
+ * (discover.c, nvml.c), the bandwidth/latency probe (probe.c), and the
+ * topology-aware ring order (order.c). Public side: boxbfs_links_*,
+ * boxbfs_topology_* in boxbfs.h. */
+#ifndef BB_TOPOLOGY_H
+#define BB_TOPOLOGY_H
+
+#include <stddef.h>
+
+#include "boxbfs.h"
+#include "kernels/kernels.h"
+#include "peer/traffic.h"
+
+/* One line of a description: `slot` (per device) or `link` (per pair, both
+ * directions); a or b = -1 for `*`. */
+typedef struct {
+    int is_link, a, b;
+    double bw, lat;
+    int shared;
+} bb_link_rule_t;
+
+struct boxbfs_links {
+    char name[64];
+    bb_link_rule_t *rules;
+    int nrules, cap;
+};
+
+/* Resolve a description for ndev engine devices; engine device i is physical
+ * device ids[i] (ids NULL: i). Fails (INVALID_ARG, naming the pair) when a
+ * pair has no figure. */
+boxbfs_status_t bb_links_resolve(boxbfs_links_t links, int ndev, const int *ids, bb_linkmat_t *L);
+
+/* Greedy ring order over L (see order.c): perm[i] = old index of new device i. */
+void bb_topo_ring_order(const bb_linkmat_t *L, int *perm);
+
+/* Probe of opened devices (probe.c). times[((s * n + d) * BOXBFS_PROBE_MODES + mode)
+ * * nsizes + k] and lat[s * n + d], seconds (0 on the diagonal). */
+typedef struct {
+    int ndev, nsizes;
+    size_t *sizes;
+    double *times, *lat;
+} bb_probe_t;
+
+boxbfs_status_t bb_probe_run(const bb_device_ops_t *ops, bb_device_t **devs, int ndev,
+                             const size_t *sizes, int nsizes, int repeats, int modes_mask,
+                             bb_probe_t *p);
+void bb_probe_free(bb_probe_t *p);
+/* Figures from a probe: bandwidth of the largest size's peer copy, latency of
+ * the 8-byte copy; dedicated pairs. */
+boxbfs_status_t bb_probe_linkmat(const bb_probe_t *p, bb_linkmat_t *L);
+
+/* NVML through dlopen (nvml.c): NVLinks between the devices with these PCI
+ * bus ids, counts[a * n + b]; a device whose links end on an NVSwitch gets
+ * switch_links[a] > 0. Returns 0 when NVML answered, -1 when it is absent or
+ * failed (nothing written). */
+int bb_nvml_nvlinks(const char (*bus_ids)[32], int n, int *counts, int *switch_links);
+
+#endif /* BB_TOPOLOGY_H */
