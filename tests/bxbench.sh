@@ -10,10 +10,7 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
 [ -f "$tools/bxbench" ] || tools=$(cd "${TESTDATA:-.}/../../tools" 2>/dev/null && pwd)
 [ -f "$tools/bxbench" ] || { echo "tools/bxbench not found"; exit 99; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/testlib.sh"
 sweep() {
     python3 "$tools/bxbench" --boxbfs "$BOXBFS" --out "$tmp/o" --scales 10 --devices 2 \
         --backends cpu --contracts sort-unique,valid-flag --link-models expether-2x10g \

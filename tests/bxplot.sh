@@ -10,10 +10,7 @@ tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
 [ -f "$tools/bxplot" ] || tools=$(cd "${TESTDATA:-.}/../../tools" 2>/dev/null && pwd)
 [ -f "$tools/bxplot" ] || { echo "tools/bxplot not found"; exit 99; }
 data=${TESTDATA:-$(dirname "$0")/data}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 json=""
 if [ -x "${BOXBFS:-}" ]; then

@@ -4,10 +4,7 @@
 # the traffic CSV.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 "$BOXBFS" bfs kron:10 --roots 8 --backend cpu --devices 3 --contract valid-flag --wire auto \
     --link-model expether-2x10g --json "$tmp/r.json" --traffic-csv "$tmp/t.csv" >"$tmp/out" 2>"$tmp/err"

@@ -7,9 +7,7 @@ set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 ref="${SHARED_DATASETS:-}/BFS_REFERENCE.tsv"
 [ -f "$ref" ] || { echo "no $ref: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/testlib.sh"
 # USA-road-FLA (1.9k levels) is kept for the benchmarks: too slow for a unit run
 grep -v '^#' "$ref" | grep -v '^USA-road' | while IFS="$(printf '\t')" read -r file kind source reached depth sum counts; do
     flag="--undirected"; [ "$kind" = directed ] && flag="--directed"

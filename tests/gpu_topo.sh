@@ -6,10 +6,7 @@
 # (exchange time within 25 % + 5 ms of the model). Skips (77) without a GPU.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 if ! "$BOXBFS" topo --backend cuda --json "$tmp/t.json" >"$tmp/t" 2>"$tmp/e"; then
     if grep -q -i -e "no GPU" -e "not built in" "$tmp/e"; then echo "SKIP: $(cat "$tmp/e")"; exit 77; fi

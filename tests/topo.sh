@@ -5,10 +5,7 @@
 # bfs with --link-model FILE|measured, --throttle and --order topology.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 "$BOXBFS" topo --backend cpu --devices 3 --json "$tmp/t.json" >"$tmp/out" 2>"$tmp/err"
 check "topo exit 0" "[ $? -eq 0 ]"
