@@ -1,7 +1,6 @@
-/* Link models: a bandwidth per link and direction and a latency per message,
- * turning counted bytes into modeled exchange time. Built-in figures are
- * nominal (datasheet) rates; expether-2x10g is GPU-BOX's slot link
- * [003 §2: two 10 GbE ports per slot through an ExpEther bridge, 20 Gb/s]. */
+/* Single-figure link models: a bandwidth per link and direction and a latency
+ * per message, turning counted bytes into modeled exchange time: a built-in
+ * name (the built-in descriptions of topology/links.c) or "BW,LATENCY". */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,15 +10,7 @@
 
 #include "common/error.h"
 #include "peer/traffic.h"
-
-static const boxbfs_link_model_t builtin[] = {
-    /* NVLink 4 (H100/H200): 18 links x 25 GB/s per direction */
-    {450e9, 2.3e-6, "nvlink4"},
-    {13e9, 5e-6, "pcie3x16"},    /* 8 GT/s x16, about 13 GB/s usable */
-    {26e9, 5e-6, "pcie4x16"},    /* 16 GT/s x16, about 26 GB/s usable */
-    {52e9, 5e-6, "pcie5x16"},    /* 32 GT/s x16, about 52 GB/s usable */
-    {2.5e9, 10e-6, "expether-2x10g"},   /* 2 x 10 Gb/s = 2.5 GB/s per slot */
-};
+#include "topology/topology.h"
 
 /* "25e9", "25G", "25GB/s", "20Gb/s" (bits) -> bytes per second */
 int bb_parse_bandwidth(const char *s, double *bps_p)
@@ -59,12 +50,7 @@ boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *m
     boxbfs_link_model_t m;
     if (text == NULL || *text == '\0')
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "empty link model");
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
-        if (strcasecmp(text, builtin[i].name) == 0) {
-            *model_p = builtin[i];
-            return BOXBFS_OK;
-        }
-    }
+    if (bb_links_builtin(text, model_p) >= 0) return BOXBFS_OK;   /* topology/links.c */
     comma = strchr(text, ',');
     if (comma == NULL || strlen(text) >= sizeof buf)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,

@@ -16,18 +16,33 @@
 #include "common/error.h"
 #include "topology/topology.h"
 
+/* The built-in descriptions: every slot alike (nominal figures). */
 static const struct {
-    const char *name, *text;
+    const char *name;
+    double bandwidth_Bps, latency_s;
+    int shared;
 } builtin[] = {
-    {"nvlink4", "slot * bandwidth=450GB/s latency=2.3us\n"},   /* 18 x 25 GB/s per direction */
-    {"pcie3x16", "slot * bandwidth=13GB/s latency=5us\n"},
-    {"pcie4x16", "slot * bandwidth=26GB/s latency=5us\n"},
-    {"pcie5x16", "slot * bandwidth=52GB/s latency=5us\n"},
+    {"nvlink4", 450e9, 2.3e-6, 0},    /* NVLink 4 (H100/H200): 18 x 25 GB/s per direction */
+    {"pcie3x16", 13e9, 5e-6, 0},      /* 8 GT/s x16, about 13 GB/s usable */
+    {"pcie4x16", 26e9, 5e-6, 0},      /* 16 GT/s x16, about 26 GB/s usable */
+    {"pcie5x16", 52e9, 5e-6, 0},      /* 32 GT/s x16, about 52 GB/s usable */
     /* 2 x 10 Gb/s per slot, full duplex: each direction has its 2.5 GB/s */
-    {"expether-2x10g", "slot * bandwidth=2.5GB/s latency=10us\n"},
+    {"expether-2x10g", 2.5e9, 10e-6, 0},
     /* the same slots with one 2.5 GB/s for everything through a slot at once */
-    {"expether-2x10g-shared", "slot * bandwidth=2.5GB/s latency=10us shared\n"},
+    {"expether-2x10g-shared", 2.5e9, 10e-6, 1},
 };
+
+int bb_links_builtin(const char *name, boxbfs_link_model_t *model_p)
+{
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (strcasecmp(name, builtin[i].name) == 0) {
+            model_p->bandwidth_Bps = builtin[i].bandwidth_Bps;
+            model_p->latency_s = builtin[i].latency_s;
+            snprintf(model_p->name, sizeof model_p->name, "%s", builtin[i].name);
+            return builtin[i].shared;
+        }
+    return -1;
+}
 
 void boxbfs_links_free(boxbfs_links_t links)
 {
@@ -210,6 +225,7 @@ boxbfs_status_t boxbfs_links_load(const char *spec, boxbfs_links_t *links_p)
     boxbfs_link_model_t m;
     boxbfs_status_t st;
     char text[256];
+    int shared;
     if (spec == NULL || *spec == '\0' || links_p == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "empty link model");
     if (stat(spec, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
@@ -222,9 +238,11 @@ boxbfs_status_t boxbfs_links_load(const char *spec, boxbfs_links_t *links_p)
             snprintf((*links_p)->name, sizeof (*links_p)->name, "%s", base ? base + 1 : spec);
         return st;
     }
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (strcasecmp(spec, builtin[i].name) == 0)
-            return boxbfs_links_parse(builtin[i].text, builtin[i].name, links_p);
+    if ((shared = bb_links_builtin(spec, &m)) >= 0) {
+        snprintf(text, sizeof text, "slot * bandwidth=%.17g latency=%.17g%s\n", m.bandwidth_Bps,
+                 m.latency_s, shared ? " shared" : "");
+        return boxbfs_links_parse(text, m.name, links_p);
+    }
     if (strchr(spec, ',') == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "unknown link model '%s' (built in: nvlink4, pcie3x16, pcie4x16, "

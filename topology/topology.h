@@ -29,6 +29,10 @@ struct boxbfs_links {
 /* Resolve a description for ndev engine devices; engine device i is physical
  * device ids[i] (ids NULL: i). Fails (INVALID_ARG, naming the pair) when a
  * pair has no figure. */
+/* The figures of the built-in description name (every slot alike) in
+ * *model_p; returns 1 if its slots are shared, 0 if dedicated, -1 (model_p
+ * untouched) if name is not built in. */
+int bb_links_builtin(const char *name, boxbfs_link_model_t *model_p);
 boxbfs_status_t bb_links_resolve(boxbfs_links_t links, int ndev, const int *ids, bb_linkmat_t *L);
 
 /* Greedy ring order over L (see order.c): perm[i] = old index of new device i. */
