@@ -146,7 +146,9 @@ typedef enum { BOXBFS_WIRE_LIST = 0, BOXBFS_WIRE_BITMAP = 1, BOXBFS_WIRE_AUTO = 
 typedef enum {
     BOXBFS_EXCHANGE_PEER = 0,   /* left-right peer copies [003 §5.2]            */
     BOXBFS_EXCHANGE_HOST = 1,   /* left-right, staged through host memory       */
-    BOXBFS_EXCHANGE_MPI = 2     /* one device per MPI rank (built --with-mpi)   */
+    BOXBFS_EXCHANGE_MPI = 2,    /* one device per MPI rank (built --with-mpi)   */
+    BOXBFS_EXCHANGE_NCCL = 3    /* NCCL send/recv, all GPUs of this process
+                                   (cuda backend; built with NCCL)              */
 } boxbfs_exchange_t;
 typedef enum {
     BOXBFS_EXPAND_AUTO = 0, BOXBFS_EXPAND_BINSEARCH = 1, BOXBFS_EXPAND_MERGEPATH = 2
@@ -223,8 +225,11 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
 
 /* Partition the graph over the devices and allocate everything a search
  * needs (the graph must outlive the engine). Returns OK, INVALID_ARG,
- * NO_DEVICE, DEVICE, DEVICE_MEMORY (message names the shortfall),
- * UNSUPPORTED (backend not built in), NO_MEMORY. */
+ * NO_DEVICE, DEVICE (also: ncclCommInitAll failed, with NCCL's message),
+ * DEVICE_MEMORY (message names the shortfall), UNSUPPORTED (backend or
+ * exchange not built in; BOXBFS_EXCHANGE_NCCL on the cpu backend or with
+ * throttle), NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets NCCL_NVLS_ENABLE=0 in the
+ * process environment when it is unset. */
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
 void boxbfs_engine_free(boxbfs_engine_t engine);

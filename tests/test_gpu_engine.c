@@ -3,8 +3,11 @@
  * visited layout on kron:14 and on a hand graph with isolated vertices gives
  * trees that pass the Graph500 validator with the reference levels, and the
  * same traffic (totals, phases, link matrix, per-level rows) as the cpu
- * backend with the same options. Bad device ids and a too small memory limit
- * fail with their own status and a message, without leaking. */
+ * backend with the same options. Built with NCCL, --exchange nccl with every
+ * contraction x wire (visited alternating, every expand) gives the same trees
+ * and the traffic of the peer exchange (= the cpu backend's). Bad device ids
+ * and a too small memory limit fail with their own status and a message,
+ * without leaking; so do NCCL's refusals (a GPU given twice, --throttle). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -102,6 +105,8 @@ static int cpu_reports(const case_t *c, const boxbfs_engine_options_t *opts, sna
     int taken = 0;
     o.backend = BOXBFS_BACKEND_CPU;
     o.device_ids = NULL;
+    /* NCCL moves the same messages as the left-right schedule: same counts */
+    if (o.exchange == BOXBFS_EXCHANGE_NCCL) o.exchange = BOXBFS_EXCHANGE_PEER;
     CHECK_OK(boxbfs_engine_create(c->g, &o, &e));
     for (; e && taken < NROOTS; taken++) {
         boxbfs_status_t st = boxbfs_engine_run(e, c->roots[taken], NULL, NULL, &r);
@@ -191,6 +196,19 @@ static void sweep(const case_t *c, int ndev)
                 o.visited = (boxbfs_visited_t)v;
                 compare(c, &o);
             }
+#ifdef BB_HAVE_NCCL
+    for (int ct = 0; ct < 3; ct++)
+        for (int w = 0; w < 3; w++) {
+            boxbfs_engine_options_init(&o);
+            o.backend = BOXBFS_BACKEND_CUDA;
+            o.devices = ndev;
+            o.exchange = BOXBFS_EXCHANGE_NCCL;
+            o.contract = (boxbfs_contract_t)ct;
+            o.wire = (boxbfs_wire_t)w;
+            o.visited = (boxbfs_visited_t)((ct + w) % 2);
+            compare(c, &o);
+        }
+#endif
     if (ndev > 1) {   /* staged through pinned host memory: copies into another device */
         boxbfs_engine_options_init(&o);
         o.backend = BOXBFS_BACKEND_CUDA;
@@ -291,6 +309,29 @@ static void errors(int available)
     CHECK(strstr(boxbfs_last_error(), "short by") != NULL);
     boxbfs_engine_free(e);
     e = NULL;
+#ifdef BB_HAVE_NCCL
+    o.device_memory_limit = 0;
+    o.exchange = BOXBFS_EXCHANGE_NCCL;
+    o.throttle = 1;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_UNSUPPORTED);
+    CHECK(strstr(boxbfs_last_error(), "--throttle") != NULL);
+    boxbfs_engine_free(e);
+    e = NULL;
+    o.throttle = 0;
+    {   /* one GPU twice: the engine takes it, NCCL cannot (one rank per GPU) */
+        int twice[2] = {0, 0};
+        o.devices = 2;
+        o.device_ids = twice;
+        CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+        CHECK(strstr(boxbfs_last_error(), "given twice") != NULL);
+        boxbfs_engine_free(e);
+        e = NULL;
+        o.device_ids = NULL;
+        o.devices = 1;
+    }
+    o.exchange = BOXBFS_EXCHANGE_PEER;
+    o.device_memory_limit = (size_t)1 << 20;
+#endif
     /* the device is still usable after the failures */
     o.device_memory_limit = 0;
     CHECK_OK(boxbfs_engine_create(g, &o, &e));

@@ -43,8 +43,9 @@ static void bfs_usage(FILE *f)
         "  --contract sort-unique|valid-flag|atomic   frontier contraction (default valid-flag)\n"
         "  --visited byte|bit     Visited array layout (default byte)\n"
         "  --wire list|bitmap|auto     frontier wire format (default list)\n"
-        "  --exchange peer|host|mpi   left-right peer copies, staged through host memory,\n"
-        "                         or one device per MPI rank (mpirun -np N; built --with-mpi)\n"
+        "  --exchange peer|host|mpi|nccl   left-right peer copies, staged through host\n"
+        "                         memory, one device per MPI rank (mpirun -np N; built\n"
+        "                         --with-mpi), or NCCL send/recv between the GPUs (built with NCCL)\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4 or 8 (default)\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
@@ -100,6 +101,11 @@ static const int have_mpi = 1;
 #else
 static const int have_mpi = 0;
 #endif
+#ifdef BB_HAVE_NCCL
+static const int have_nccl = 1;
+#else
+static const int have_nccl = 0;
+#endif
 
 static int parse_args(int argc, char **argv, bfs_args_t *a)
 {
@@ -107,7 +113,7 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
     static const char *const contracts[] = {"sort-unique", "valid-flag", "atomic"};
     static const char *const visiteds[] = {"byte", "bit"};
     static const char *const wires[] = {"list", "bitmap", "auto"};
-    static const char *const exchanges[] = {"peer", "host", "mpi"};
+    static const char *const exchanges[] = {"peer", "host", "mpi", "nccl"};
     static const char *const expands[] = {"auto", "binsearch", "mergepath"};
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
@@ -185,12 +191,12 @@ static int parse_args(int argc, char **argv, bfs_args_t *a)
             a->eo.wire = (boxbfs_wire_t)iv;
         } else if (OPT("--exchange")) {
             NEED_VALUE("--exchange");
-            if (strcmp(v, "nccl") == 0 || (strcmp(v, "mpi") == 0 && !have_mpi)) {
-                bb_cli_error("--exchange %s is not built into this boxbfs (available: peer, host%s)",
-                             v, have_mpi ? ", mpi" : "");
+            if ((strcmp(v, "nccl") == 0 && !have_nccl) || (strcmp(v, "mpi") == 0 && !have_mpi)) {
+                bb_cli_error("--exchange %s is not built into this boxbfs (available: peer, host%s%s)",
+                             v, have_mpi ? ", mpi" : "", have_nccl ? ", nccl" : "");
                 return -1;
             }
-            if (parse_enum("--exchange", v, exchanges, 3, &iv)) return -1;
+            if (parse_enum("--exchange", v, exchanges, 4, &iv)) return -1;
             a->eo.exchange = (boxbfs_exchange_t)iv;
         } else if (OPT("--expand")) {
             NEED_VALUE("--expand");
@@ -439,7 +445,9 @@ static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
 static void pick_defaults(bfs_args_t *a)
 {
     int gpus = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
-    if (!a->backend_given) {
+    if (!a->backend_given && a->eo.exchange == BOXBFS_EXCHANGE_NCCL) {
+        a->eo.backend = BOXBFS_BACKEND_CUDA;   /* NCCL moves GPU memory: no cpu fallback */
+    } else if (!a->backend_given) {
         a->eo.backend = gpus > 0 ? BOXBFS_BACKEND_CUDA : BOXBFS_BACKEND_CPU;
         if (gpus == 0)
             fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");

@@ -127,6 +127,15 @@ void bb_barrier_abort(bb_barrier_t *b)
     pthread_mutex_unlock(&b->lock);
 }
 
+int bb_barrier_aborted(bb_barrier_t *b)
+{
+    int aborted;
+    pthread_mutex_lock(&b->lock);
+    aborted = b->aborted;
+    pthread_mutex_unlock(&b->lock);
+    return aborted;
+}
+
 void bb_barrier_reset(bb_barrier_t *b)
 {
     pthread_mutex_lock(&b->lock);

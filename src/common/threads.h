@@ -33,6 +33,8 @@ void bb_barrier_destroy(bb_barrier_t *b);
 /* Returns 0 when all count threads arrived, 1 if the barrier was aborted. */
 int bb_barrier_wait(bb_barrier_t *b);
 void bb_barrier_abort(bb_barrier_t *b);
+/* 1 once the barrier was aborted (a thread polling a device can stop). */
+int bb_barrier_aborted(bb_barrier_t *b);
 /* Clear the abort flag (between searches, with no thread waiting). */
 void bb_barrier_reset(bb_barrier_t *b);
 

@@ -262,11 +262,17 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     size_t cells = (size_t)ndev * (size_t)ndev;
     const char *env = getenv("BOXBFS_DISABLE_PEER");
     int no_peer = env != NULL && strcmp(env, "1") == 0;
-    e->xchg = (bb_exchange_t){.ndev = ndev, .ops = e->ops, .devs = e->handles,
-                              .barrier = &e->barrier, .traffic = &e->traffic,
+    e->xchg = (bb_exchange_t){.ndev = ndev, .run = bb_exchange_leftright, .ops = e->ops,
+                              .devs = e->handles, .barrier = &e->barrier,
+                              .traffic = &e->traffic,
                               .throttle = e->opts.throttle ? &e->linkmat : NULL};
     if (e->opts.exchange == BOXBFS_EXCHANGE_MPI) {
         /* payloads go by MPI from device memory the rank reads and writes */
+    } else if (e->opts.exchange == BOXBFS_EXCHANGE_NCCL) {
+        /* one communicator per device, rank = engine device index: after
+         * setup_links, so --order topology's ring order is the rank order */
+        BB_CHECK(bb_nccl_ops_ptr->open(e->order, ndev, &e->xchg.nccl));
+        e->xchg.run = bb_exchange_nccl;
     } else if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
         for (int a = 0; a < ndev; a++)
             for (int b = 0; b < ndev; b++) {
@@ -328,6 +334,18 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
     if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange mpi is not built in (rebuild with --with-mpi)");
+    if (o->exchange == BOXBFS_EXCHANGE_NCCL && bb_nccl_ops_ptr == NULL)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange nccl is not built in (configure found no CUDA or no "
+                            "NCCL; rebuild with --with-cuda --with-nccl)");
+    if (o->exchange == BOXBFS_EXCHANGE_NCCL && o->backend != BOXBFS_BACKEND_CUDA)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange nccl runs the cuda backend only (use --backend cuda, "
+                            "or --exchange peer|host on the cpu backend)");
+    if (o->exchange == BOXBFS_EXCHANGE_NCCL && o->throttle)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange nccl does not combine with --throttle (NCCL's messages "
+                            "cannot be paced one by one)");
     if ((o->devices < 1 && o->exchange != BOXBFS_EXCHANGE_MPI) || o->devices < 0 ||
         o->devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
@@ -412,6 +430,8 @@ fail_barrier:
 void boxbfs_engine_free(boxbfs_engine_t e)
 {
     if (e == NULL) return;
+    /* communicators first: they use the devices' contexts and streams */
+    if (e->xchg.nccl) bb_nccl_ops_ptr->close(e->xchg.nccl);
     for (int d = 0; e->devs && d < e->ndev; d++) {
         bb_engine_dev_t *D = &e->devs[d];
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);

@@ -47,7 +47,10 @@ const char *boxbfs_wire_name(boxbfs_wire_t v)
 
 const char *boxbfs_exchange_name(boxbfs_exchange_t v)
 {
-    return v == BOXBFS_EXCHANGE_MPI ? "mpi" : v == BOXBFS_EXCHANGE_HOST ? "host" : "peer";
+    return v == BOXBFS_EXCHANGE_NCCL ? "nccl"
+         : v == BOXBFS_EXCHANGE_MPI  ? "mpi"
+         : v == BOXBFS_EXCHANGE_HOST ? "host"
+                                     : "peer";
 }
 
 const char *boxbfs_expand_name(boxbfs_expand_t v)

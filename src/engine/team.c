@@ -1,7 +1,8 @@
 /* The thread team: every device of the search is driven by a host thread of
  * this process (bb_parallel_run); the round's matrices and the level books
  * are shared memory, so publishing a row is a barrier, and payloads move by
- * the left-right schedule of peer or host-staged copies [003 §5.2]. */
+ * the exchange chosen at setup (e->xchg.run): the left-right schedule of peer
+ * or host-staged copies [003 §5.2], or NCCL point-to-point (--exchange nccl). */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -37,7 +38,7 @@ static int threads_publish(boxbfs_engine_t e, int self)
 
 static boxbfs_status_t threads_exchange(boxbfs_engine_t e, const bb_exchange_round_t *r, int self)
 {
-    return bb_exchange_leftright(&e->xchg, r, self);
+    return e->xchg.run(&e->xchg, r, self);
 }
 
 static boxbfs_status_t threads_finish(boxbfs_engine_t e, int self)

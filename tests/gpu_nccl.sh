@@ -1,0 +1,81 @@
+#!/bin/sh
+# --exchange nccl (one process, one NCCL rank per GPU): for 1 .. all GPUs and
+# every contraction x wire format (visited layout and expand method varied
+# along), `boxbfs bfs --exchange nccl` gives validated trees and the same
+# traffic (total bytes and messages, phases, per-link matrix, level table,
+# per-root bytes) as the same run with --exchange peer. Skips (77) when NCCL
+# is not built in; without a GPU it checks that --exchange nccl fails cleanly
+# (exit 3, "no GPU") and then skips. Uses $BOXBFS.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+
+"$BOXBFS" bfs kron:4 --backend cpu --exchange nccl --roots 1 >/dev/null 2>"$tmp/e0"
+if grep -q 'not built in' "$tmp/e0"; then echo "built without NCCL: skipped"; exit 77; fi
+check "nccl on the cpu backend: exit 1, says so" \
+    "grep -q 'cuda backend only' '$tmp/e0'"
+"$BOXBFS" bfs kron:10 --exchange nccl --roots 1 --json "$tmp/probe.json" >"$tmp/o0" 2>"$tmp/e1"
+rc=$?
+if [ $rc -ne 0 ]; then
+    if grep -q -i 'no GPU' "$tmp/e1"; then
+        check "no GPU: exit 3 with a message" "[ $rc -eq 3 ]"
+        [ $fail -eq 0 ] || exit 1
+        echo "no GPU: skipped"; exit 77
+    fi
+    echo "FAIL probe search with --exchange nccl:"; cat "$tmp/e1"; exit 1
+fi
+gpus=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['device_count'])" "$tmp/probe.json")
+echo "$gpus GPU(s)"
+
+same_traffic() {   # peer.json nccl.json
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["validation"] == "passed", "peer run not validated"
+assert b["validation"] == "passed", "nccl run not validated"
+assert b["options"]["exchange"] == "nccl", b["options"]["exchange"]
+ta, tb = a["traffic"], b["traffic"]
+for k in ("total_bytes", "total_messages", "phases", "phase_messages", "links"):
+    assert ta[k] == tb[k], (k, ta[k], tb[k])
+keys = ("level", "frontier", "sent_vertices", "bytes", "messages", "bitmap_messages")
+la = [[l[k] for k in keys] for l in ta["levels"]]
+lb = [[l[k] for k in keys] for l in tb["levels"]]
+assert la == lb, ("levels", la, lb)
+ra = [(r["root"], r["levels"], r["reached"], r["bytes"]) for r in a["runs"]]
+rb = [(r["root"], r["levels"], r["reached"], r["bytes"]) for r in b["runs"]]
+assert ra == rb, ("runs", ra, rb)
+PY
+}
+
+run_pair() {   # NAME OPTIONS...: the same search with peer and with nccl
+    name=$1; shift
+    "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange peer --json "$tmp/p.json" >/dev/null 2>"$tmp/pe"
+    prc=$?
+    "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange nccl --json "$tmp/n.json" >/dev/null 2>"$tmp/ne"
+    nrc=$?
+    if [ $prc -ne 0 ] || [ $nrc -ne 0 ]; then
+        check "$name: both exit 0 (peer $prc, nccl $nrc)" false
+        sed 's/^/    /' "$tmp/pe" "$tmp/ne"
+        return
+    fi
+    check "$name: validated, same traffic as peer" "same_traffic '$tmp/p.json' '$tmp/n.json'"
+}
+
+i=0
+for n in $(seq 1 "$gpus"); do
+    for contract in sort-unique valid-flag atomic; do
+        for wire in list bitmap auto; do
+            i=$((i + 1))
+            if [ $((i % 2)) -eq 0 ]; then visited=bit; else visited=byte; fi
+            case $((i % 3)) in 0) expand=binsearch;; 1) expand=mergepath;; *) expand=auto;; esac
+            run_pair "N=$n $contract $wire $visited $expand" --backend cuda --devices "$n" \
+                --contract "$contract" --wire "$wire" --visited "$visited" --expand "$expand"
+        done
+    done
+done
+if [ "$gpus" -gt 1 ]; then   # rank order != ordinal order: NCCL ranks follow the engine order
+    ids=$(seq $((gpus - 1)) -1 0 | paste -sd, -)
+    run_pair "N=$gpus --device-ids $ids" --backend cuda --device-ids "$ids" --wire auto
+fi
+exit $fail
