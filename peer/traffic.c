@@ -28,6 +28,7 @@ void bb_traffic_free(bb_traffic_t *t)
     free(t->link_bytes);
     free(t->link_messages);
     free(t->levels);
+    free(t->level_link_bytes);
     pthread_mutex_destroy(&t->lock);
     memset(t, 0, sizeof *t);
 }
@@ -47,14 +48,22 @@ boxbfs_status_t bb_traffic_level(bb_traffic_t *t, int level)
     if (level >= t->cap) {
         int cap = t->cap ? t->cap * 2 : 64;
         while (cap <= level) cap *= 2;
+        size_t cells = (size_t)t->ndev * (size_t)t->ndev;
         boxbfs_level_report_t *grown = realloc(t->levels, (size_t)cap * sizeof *grown);
+        int64_t *links;
         if (grown == NULL)
             return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot grow the level table to %d levels", cap);
         t->levels = grown;
+        links = realloc(t->level_link_bytes, (size_t)cap * cells * sizeof *links);
+        if (links == NULL)
+            return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot grow the level table to %d levels", cap);
+        t->level_link_bytes = links;
         t->cap = cap;
     }
     while (t->nlevels <= level) {
+        size_t cells = (size_t)t->ndev * (size_t)t->ndev;
         memset(&t->levels[t->nlevels], 0, sizeof t->levels[0]);
+        memset(t->level_link_bytes + (size_t)t->nlevels * cells, 0, cells * sizeof(int64_t));
         t->levels[t->nlevels].level = t->nlevels;
         t->nlevels++;
     }
@@ -72,6 +81,7 @@ void bb_traffic_add(bb_traffic_t *t, boxbfs_phase_t phase, int level, int src, i
     t->phase_bytes[phase] += bytes;
     t->phase_messages[phase] += messages;
     if (level >= 0 && level < t->nlevels) {
+        t->level_link_bytes[(size_t)level * (size_t)t->ndev * (size_t)t->ndev + cell] += bytes;
         t->levels[level].bytes += bytes;
         t->levels[level].messages += messages;
     }

@@ -15,6 +15,7 @@ typedef struct {
     int64_t *link_bytes, *link_messages;     /* ndev x ndev, row = source */
     int64_t phase_bytes[BOXBFS_PHASE_COUNT], phase_messages[BOXBFS_PHASE_COUNT];
     boxbfs_level_report_t *levels;           /* nlevels used, cap allocated */
+    int64_t *level_link_bytes;               /* cap x ndev x ndev: bytes per level and link */
     int nlevels, cap;
     pthread_mutex_t lock;
 } bb_traffic_t;

@@ -282,6 +282,7 @@ typedef struct {
     const int64_t *link_messages; /* devices x devices */
     int nlevels;
     const boxbfs_level_report_t *level_reports;
+    const int64_t *level_link_bytes; /* nlevels x devices x devices: bytes per level and link */
     double modeled_exchange_s;
     double gather_s;              /* parent gather, measured */
 } boxbfs_search_report_t;

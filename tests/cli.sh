@@ -19,12 +19,13 @@ for key in '"graph"' '"vertices": 1024' '"backend": "cpu"' '"runs"' '"teps"' '"t
     check "json has $key" "grep -qF '$key' '$tmp/r.json'"
 done
 if command -v python3 >/dev/null 2>&1; then
-    check "json parses, 8 runs, links sum to total" "python3 -c '
+    check "json parses, 8 runs, links sum to total, per level too" "python3 -c '
 import json,sys
 r=json.load(open(\"$tmp/r.json\"))
 t=r[\"traffic\"]
 assert len(r[\"runs\"])==8 and all(x[\"validated\"] for x in r[\"runs\"])
 assert sum(l[\"bytes\"] for l in t[\"links\"])==t[\"total_bytes\"]==sum(t[\"phases\"].values())
+assert all(sum(k[\"bytes\"] for k in L[\"links\"])==L[\"bytes\"] for L in t[\"levels\"])
 '"
 fi
 check "csv header" "head -1 '$tmp/t.csv' | grep -q '^kind,src,dst,level,phase,bytes,messages'"

@@ -56,7 +56,13 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
     }
     {
         int64_t level_sum = 0, phase_sum = 0;
-        for (int l = 0; l < r->nlevels; l++) level_sum += r->level_reports[l].bytes;
+        for (int l = 0; l < r->nlevels; l++) {
+            int64_t links = 0;   /* a level's bytes all cross links: the per-link split sums to them */
+            for (int c = 0; c < o->devices * o->devices; c++)
+                links += r->level_link_bytes[(size_t)l * o->devices * o->devices + c];
+            CHECK(links == r->level_reports[l].bytes);
+            level_sum += r->level_reports[l].bytes;
+        }
         for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) phase_sum += r->phase_bytes[p];
         CHECK(phase_sum == r->total_bytes);
         /* every byte but the parent gather belongs to a level */

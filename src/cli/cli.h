@@ -135,6 +135,7 @@ typedef struct {
     double modeled_exchange_s;
     /* the first root's per-level table */
     boxbfs_level_report_t *first_levels;
+    int64_t *first_level_links;  /* first_nlevels x devices x devices */
     int first_nlevels;
     /* options as given, for the report */
     const char *graph_spec;

@@ -403,9 +403,13 @@ static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
         r->modeled_s[i] = s->modeled_exchange_s;
         add_traffic(r, s, ndev);
         if (i == 0) {
+            size_t cells = (size_t)ndev * (size_t)ndev;
             r->first_levels = malloc((size_t)s->nlevels * sizeof *r->first_levels);
-            if (r->first_levels) {
+            r->first_level_links = malloc((size_t)s->nlevels * cells * sizeof(int64_t));
+            if (r->first_levels && r->first_level_links) {
                 memcpy(r->first_levels, s->level_reports, (size_t)s->nlevels * sizeof *r->first_levels);
+                memcpy(r->first_level_links, s->level_link_bytes,
+                       (size_t)s->nlevels * cells * sizeof(int64_t));
                 r->first_nlevels = s->nlevels;
             }
             if (root_rank && a->output && write_output(a->output, g, parent, level) != 0) {
@@ -484,6 +488,7 @@ static void free_report(bb_bfs_report_t *r)
     free(r->roots); free(r->time_s); free(r->teps); free(r->teps_arc); free(r->modeled_s);
     free(r->levels); free(r->reached); free(r->bytes); free(r->input_edges); free(r->validated);
     free(r->link_bytes); free(r->link_messages); free(r->first_levels);
+    free(r->first_level_links);
 }
 
 int bb_cmd_bfs(int argc, char **argv)

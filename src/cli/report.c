@@ -197,6 +197,17 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_double(&j, "exchange_s", L->exchange_s);
         bb_json_double(&j, "update_s", L->update_s);
         bb_json_double(&j, "modeled_exchange_s", L->modeled_exchange_s);
+        bb_json_begin_array(&j, "links");
+        for (int s = 0; s < ndev; s++)
+            for (int d = 0; d < ndev; d++) {
+                if (s == d) continue;
+                bb_json_begin_object(&j, NULL);
+                bb_json_int(&j, "src", s);
+                bb_json_int(&j, "dst", d);
+                bb_json_int(&j, "bytes", r->first_level_links[((size_t)l * ndev + s) * ndev + d]);
+                bb_json_end_object(&j);
+            }
+        bb_json_end_array(&j);
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);
@@ -261,6 +272,12 @@ int bb_report_traffic_csv(FILE *f, const bb_bfs_report_t *r)
                 (long long)L->messages, (long long)L->frontier, (long long)L->sent_vertices,
                 L->modeled_exchange_s);
     }
+    for (int l = 0; l < r->first_nlevels; l++)
+        for (int s = 0; s < ndev; s++)
+            for (int d = 0; d < ndev; d++)
+                if (s != d)
+                    fprintf(f, "level_link,%d,%d,%d,,%lld,,,,\n", s, d, l,
+                            (long long)r->first_level_links[((size_t)l * ndev + s) * ndev + d]);
     for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
         fprintf(f, "phase,,,,%s,%lld,%lld,,,\n", boxbfs_phase_name((boxbfs_phase_t)p),
                 (long long)r->phase_bytes[p], (long long)r->phase_messages[p]);

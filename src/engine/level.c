@@ -255,6 +255,7 @@ static void fill_report(boxbfs_engine_t e)
     r->link_messages = t->link_messages;
     r->nlevels = t->nlevels;
     r->level_reports = t->levels;
+    r->level_link_bytes = t->level_link_bytes;
     r->modeled_exchange_s = 0;
     for (int l = 0; l < t->nlevels; l++) r->modeled_exchange_s += t->levels[l].modeled_exchange_s;
     r->modeled_exchange_s += e->gather_modeled_s;

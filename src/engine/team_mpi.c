@@ -183,7 +183,7 @@ static boxbfs_status_t mpi_finish(boxbfs_engine_t e, int self)
     int root = t->rank == 0, *counts = NULL, *displs = NULL;
     int64_t *sums;
     boxbfs_status_t st = BOXBFS_OK;
-    len = 2 * cells + 2 * BOXBFS_PHASE_COUNT + 2 * (size_t)tr->nlevels;
+    len = 2 * cells + 2 * BOXBFS_PHASE_COUNT + (2 + cells) * (size_t)tr->nlevels;
     BB_CHECK(bb_malloc(len * 8, "traffic sums", &sums));
     memcpy(sums, tr->link_bytes, cells * 8);
     memcpy(sums + cells, tr->link_messages, cells * 8);
@@ -196,6 +196,7 @@ static boxbfs_status_t mpi_finish(boxbfs_engine_t e, int self)
         sums[k++] = tr->levels[l].bytes;
         sums[k++] = tr->levels[l].messages;
     }
+    memcpy(sums + k, tr->level_link_bytes, (size_t)tr->nlevels * cells * 8);
     MPI_Reduce(root ? MPI_IN_PLACE : sums, sums, (int)len, MPI_INT64_T, MPI_SUM, 0, t->comm);
     if (root) {
         memcpy(tr->link_bytes, sums, cells * 8);
@@ -209,6 +210,7 @@ static boxbfs_status_t mpi_finish(boxbfs_engine_t e, int self)
             tr->levels[l].bytes = sums[k++];
             tr->levels[l].messages = sums[k++];
         }
+        memcpy(tr->level_link_bytes, sums + k, (size_t)tr->nlevels * cells * 8);
     }
     free(sums);
     BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *counts, "gather counts", &counts), st, out);
