@@ -117,6 +117,23 @@ void bb_progress_end(bb_progress_t *p);
 /* Git commit the binary was built from ("unknown" if not in a checkout). */
 const char *bb_build_commit(void);
 
+/* Command-line options of `boxbfs bfs` (src/cli/bfs_args.c). */
+typedef struct {
+    const char *spec, *output, *json, *traffic_csv;
+    boxbfs_load_options_t load;
+    boxbfs_engine_options_t eo;
+    int backend_given, devices_given, validate, nroots;
+    int64_t *given_roots;   /* external ids */
+    int ngiven;
+    uint64_t seed;
+    int device_ids[64];
+    boxbfs_links_t links;   /* --link-model FILE or a description-only built-in */
+} bb_bfs_args_t;
+
+/* Parse argv into *a (defaults already set by the caller); --help prints the
+ * usage and exits 0. Returns 0, or -1 after printing what is wrong. */
+int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a);
+
 /* Everything `boxbfs bfs` measured, for the text, JSON and CSV reports. */
 typedef struct {
     boxbfs_graph_t graph;

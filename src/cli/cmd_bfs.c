@@ -7,254 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "graph/graph.h"
 
-typedef struct {
-    const char *spec, *output, *json, *traffic_csv;
-    boxbfs_load_options_t load;
-    boxbfs_engine_options_t eo;
-    int backend_given, devices_given, validate, nroots;
-    int64_t *given_roots;   /* external ids */
-    int ngiven;
-    uint64_t seed;
-    int device_ids[64];
-    boxbfs_links_t links;   /* --link-model FILE or a description-only built-in */
-} bfs_args_t;
-
-static void bfs_usage(FILE *f)
-{
-    fprintf(f,
-        "usage: boxbfs bfs [GRAPH] [options]\n"
-        "  GRAPH                  kron:SCALE[:EDGEFACTOR[:SEED]] (default kron:20), .mtx, SNAP, .bbcsr, .gz\n"
-        "  --directed | --undirected   how to read a file (default: the format's own)\n"
-        "  --roots N              random roots with non-zero degree (default 64)\n"
-        "  --root V               search from V (an id of the input file); repeatable\n"
-        "  --seed S               seed of the root choice (default 1)\n"
-        "  --no-validate          skip the Graph500 validation (on by default)\n"
-        "  --output FILE          'vertex level parent' per vertex for the first root\n"
-        "  --json FILE            machine-readable report ('-' = stdout)\n"
-        "  --traffic-csv FILE     traffic per link, level and phase as CSV\n"
-        "  --backend cpu|cuda     default: cuda when a GPU is present, else cpu\n"
-        "  --devices N            devices (default: all GPUs, or 2 emulated on cpu)\n"
-        "  --device-ids A,B,...   which GPUs (cuda)\n"
-        "  --contract sort-unique|valid-flag|atomic   frontier contraction (default valid-flag)\n"
-        "  --visited byte|bit     Visited array layout (default byte)\n"
-        "  --wire list|bitmap|auto     frontier wire format (default list)\n"
-        "  --exchange peer|host|mpi|nccl   left-right peer copies, staged through host\n"
-        "                         memory, one device per MPI rank (mpirun -np N; built\n"
-        "                         --with-mpi), or NCCL send/recv between the GPUs (built with NCCL)\n"
-        "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
-        "  --expand-k K           GPU expand: edges per thread, 1, 2, 4 or 8 (default)\n"
-        "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
-        "  --link-model NAME|BW,LAT|FILE|measured   nvlink4 (default), pcie3x16, pcie4x16,\n"
-        "                         pcie5x16, expether-2x10g, expether-2x10g-shared, e.g. 25GB/s,5us,\n"
-        "                         a link description file, or measured (probed at start)\n"
-        "  --throttle             pace every copy to the link model's latency + bytes/bandwidth\n"
-        "  --order given|topology left-right ring order: as given, or fastest links adjacent\n"
-        "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
-        "  --threads N            generator/loader threads (default: all CPUs)\n");
-}
-
-static int parse_enum(const char *opt, const char *value, const char *const *names, int count,
-                      int *out)
-{
-    for (int i = 0; i < count; i++)
-        if (strcmp(value, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    bb_cli_error("%s: unknown value '%s' (see boxbfs bfs --help)", opt, value);
-    return -1;
-}
-
-static int parse_device_ids(bfs_args_t *a, const char *v)
-{
-    int n = 0;
-    const char *p = v;
-    while (*p) {
-        char *end;
-        long id;
-        errno = 0;
-        id = strtol(p, &end, 10);
-        if (end == p || errno || id < 0 || id > 1023 || n == 64 || (*end && *end != ',')) {
-            bb_cli_error("--device-ids: bad list '%s' (comma-separated GPU numbers)", v);
-            return -1;
-        }
-        a->device_ids[n++] = (int)id;
-        p = *end ? end + 1 : end;
-    }
-    if (n == 0) {
-        bb_cli_error("--device-ids: empty list");
-        return -1;
-    }
-    a->eo.device_ids = a->device_ids;
-    if (!a->devices_given) a->eo.devices = n;
-    a->devices_given = 1;
-    return 0;
-}
-
-#ifdef BB_HAVE_MPI
-static const int have_mpi = 1;
-#else
-static const int have_mpi = 0;
-#endif
-#ifdef BB_HAVE_NCCL
-static const int have_nccl = 1;
-#else
-static const int have_nccl = 0;
-#endif
-
-static int parse_args(int argc, char **argv, bfs_args_t *a)
-{
-    static const char *const backends[] = {"cpu", "cuda"};
-    static const char *const contracts[] = {"sort-unique", "valid-flag", "atomic"};
-    static const char *const visiteds[] = {"byte", "bit"};
-    static const char *const wires[] = {"list", "bitmap", "auto"};
-    static const char *const exchanges[] = {"peer", "host", "mpi", "nccl"};
-    static const char *const expands[] = {"auto", "binsearch", "mergepath"};
-    for (int i = 1; i < argc; i++) {
-        int missing = 0, iv;
-        int64_t n;
-        boxbfs_direction_t dir;
-        const char *v;
-        const char *arg = argv[i];
-#define OPT(name) ((v = bb_opt_value(argc, argv, &i, name, &missing)) != NULL || missing)
-#define NEED_VALUE(name)                                          \
-    if (missing) {                                                \
-        bb_cli_error("%s needs a value (see boxbfs bfs --help)", name); \
-        return -1;                                                \
-    }
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            bfs_usage(stdout);
-            exit(BB_EXIT_OK);
-        } else if (bb_opt_direction(arg, &dir)) {
-            if (a->load.direction != BOXBFS_DIRECTION_DEFAULT && a->load.direction != dir) {
-                bb_cli_error("--directed and --undirected exclude each other");
-                return -1;
-            }
-            a->load.direction = dir;
-        } else if (strcmp(arg, "--no-validate") == 0) {
-            a->validate = 0;
-        } else if (strcmp(arg, "--validate") == 0) {
-            a->validate = 1;
-        } else if (OPT("--roots")) {
-            NEED_VALUE("--roots");
-            if (bb_parse_i64(v, 1, 1 << 20, &n)) { bb_cli_error("--roots: '%s' is not a count in [1, 1048576]", v); return -1; }
-            a->nroots = (int)n;
-        } else if (OPT("--root")) {
-            NEED_VALUE("--root");
-            if (bb_parse_i64(v, INT64_MIN, INT64_MAX, &n)) { bb_cli_error("--root: '%s' is not a vertex id", v); return -1; }
-            int64_t *grown = realloc(a->given_roots, (size_t)(a->ngiven + 1) * sizeof *grown);
-            if (!grown) { bb_cli_error("out of memory"); return -1; }
-            a->given_roots = grown;
-            a->given_roots[a->ngiven++] = n;
-        } else if (OPT("--seed")) {
-            NEED_VALUE("--seed");
-            if (bb_parse_i64(v, 0, INT64_MAX, &n)) { bb_cli_error("--seed: '%s' is not a non-negative integer", v); return -1; }
-            a->seed = (uint64_t)n;
-        } else if (OPT("--output")) {
-            NEED_VALUE("--output");
-            a->output = v;
-        } else if (OPT("--json")) {
-            NEED_VALUE("--json");
-            a->json = v;
-        } else if (OPT("--traffic-csv")) {
-            NEED_VALUE("--traffic-csv");
-            a->traffic_csv = v;
-        } else if (OPT("--backend")) {
-            NEED_VALUE("--backend");
-            if (parse_enum("--backend", v, backends, 2, &iv)) return -1;
-            a->eo.backend = (boxbfs_backend_t)iv;
-            a->backend_given = 1;
-        } else if (OPT("--devices")) {
-            NEED_VALUE("--devices");
-            if (bb_parse_i64(v, 1, 1024, &n)) { bb_cli_error("--devices: '%s' is not a count in [1, 1024]", v); return -1; }
-            a->eo.devices = (int)n;
-            a->devices_given = 1;
-        } else if (OPT("--device-ids")) {
-            NEED_VALUE("--device-ids");
-            if (parse_device_ids(a, v)) return -1;
-        } else if (OPT("--contract")) {
-            NEED_VALUE("--contract");
-            if (parse_enum("--contract", v, contracts, 3, &iv)) return -1;
-            a->eo.contract = (boxbfs_contract_t)iv;
-        } else if (OPT("--visited")) {
-            NEED_VALUE("--visited");
-            if (parse_enum("--visited", v, visiteds, 2, &iv)) return -1;
-            a->eo.visited = (boxbfs_visited_t)iv;
-        } else if (OPT("--wire")) {
-            NEED_VALUE("--wire");
-            if (parse_enum("--wire", v, wires, 3, &iv)) return -1;
-            a->eo.wire = (boxbfs_wire_t)iv;
-        } else if (OPT("--exchange")) {
-            NEED_VALUE("--exchange");
-            if ((strcmp(v, "nccl") == 0 && !have_nccl) || (strcmp(v, "mpi") == 0 && !have_mpi)) {
-                bb_cli_error("--exchange %s is not built into this boxbfs (available: peer, host%s%s)",
-                             v, have_mpi ? ", mpi" : "", have_nccl ? ", nccl" : "");
-                return -1;
-            }
-            if (parse_enum("--exchange", v, exchanges, 4, &iv)) return -1;
-            a->eo.exchange = (boxbfs_exchange_t)iv;
-        } else if (OPT("--expand")) {
-            NEED_VALUE("--expand");
-            if (parse_enum("--expand", v, expands, 3, &iv)) return -1;
-            a->eo.expand = (boxbfs_expand_t)iv;
-        } else if (OPT("--expand-k")) {
-            NEED_VALUE("--expand-k");
-            if (bb_parse_i64(v, 1, 8, &n) || (n & (n - 1))) { bb_cli_error("--expand-k: '%s' is not 1, 2, 4 or 8", v); return -1; }
-            a->eo.expand_edges_per_thread = (int)n;
-        } else if (OPT("--expand-f0")) {
-            NEED_VALUE("--expand-f0");
-            if (bb_parse_i64(v, 1, 1 << 30, &n)) { bb_cli_error("--expand-f0: '%s' is not a whole number >= 1", v); return -1; }
-            a->eo.expand_f0 = (int)n;
-        } else if (OPT("--link-model")) {
-            NEED_VALUE("--link-model");
-            boxbfs_links_free(a->links);
-            a->links = NULL;
-            a->eo.links_measured = 0;
-            if (strcmp(v, "measured") == 0) {
-                a->eo.links_measured = 1;
-            } else if (access(v, F_OK) == 0 ||
-                       boxbfs_link_model_parse(v, &a->eo.link_model) != BOXBFS_OK) {
-                /* a file, or a built-in that only exists as a description */
-                if (boxbfs_links_load(v, &a->links) != BOXBFS_OK) {
-                    bb_cli_fail(BOXBFS_ERR_INVALID_ARG);
-                    return -1;
-                }
-            }
-            a->eo.links = a->links;
-        } else if (strcmp(arg, "--throttle") == 0) {
-            a->eo.throttle = 1;
-        } else if (OPT("--order")) {
-            static const char *const orders[] = {"given", "topology"};
-            NEED_VALUE("--order");
-            if (parse_enum("--order", v, orders, 2, &iv)) return -1;
-            a->eo.order = (boxbfs_order_t)iv;
-        } else if (OPT("--memory-limit")) {
-            NEED_VALUE("--memory-limit");
-            if (bb_parse_i64(v, 1, INT64_MAX, &n)) { bb_cli_error("--memory-limit: '%s' is not a byte count", v); return -1; }
-            a->eo.device_memory_limit = (size_t)n;
-        } else if (OPT("--threads")) {
-            NEED_VALUE("--threads");
-            if (bb_parse_i64(v, 0, 65536, &n)) { bb_cli_error("--threads: '%s' is not a count in [0, 65536] (0: all CPUs)", v); return -1; }
-            a->load.threads = (int)n;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            bb_cli_error("unknown option '%s' (see boxbfs bfs --help)", arg);
-            return -1;
-        } else if (a->spec == NULL) {
-            a->spec = arg;
-        } else {
-            bb_cli_error("more than one graph given ('%s' and '%s')", a->spec, arg);
-            return -1;
-        }
-#undef OPT
-#undef NEED_VALUE
-    }
-    return 0;
-}
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -265,7 +21,7 @@ static uint64_t splitmix64(uint64_t *state)
 }
 
 /* Graph500 root choice: distinct random vertices with at least one edge. */
-static int choose_roots(boxbfs_graph_t g, const bfs_args_t *a, int64_t **roots_p, int *count_p)
+static int choose_roots(boxbfs_graph_t g, const bb_bfs_args_t *a, int64_t **roots_p, int *count_p)
 {
     int64_t n = g->n, candidates = 0, *roots;
     int want = a->nroots, got = 0;
@@ -364,7 +120,7 @@ static void count_edges(boxbfs_graph_t g, const int32_t *level, int64_t *edges_p
     *arcs_p = arcs;
 }
 
-static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
+static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
 {
     boxbfs_graph_t g = r->graph;
     int ndev = a->eo.devices, rc = 0, failed = 0;
@@ -446,7 +202,7 @@ static int run_searches(const bfs_args_t *a, bb_bfs_report_t *r)
     return rc;
 }
 
-static void pick_defaults(bfs_args_t *a)
+static void pick_defaults(bb_bfs_args_t *a)
 {
     int gpus = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
     if (!a->backend_given && a->eo.exchange == BOXBFS_EXCHANGE_NCCL) {
@@ -493,7 +249,7 @@ static void free_report(bb_bfs_report_t *r)
 
 int bb_cmd_bfs(int argc, char **argv)
 {
-    bfs_args_t a;
+    bb_bfs_args_t a;
     bb_bfs_report_t r;
     boxbfs_status_t st;
     int rc, nroots = 0;
@@ -503,7 +259,7 @@ int bb_cmd_bfs(int argc, char **argv)
     a.validate = 1;
     a.nroots = 64;
     a.seed = 1;
-    if (parse_args(argc, argv, &a) != 0) {
+    if (bb_bfs_parse_args(argc, argv, &a) != 0) {
         free(a.given_roots);
         boxbfs_links_free(a.links);
         return BB_EXIT_USAGE;
