@@ -1,6 +1,7 @@
-/* Engine setup: partition the graph, plan and check each device's memory
- * before allocating, open the devices, upload each device's graph slice, and
- * tear everything down again on any failure (no leak on any error path). */
+/* Engine setup: check the options, partition the graph, open the devices,
+ * settle the links and their order, set up each device (device_setup.c) and
+ * the exchange, and tear everything down again on any failure (no leak on
+ * any error path). */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -11,159 +12,6 @@
 
 #include "common/error.h"
 #include "topology/topology.h"
-
-/* What one device needs, in bytes, by array (the memory plan). */
-typedef struct {
-    uint64_t nloc, arcs, work_cap, bitmap_words;
-    size_t graph, state, visited, remote, work, outbox, inbox, gather, scratch, total;
-} mem_plan_t;
-
-static uint64_t words32(uint64_t bits) { return (bits + 31) / 32; }
-
-static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
-{
-    const boxbfs_engine_options_t *o = &e->opts;
-    uint64_t n = (uint64_t)e->graph->n, lo = e->part.lo[d], hi = e->part.lo[d + 1];
-    int ndev = e->ndev;
-    memset(p, 0, sizeof *p);
-    p->nloc = hi - lo;
-    p->arcs = (uint64_t)(e->graph->offsets[hi] - e->graph->offsets[lo]);
-    for (int o2 = 0; o2 < ndev; o2++) p->bitmap_words += words32(e->part.lo[o2 + 1] - e->part.lo[o2]);
-    /* sort-based methods hold a whole level's neighbors: at most this slice's arcs */
-    p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
-                  : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
-    p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
-    p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
-    if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
-        p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
-    p->remote = ndev > 1 ? (size_t)n * 4 : 0;
-    p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
-                                                    : (size_t)p->work_cap * 4 * 5 + 4;
-    p->outbox = (size_t)n * 4 * 2;
-    p->inbox = (size_t)ndev * (size_t)p->nloc * 4;
-    p->gather = ndev > 1 ? (size_t)p->nloc * 8 : 0;
-}
-
-static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    void *p;
-    if (D->nallocs == BB_MAX_ALLOCS)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "too many allocations on device %d", d);
-    BB_CHECK(e->ops->alloc(D->dev, bytes, &p));
-    D->allocs[D->nallocs++] = p;
-    D->memory_bytes += bytes;
-    *(void **)ptr_p = p;
-    return BOXBFS_OK;
-}
-
-static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
-{
-    size_t free_b, total_b;
-    BB_CHECK(e->ops->mem_info(e->devs[d].dev, &free_b, &total_b));
-    if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
-        free_b = e->opts.device_memory_limit;
-    if (p->total <= free_b) return BOXBFS_OK;
-    return bb_error_set(
-        BOXBFS_ERR_DEVICE_MEMORY,
-        "device %d (%s) needs %.2f GiB but has %.2f GiB free (short by %.2f GiB): graph slice "
-        "%.2f, visited %.2f, remote parents %.2f, level work %.2f, outbox %.2f, inbox %.2f, "
-        "other %.2f GiB; try more devices%s",
-        d, e->devs[d].name, p->total / 1073741824.0, free_b / 1073741824.0,
-        (p->total - free_b) / 1073741824.0, p->graph / 1073741824.0, p->visited / 1073741824.0,
-        p->remote / 1073741824.0, p->work / 1073741824.0, p->outbox / 1073741824.0,
-        p->inbox / 1073741824.0, (p->state + p->gather + p->scratch) / 1073741824.0,
-        e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
-            ? " or --visited bit"
-            : "");
-}
-
-/* Copy the device's rows (offsets rebased to 0, columns narrowed to 32 bits)
- * through a bounded host buffer. */
-static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
-{
-    enum { CHUNK = 1 << 22 };
-    bb_engine_dev_t *D = &e->devs[d];
-    const int64_t *off = e->graph->offsets;
-    uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
-    int64_t base = off[lo], arcs = off[hi] - off[lo];
-    boxbfs_status_t st;
-    void *buf;
-    BB_CHECK(bb_malloc((size_t)CHUNK * 8, "the upload buffer", &buf));
-    for (uint64_t i = 0; i <= hi - lo; i += CHUNK) {
-        uint64_t cnt = hi - lo + 1 - i < CHUNK ? hi - lo + 1 - i : CHUNK;
-        int64_t *o64 = buf;
-        for (uint64_t j = 0; j < cnt; j++) o64[j] = off[lo + i + j] - base;
-        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (int64_t *)D->k.offsets + i, o64, cnt * 8), st, out);
-        BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
-    }
-    for (int64_t i = 0; i < arcs; i += CHUNK) {
-        int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
-        uint32_t *c32 = buf;
-        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)e->graph->columns[base + i + j];
-        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint32_t *)D->k.columns + i, c32, (size_t)cnt * 4),
-                      st, out);
-        BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
-    }
-    BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
-                                   (size_t)(e->ndev + 1) * 8), st, out);
-    st = e->ops->sync(D->dev);
-out:
-    free(buf);
-    return st;
-}
-
-static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *p)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    bb_kstate_t *k = &D->k;
-    int ndev = e->ndev;
-    int sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
-    k->ndev = ndev;
-    k->self = d;
-    k->contract = (int)e->opts.contract;
-    k->visited_bits = e->opts.visited == BOXBFS_VISITED_BIT;
-    k->expand_k = e->opts.expand_edges_per_thread;
-    k->expand_f0 = (uint32_t)e->opts.expand_f0;
-    k->n = (uint64_t)e->graph->n;
-    k->lo = e->part.lo[d];
-    k->hi = e->part.lo[d + 1];
-    k->work_cap = p->work_cap;
-    BB_CHECK(dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->offsets));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->arcs * 4, &k->columns));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->level));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->frontier));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 4, &k->scan));
-    BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
-    if (p->visited) {
-        BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
-        D->visited_bytes = p->visited;
-    }
-    if (p->remote) BB_CHECK(dev_alloc(e, d, p->remote, &k->remote_parent));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
-    if (sorted) {
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr_parent));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt_parent));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
-    }
-    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
-    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox_parent));
-    BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
-    if (p->gather) {
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_req));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_resp));
-    }
-    if (p->scratch) {
-        BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
-        k->scratch_bytes = p->scratch;
-    }
-    BB_CHECK(bb_calloc(BB_CTR_COUNT(ndev), 8, "counters", &D->ctr));
-    return upload_slice(e, d);
-}
 
 static const bb_device_ops_t *backend_ops(boxbfs_backend_t backend)
 {
@@ -312,19 +160,7 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
     BB_CHECK(open_devices(e));
     BB_CHECK(setup_links(e));
-    for (int d = e->first; d < e->first + e->nlocal; d++) {
-        mem_plan_t p;
-        plan_device(e, d, &p);
-        if ((p.work_cap | p.arcs) >> 32)
-            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                                "device %d would hold %llu arcs; at most 2^32 per device: use "
-                                "more devices", d, (unsigned long long)p.arcs);
-        BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
-        p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
-                  p.gather + p.scratch;
-        BB_CHECK(check_memory(e, d, &p));
-        BB_CHECK(setup_device(e, d, &p));
-    }
+    for (int d = e->first; d < e->first + e->nlocal; d++) BB_CHECK(bb_engine_setup_device(e, d));
     BB_CHECK(setup_exchange(e));
     return BOXBFS_OK;
 }

@@ -103,6 +103,8 @@ extern const bb_team_ops_t bb_team_threads;
 /* NULL when built without MPI (engine/team_none.c). */
 extern const bb_team_ops_t *const bb_team_mpi_ptr;
 
+/* Plan, check, allocate and upload device d (engine/device_setup.c). */
+boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
 /* Record a device thread's failure (the first one wins) and abort the barrier. */
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
 /* The parent-gather phase for device self (engine/gather.c). */
