@@ -28,24 +28,8 @@ fi
 gpus=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['device_count'])" "$tmp/probe.json")
 echo "$gpus GPU(s)"
 
-same_traffic() {   # peer.json nccl.json
-    python3 - "$1" "$2" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-assert a["validation"] == "passed", "peer run not validated"
-assert b["validation"] == "passed", "nccl run not validated"
-assert b["options"]["exchange"] == "nccl", b["options"]["exchange"]
-ta, tb = a["traffic"], b["traffic"]
-for k in ("total_bytes", "total_messages", "phases", "phase_messages", "links"):
-    assert ta[k] == tb[k], (k, ta[k], tb[k])
-keys = ("level", "frontier", "sent_vertices", "bytes", "messages", "bitmap_messages")
-la = [[l[k] for k in keys] for l in ta["levels"]]
-lb = [[l[k] for k in keys] for l in tb["levels"]]
-assert la == lb, ("levels", la, lb)
-ra = [(r["root"], r["levels"], r["reached"], r["bytes"]) for r in a["runs"]]
-rb = [(r["root"], r["levels"], r["reached"], r["bytes"]) for r in b["runs"]]
-assert ra == rb, ("runs", ra, rb)
-PY
+same_traffic() {   # reference.json tested.json
+    python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" nccl
 }
 
 run_pair() {   # NAME OPTIONS...: the same search with peer and with nccl

@@ -114,6 +114,24 @@ static void json_summary(bb_json_t *j, const char *key, const double *v, int n)
     bb_json_end_object(j);
 }
 
+/* "links": [{src, dst, bytes[, messages]}] for every ordered pair of devices;
+ * bytes and messages are ndev x ndev, row = source; messages may be NULL. */
+static void json_links(bb_json_t *j, int ndev, const int64_t *bytes, const int64_t *messages)
+{
+    bb_json_begin_array(j, "links");
+    for (int s = 0; s < ndev; s++)
+        for (int d = 0; d < ndev; d++) {
+            if (s == d) continue;
+            bb_json_begin_object(j, NULL);
+            bb_json_int(j, "src", s);
+            bb_json_int(j, "dst", d);
+            bb_json_int(j, "bytes", bytes[(size_t)s * ndev + d]);
+            if (messages) bb_json_int(j, "messages", messages[(size_t)s * ndev + d]);
+            bb_json_end_object(j);
+        }
+    bb_json_end_array(j);
+}
+
 int bb_report_json(FILE *f, const bb_bfs_report_t *r)
 {
     const boxbfs_engine_options_t *o = r->opts;
@@ -168,18 +186,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_int(&j, "total_bytes", r->total_bytes);
     bb_json_int(&j, "total_messages", r->total_messages);
     bb_json_double(&j, "bytes_per_bfs", per_bfs(r->total_bytes, r->nroots));
-    bb_json_begin_array(&j, "links");
-    for (int s = 0; s < ndev; s++)
-        for (int d = 0; d < ndev; d++) {
-            if (s == d) continue;
-            bb_json_begin_object(&j, NULL);
-            bb_json_int(&j, "src", s);
-            bb_json_int(&j, "dst", d);
-            bb_json_int(&j, "bytes", r->link_bytes[(size_t)s * ndev + d]);
-            bb_json_int(&j, "messages", r->link_messages[(size_t)s * ndev + d]);
-            bb_json_end_object(&j);
-        }
-    bb_json_end_array(&j);
+    json_links(&j, ndev, r->link_bytes, r->link_messages);
     bb_json_int(&j, "levels_root", r->nroots ? boxbfs_graph_external_id(g, r->roots[0]) : -1);
     bb_json_begin_array(&j, "levels");
     for (int l = 0; l < r->first_nlevels; l++) {
@@ -197,17 +204,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_double(&j, "exchange_s", L->exchange_s);
         bb_json_double(&j, "update_s", L->update_s);
         bb_json_double(&j, "modeled_exchange_s", L->modeled_exchange_s);
-        bb_json_begin_array(&j, "links");
-        for (int s = 0; s < ndev; s++)
-            for (int d = 0; d < ndev; d++) {
-                if (s == d) continue;
-                bb_json_begin_object(&j, NULL);
-                bb_json_int(&j, "src", s);
-                bb_json_int(&j, "dst", d);
-                bb_json_int(&j, "bytes", r->first_level_links[((size_t)l * ndev + s) * ndev + d]);
-                bb_json_end_object(&j);
-            }
-        bb_json_end_array(&j);
+        json_links(&j, ndev, r->first_level_links + (size_t)l * ndev * ndev, NULL);
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);
