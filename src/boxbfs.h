@@ -224,12 +224,17 @@ boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *m
 typedef struct boxbfs_engine *boxbfs_engine_t;
 
 /* Partition the graph over the devices and allocate everything a search
- * needs (the graph must outlive the engine). Returns OK, INVALID_ARG,
- * NO_DEVICE, DEVICE (also: ncclCommInitAll failed, with NCCL's message),
- * DEVICE_MEMORY (message names the shortfall), UNSUPPORTED (backend or
- * exchange not built in; BOXBFS_EXCHANGE_NCCL on the cpu backend or with
- * throttle), NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets NCCL_NVLS_ENABLE=0 in the
- * process environment when it is unset. */
+ * needs (the graph must outlive the engine). One device per MPI rank with
+ * BOXBFS_EXCHANGE_MPI, and with BOXBFS_EXCHANGE_NCCL when an MPI launcher
+ * started several processes (boxbfs_mpi_launched_processes() > 1: each rank
+ * drives the GPU of its number among its host's processes, NCCL bootstrapped
+ * over MPI); all devices from this process otherwise. Returns OK,
+ * INVALID_ARG, NO_DEVICE, DEVICE (also: ncclCommInitAll / ncclCommInitRank
+ * failed, with NCCL's message), DEVICE_MEMORY (message names the shortfall),
+ * UNSUPPORTED (backend or exchange not built in; BOXBFS_EXCHANGE_NCCL on the
+ * cpu backend or with throttle; several processes without MPI built in),
+ * NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets NCCL_NVLS_ENABLE=0 in the process
+ * environment when it is unset. */
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
 void boxbfs_engine_free(boxbfs_engine_t engine);
@@ -240,6 +245,10 @@ void boxbfs_engine_free(boxbfs_engine_t engine);
 int boxbfs_engine_device_count(boxbfs_engine_t engine);
 /* This process's MPI rank (0 without MPI): the one whose report counts. */
 int boxbfs_engine_rank(boxbfs_engine_t engine);
+/* The number of processes an MPI launcher (mpirun, mpiexec, srun) started
+ * this job with, read from the variables it sets (OMPI_COMM_WORLD_SIZE,
+ * PMI_SIZE, MV2_COMM_WORLD_SIZE); 0 when none is set. */
+int boxbfs_mpi_launched_processes(void);
 /* Before exit, after the last engine is freed: finalizes MPI if boxbfs
  * initialized it; does nothing otherwise. */
 void boxbfs_finalize(void);

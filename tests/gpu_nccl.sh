@@ -3,7 +3,8 @@
 # every contraction x wire format (visited layout and expand method varied
 # along), `boxbfs bfs --exchange nccl` gives validated trees and the same
 # traffic (total bytes and messages, phases, per-link matrix, level table,
-# per-root bytes) as the same run with --exchange peer. Skips (77) when NCCL
+# per-root bytes) as the same run with --exchange peer; built --with-mpi, the
+# same across processes (mpirun -np P, one GPU each). Skips (77) when NCCL
 # is not built in; without a GPU it checks that --exchange nccl fails cleanly
 # (exit 3, "no GPU") and then skips. Uses $BOXBFS.
 set -u
@@ -61,5 +62,35 @@ done
 if [ "$gpus" -gt 1 ]; then   # rank order != ordinal order: NCCL ranks follow the engine order
     ids=$(seq $((gpus - 1)) -1 0 | paste -sd, -)
     run_pair "N=$gpus --device-ids $ids" --backend cuda --device-ids "$ids" --wire auto
+fi
+
+# across processes (built --with-mpi): mpirun -np P, one GPU and one NCCL rank
+# per process, bootstrapped over MPI; the same traffic as --exchange peer with
+# --devices P in one process. With one GPU, two processes must fail cleanly.
+if command -v mpirun >/dev/null 2>&1 &&
+   "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    for p in $(seq 2 "$gpus"); do
+        for contract in valid-flag atomic; do
+            "$BOXBFS" bfs kron:12 --roots 4 --backend cuda --devices "$p" --contract "$contract"                 --wire auto --exchange peer --json "$tmp/p.json" >/dev/null 2>"$tmp/pe"
+            timeout 300 mpirun -np "$p" "$BOXBFS" bfs kron:12 --roots 4 --backend cuda \
+                --contract "$contract" --wire auto --exchange nccl --json "$tmp/m.json" \
+                >"$tmp/mo" 2>"$tmp/me"
+            rc=$?
+            check "mpirun -np $p nccl $contract: exit 0" "[ $rc -eq 0 ]"
+            [ $rc -eq 0 ] || tail -5 "$tmp/me"
+            check "mpirun -np $p nccl $contract: validated, same traffic as peer" \
+                "same_traffic '$tmp/p.json' '$tmp/m.json'"
+        done
+    done
+    if [ "$gpus" -eq 1 ]; then
+        timeout 300 mpirun --oversubscribe -np 2 "$BOXBFS" bfs kron:10 --roots 1 --backend cuda \
+            --exchange nccl >/dev/null 2>"$tmp/me"
+        rc=$?
+        check "mpirun -np 2 on 1 GPU: fails, says why" \
+            "[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'no GPU of its own' '$tmp/me'"
+    fi
+else
+    echo "no MPI build or no mpirun: NCCL across processes not tested"
 fi
 exit $fail

@@ -1,5 +1,6 @@
 /* --exchange nccl [003 §5.2, moved by NCCL instead of the left-right copies]:
- * one communicator per GPU of this process from ncclCommInitAll, and one
+ * one communicator per GPU of this process, from ncclCommInitAll (one
+ * process, every GPU) or ncclCommInitRank (one GPU per MPI rank), and one
  * all-to-all round of point-to-point messages per call, issued by each
  * device's own host thread inside its own ncclGroupStart/ncclGroupEnd.
  * NCCL supports one thread per rank: the group calls of the ranks of one
@@ -21,10 +22,13 @@ extern "C" {
 #include "kernels/nccl.h"
 }
 
+static_assert(sizeof(ncclUniqueId) == BB_NCCL_ID_BYTES, "BB_NCCL_ID_BYTES is NCCL's id size");
+
 struct bb_nccl {
-    int n;
-    int *ordinals;       /* rank r runs on GPU ordinals[r] */
-    ncclComm_t *comms;   /* NULL once aborted */
+    int n;               /* ranks of the communicator, over all processes */
+    int first, nlocal;   /* this process holds ranks first .. first + nlocal - 1 */
+    int *ordinals;       /* local rank r runs on GPU ordinals[r] */
+    ncclComm_t *comms;   /* local rank r's communicator; NULL once aborted */
 };
 
 /* Record what failed with NCCL's message and return DEVICE. */
@@ -56,12 +60,38 @@ static void nccl_close(bb_nccl_t *c)
     if (c == NULL) return;
     /* one thread destroys the whole clique in turn (NCCL's single-process
      * example does the same); nothing is in flight between searches */
-    for (int r = 0; c->comms && r < c->n; r++)
+    for (int r = 0; c->comms && r < c->nlocal; r++)
         if (c->comms[r]) (void)ncclCommDestroy(c->comms[r]);
     (void)cudaGetLastError();
     free(c->comms);
     free(c->ordinals);
     free(c);
+}
+
+/* The record of ranks first .. first + nlocal - 1 of n, before any
+ * communicator exists; NVLink SHARP (NVLS) must stay off on the GPU machines
+ * this runs on (an explicit setting in the environment wins). */
+static boxbfs_status_t nccl_alloc(int n, int first, int nlocal, const int *ordinals,
+                                  bb_nccl_t **c_p)
+{
+    bb_nccl_t *c;
+    boxbfs_status_t st = BOXBFS_OK;
+    if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0)
+        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "setenv NCCL_NVLS_ENABLE failed");
+    BB_CHECK(bb_calloc(1, sizeof *c, "the NCCL communicators", &c));
+    c->n = n;
+    c->first = first;
+    c->nlocal = nlocal;
+    BB_CHECK_GOTO(bb_calloc((size_t)nlocal, sizeof *c->ordinals, "NCCL ranks", &c->ordinals), st,
+                  fail);
+    BB_CHECK_GOTO(bb_calloc((size_t)nlocal, sizeof *c->comms, "NCCL communicators", &c->comms),
+                  st, fail);
+    memcpy(c->ordinals, ordinals, (size_t)nlocal * sizeof *ordinals);
+    *c_p = c;
+    return BOXBFS_OK;
+fail:
+    nccl_close(c);
+    return st;
 }
 
 static boxbfs_status_t nccl_open(const int *ordinals, int n, bb_nccl_t **nccl_p)
@@ -81,16 +111,7 @@ static boxbfs_status_t nccl_open(const int *ordinals, int n, bb_nccl_t **nccl_p)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", r ? "," : "",
                                      ordinals[r]);
     }
-    /* NVLink SHARP (NVLS) must stay off on the GPU machines this runs on;
-     * an explicit setting in the environment wins */
-    if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0)
-        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "setenv NCCL_NVLS_ENABLE failed");
-    BB_CHECK(bb_calloc(1, sizeof *c, "the NCCL communicators", &c));
-    c->n = n;
-    BB_CHECK_GOTO(bb_calloc((size_t)n, sizeof *c->ordinals, "NCCL ranks", &c->ordinals), st, fail);
-    BB_CHECK_GOTO(bb_calloc((size_t)n, sizeof *c->comms, "NCCL communicators", &c->comms), st,
-                  fail);
-    memcpy(c->ordinals, ordinals, (size_t)n * sizeof *ordinals);
+    BB_CHECK(nccl_alloc(n, 0, n, ordinals, &c));
     res = ncclCommInitAll(c->comms, n, c->ordinals);
     if (res != ncclSuccess) {
         memset(c->comms, 0, (size_t)n * sizeof *c->comms);   /* none was created */
@@ -106,26 +127,60 @@ fail:
     return st;
 }
 
+static boxbfs_status_t nccl_unique_id(unsigned char id[BB_NCCL_ID_BYTES])
+{
+    ncclUniqueId uid;
+    BB_NCCL_CHECK(ncclGetUniqueId(&uid));
+    memcpy(id, &uid, sizeof uid);
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t nccl_open_rank(const unsigned char id[BB_NCCL_ID_BYTES], int nranks,
+                                      int rank, int ordinal, bb_nccl_t **nccl_p)
+{
+    bb_nccl_t *c = NULL;
+    boxbfs_status_t st = BOXBFS_OK;
+    ncclUniqueId uid;
+    ncclResult_t res;
+    memcpy(&uid, id, sizeof uid);
+    BB_CHECK(nccl_alloc(nranks, rank, 1, &ordinal, &c));
+    BB_CUDA_CHECK_GOTO(cudaSetDevice(ordinal), st, fail);
+    res = ncclCommInitRank(&c->comms[0], nranks, uid, rank);
+    if (res != ncclSuccess) {
+        c->comms[0] = NULL;
+        (void)cudaGetLastError();
+        BB_FAIL_GOTO(st, BOXBFS_ERR_DEVICE, fail,
+                     "ncclCommInitRank (rank %d of %d, GPU %d) failed: %s (NCCL_DEBUG=WARN "
+                     "tells more)", rank, nranks, ordinal, ncclGetErrorString(res));
+    }
+    *nccl_p = c;
+    return BOXBFS_OK;
+fail:
+    nccl_close(c);
+    return st;
+}
+
 /* Wait for the round on stream; abort this rank's communicator when another
  * device failed (its partners' messages will never come) or NCCL reports an
  * asynchronous error. */
 static boxbfs_status_t wait_round(bb_nccl_t *c, int self, cudaStream_t stream,
                                   int (*aborted)(void *), void *arg)
 {
+    int me = self - c->first;
     for (;;) {
         ncclResult_t async = ncclSuccess;
         cudaError_t q = cudaStreamQuery(stream);
         if (q == cudaSuccess) return BOXBFS_OK;
         if (q != cudaErrorNotReady) BB_CUDA_CHECK(q);
-        BB_NCCL_CHECK(ncclCommGetAsyncError(c->comms[self], &async));
+        BB_NCCL_CHECK(ncclCommGetAsyncError(c->comms[me], &async));
         if (async != ncclSuccess && async != ncclInProgress) {
-            (void)ncclCommAbort(c->comms[self]);
-            c->comms[self] = NULL;
+            (void)ncclCommAbort(c->comms[me]);
+            c->comms[me] = NULL;
             return nccl_fail(async, "an NCCL round (asynchronous error)", __FILE__, __LINE__);
         }
         if (aborted && aborted(arg)) {
-            (void)ncclCommAbort(c->comms[self]);
-            c->comms[self] = NULL;
+            (void)ncclCommAbort(c->comms[me]);
+            c->comms[me] = NULL;
             (void)cudaGetLastError();
             return bb_error_set(BOXBFS_ERR_DEVICE,
                                 "device %d: NCCL round aborted because another device failed",
@@ -147,9 +202,12 @@ static boxbfs_status_t nccl_round(bb_nccl_t *c, int self, void *stream_v, const 
 {
     cudaStream_t stream = (cudaStream_t)stream_v;
     size_t n = (size_t)c->n, me = (size_t)self;
-    ncclComm_t comm = c->comms[self];
-    int ops = 0;
+    int local = self - c->first, ops = 0;
+    ncclComm_t comm;
     boxbfs_status_t st = BOXBFS_OK;
+    if (local < 0 || local >= c->nlocal)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "NCCL rank %d is not one of this process's", self);
+    comm = c->comms[local];
     if (comm == NULL)
         return bb_error_set(BOXBFS_ERR_DEVICE,
                             "device %d: its NCCL communicator was aborted by an earlier failure",
@@ -157,7 +215,7 @@ static boxbfs_status_t nccl_round(bb_nccl_t *c, int self, void *stream_v, const 
     for (size_t p = 0; p < n; p++)
         if (p != me && (bytes[me * n + p] || bytes[p * n + me])) ops++;
     if (ops == 0) return BOXBFS_OK;   /* nothing to or from this device this round */
-    BB_CUDA_CHECK(cudaSetDevice(c->ordinals[self]));
+    BB_CUDA_CHECK(cudaSetDevice(c->ordinals[local]));
     BB_NCCL_CHECK(ncclGroupStart());
     for (size_t p = 0; p < n; p++) {
         uint64_t out = bytes[me * n + p], in = bytes[p * n + me];
@@ -181,6 +239,8 @@ out_group:
 
 static const bb_nccl_ops_t bb_nccl_ops = {
     .open = nccl_open,
+    .unique_id = nccl_unique_id,
+    .open_rank = nccl_open_rank,
     .close = nccl_close,
     .round = nccl_round,
 };

@@ -212,7 +212,8 @@ static void pick_defaults(bb_bfs_args_t *a)
         if (gpus == 0)
             fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");
     }
-    if (a->eo.exchange == BOXBFS_EXCHANGE_MPI) {
+    if (a->eo.exchange == BOXBFS_EXCHANGE_MPI ||
+        (a->eo.exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1)) {
         if (!a->devices_given) a->eo.devices = 0;   /* one per MPI rank */
     } else if (!a->devices_given) {
         a->eo.devices = a->eo.backend == BOXBFS_BACKEND_CUDA && gpus > 0 ? gpus : 2;
@@ -265,6 +266,17 @@ int bb_cmd_bfs(int argc, char **argv)
         return BB_EXIT_USAGE;
     }
     if (a.spec == NULL) a.spec = "kron:20";
+    if (boxbfs_mpi_launched_processes() > 1 && a.eo.exchange != BOXBFS_EXCHANGE_MPI &&
+        a.eo.exchange != BOXBFS_EXCHANGE_NCCL) {
+        /* every process would run the same whole search on its own */
+        bb_cli_error("an MPI launcher started %d processes, but --exchange %s runs in one "
+                     "process: use --exchange mpi (cpu backend) or nccl (GPUs), or start one "
+                     "process", boxbfs_mpi_launched_processes(),
+                     boxbfs_exchange_name(a.eo.exchange));
+        free(a.given_roots);
+        boxbfs_links_free(a.links);
+        return BB_EXIT_USAGE;
+    }
     pick_defaults(&a);
     {
         bb_progress_t progress;   /* elapsed time while loading, on a terminal */

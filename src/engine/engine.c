@@ -25,15 +25,21 @@ static boxbfs_status_t open_devices(boxbfs_engine_t e)
     if (e->opts.backend == BOXBFS_BACKEND_CUDA && available == 0)
         return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");
     for (int d = e->first; d < e->first + e->nlocal; d++) {
-        /* one device per process, no ids given: the rank's device among this host's */
-        int id = e->nlocal < e->ndev && !e->opts.device_ids && available > 0 ? d % available
-                                                                             : e->order[d];
+        /* one device per process, no ids given: the host's device of this process's number */
+        int per_process = e->nlocal < e->ndev && !e->opts.device_ids && available > 0;
+        int id = per_process ? e->host_rank % available : e->order[d];
+        if (per_process && e->opts.backend == BOXBFS_BACKEND_CUDA && e->host_rank >= available)
+            return bb_error_set(BOXBFS_ERR_NO_DEVICE,
+                                "process %d on this host has no GPU of its own (%d GPU%s here): "
+                                "start at most one process per GPU", e->host_rank, available,
+                                available == 1 ? "" : "s");
         if (available > 0 && (id < 0 || id >= available))
             return bb_error_set(BOXBFS_ERR_NO_DEVICE,
                                 "device %d does not exist (%d %s device%s available: 0..%d)", id,
                                 available, e->ops->name, available == 1 ? "" : "s", available - 1);
         BB_CHECK(e->ops->open(id, &e->devs[d].dev, e->devs[d].name, sizeof e->devs[d].name));
         e->handles[d] = e->devs[d].dev;
+        e->order[d] = id;   /* the physical device (NCCL opens its rank there) */
     }
     return BOXBFS_OK;
 }
@@ -117,9 +123,7 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     if (e->opts.exchange == BOXBFS_EXCHANGE_MPI) {
         /* payloads go by MPI from device memory the rank reads and writes */
     } else if (e->opts.exchange == BOXBFS_EXCHANGE_NCCL) {
-        /* one communicator per device, rank = engine device index: after
-         * setup_links, so --order topology's ring order is the rank order */
-        BB_CHECK(bb_nccl_ops_ptr->open(e->order, ndev, &e->xchg.nccl));
+        /* the communicators open once every process's setup succeeded */
         e->xchg.run = bb_exchange_nccl;
     } else if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
         for (int a = 0; a < ndev; a++)
@@ -165,11 +169,25 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
+/* One device per MPI rank (the MPI team): --exchange mpi, and --exchange
+ * nccl when an MPI launcher started several processes. */
+static int per_process(const boxbfs_engine_options_t *o)
+{
+    return o->exchange == BOXBFS_EXCHANGE_MPI ||
+           (o->exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1);
+}
+
 static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
 {
     if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange mpi is not built in (rebuild with --with-mpi)");
+    if (per_process(o) && bb_team_mpi_ptr == NULL)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "an MPI launcher started %d processes, but boxbfs was built without "
+                            "MPI: --exchange nccl across processes needs a build --with-mpi (or "
+                            "start one process: it drives every GPU)",
+                            boxbfs_mpi_launched_processes());
     if (o->exchange == BOXBFS_EXCHANGE_NCCL && bb_nccl_ops_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange nccl is not built in (configure found no CUDA or no "
@@ -182,7 +200,7 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange nccl does not combine with --throttle (NCCL's messages "
                             "cannot be paced one by one)");
-    if ((o->devices < 1 && o->exchange != BOXBFS_EXCHANGE_MPI) || o->devices < 0 ||
+    if ((o->devices < 1 && !per_process(o)) || o->devices < 0 ||
         o->devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
                             o->devices);
@@ -201,11 +219,6 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
     if (o->expand_f0 < 1)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
                             o->expand_f0);
-    if (o->exchange == BOXBFS_EXCHANGE_MPI && (o->links_measured || o->throttle ||
-                                               o->order == BOXBFS_ORDER_TOPOLOGY))
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--exchange mpi does not combine with --link-model measured, "
-                            "--throttle or --order topology yet");
     if (o->order != BOXBFS_ORDER_GIVEN && o->order != BOXBFS_ORDER_TOPOLOGY)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device order %d: use given or topology",
                             (int)o->order);
@@ -230,10 +243,18 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     e->ndev = opts->devices;
     e->first = 0;
     e->nlocal = e->ndev;
-    e->team = opts->exchange == BOXBFS_EXCHANGE_MPI ? bb_team_mpi_ptr : &bb_team_threads;
     e->fail = BOXBFS_OK;
     pthread_mutex_init(&e->fail_lock, NULL);
+    e->team = per_process(opts) ? bb_team_mpi_ptr : &bb_team_threads;
     if ((st = e->team->open(e)) != BOXBFS_OK) goto fail_barrier;   /* free closes the team */
+    if (e->team != &bb_team_threads && (opts->links_measured || opts->throttle ||
+                                        opts->order == BOXBFS_ORDER_TOPOLOGY)) {
+        st = bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                          "one device per process (--exchange %s across processes) does not "
+                          "combine with --link-model measured, --throttle or --order topology "
+                          "yet", boxbfs_exchange_name(opts->exchange));
+        goto fail_barrier;
+    }
     e->opts.devices = e->ndev;
     BB_CHECK_GOTO(bb_barrier_init(&e->barrier, e->nlocal), st, fail_barrier);
     BB_CHECK_GOTO(bb_traffic_init(&e->traffic, e->ndev), st, fail);
@@ -252,6 +273,10 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st, fail);
     /* a device of another process may have failed: every process learns it */
     BB_CHECK_GOTO(e->team->agree(e, setup_local(e)), st, fail);
+    /* one rank per device, rank = engine device index: after setup_links,
+     * so --order topology's ring order is the rank order */
+    if (opts->exchange == BOXBFS_EXCHANGE_NCCL)
+        BB_CHECK_GOTO(e->team->agree(e, e->team->nccl_open(e)), st, fail);
     BB_CHECK_GOTO(e->team->describe(e), st, fail);
     *engine_p = e;
     return BOXBFS_OK;

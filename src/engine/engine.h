@@ -35,6 +35,7 @@ struct boxbfs_engine {
     const bb_device_ops_t *ops;
     int ndev;
     int first, nlocal;   /* this process drives devices first .. first + nlocal - 1 */
+    int host_rank;       /* one device per process: this process's index among its host's */
     const struct bb_team_ops *team;
     void *team_state;    /* owned by the team (MPI: the communicator) */
     bb_engine_dev_t *devs;
@@ -97,11 +98,15 @@ typedef struct bb_team_ops {
     boxbfs_status_t (*finish)(boxbfs_engine_t e, int self);
     /* A device failed (its status is recorded): stop the others. */
     void (*fail)(boxbfs_engine_t e);
+    /* --exchange nccl: the communicators of this process's devices into
+     * e->xchg.nccl (rank = engine device index), after the devices opened. */
+    boxbfs_status_t (*nccl_open)(boxbfs_engine_t e);
 } bb_team_ops_t;
 
 extern const bb_team_ops_t bb_team_threads;
 /* NULL when built without MPI (engine/team_none.c). */
 extern const bb_team_ops_t *const bb_team_mpi_ptr;
+
 
 /* Plan, check, allocate and upload device d (engine/device_setup.c). */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);

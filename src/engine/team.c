@@ -7,6 +7,9 @@
 
 #include "engine/engine.h"
 
+#include <limits.h>
+#include <stdlib.h>
+
 static boxbfs_status_t threads_open(boxbfs_engine_t e)
 {
     e->first = 0;
@@ -50,6 +53,27 @@ static boxbfs_status_t threads_finish(boxbfs_engine_t e, int self)
 
 static void threads_fail(boxbfs_engine_t e) { bb_barrier_abort(&e->barrier); }
 
+/* One clique over every GPU of the process, in the ring order (e->order
+ * holds the physical ids after setup_links): rank = engine device index. */
+static boxbfs_status_t threads_nccl_open(boxbfs_engine_t e)
+{
+    return bb_nccl_ops_ptr->open(e->order, e->ndev, &e->xchg.nccl);
+}
+
+int boxbfs_mpi_launched_processes(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long size;
+        if (v == NULL || *v == '\0') continue;
+        size = strtol(v, &end, 10);
+        if (*end == '\0' && size > 0 && size <= INT_MAX) return (int)size;
+    }
+    return 0;
+}
+
 const bb_team_ops_t bb_team_threads = {
     .name = "threads",
     .open = threads_open,
@@ -62,4 +86,5 @@ const bb_team_ops_t bb_team_threads = {
     .exchange = threads_exchange,
     .finish = threads_finish,
     .fail = threads_fail,
+    .nccl_open = threads_nccl_open,
 };

@@ -1,8 +1,10 @@
-/* The MPI team (--exchange mpi): one device per rank of a duplicate of
+/* The MPI team (--exchange mpi, and --exchange nccl when an MPI launcher
+ * started several processes): one device per rank of a duplicate of
  * MPI_COMM_WORLD, the rank's device is the engine's device of that number.
  * A device's row of the round and its level books reach every rank by
  * MPI_Allgather (this is also how receivers learn their message sizes: the
- * `sizes` phase); payloads go point to point (peer/exchange_mpi.c); after the
+ * `sizes` phase); payloads go point to point (peer/exchange_mpi.c, or NCCL
+ * from GPU memory: peer/exchange_nccl.c); after the
  * search the traffic counters are summed on rank 0 (MPI_Reduce) and the
  * levels and parents gathered there (MPI_Gatherv). */
 #include "config.h"
@@ -33,9 +35,10 @@ static boxbfs_status_t mpi_open(boxbfs_engine_t e)
 {
     int flag = 0, provided;
     mpi_team_t *t;
-    if (e->opts.backend != BOXBFS_BACKEND_CPU)
+    if (e->opts.backend != BOXBFS_BACKEND_CPU && e->opts.exchange != BOXBFS_EXCHANGE_NCCL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--exchange mpi runs the cpu backend only (use --backend cpu)");
+                            "--exchange mpi moves host memory: it runs the cpu backend only (use "
+                            "--backend cpu; GPUs in several processes use --exchange nccl)");
     MPI_Initialized(&flag);
     if (!flag) {
         if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
@@ -46,11 +49,18 @@ static boxbfs_status_t mpi_open(boxbfs_engine_t e)
     MPI_Comm_dup(MPI_COMM_WORLD, &t->comm);
     MPI_Comm_rank(t->comm, &t->rank);
     MPI_Comm_size(t->comm, &t->size);
+    {   /* which of this host's processes this is: it picks the host's GPU */
+        MPI_Comm host;
+        MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &host);
+        MPI_Comm_rank(host, &e->host_rank);
+        MPI_Comm_free(&host);
+    }
     e->team_state = t;
     if (e->opts.devices != 0 && e->opts.devices != t->size)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                            "--exchange mpi runs one device per process: %d devices asked for, "
-                            "but %d processes started (mpirun -np %d, or leave --devices out)",
+                            "--exchange %s across processes runs one device per process: %d "
+                            "devices asked for, but %d processes started (mpirun -np %d, or "
+                            "leave --devices out)", boxbfs_exchange_name(e->opts.exchange),
                             e->opts.devices, t->size, e->opts.devices);
     if (t->size > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%d processes: at most 1024 devices", t->size);
@@ -170,6 +180,8 @@ static int mpi_publish_books(boxbfs_engine_t e, int self)
 
 static boxbfs_status_t mpi_exchange(boxbfs_engine_t e, const bb_exchange_round_t *r, int self)
 {
+    /* --exchange nccl across processes: NCCL moves the payloads, as in one process */
+    if (e->opts.exchange == BOXBFS_EXCHANGE_NCCL) return e->xchg.run(&e->xchg, r, self);
     return bb_exchange_mpi(&e->xchg, r, self);
 }
 
@@ -246,6 +258,27 @@ static void mpi_fail(boxbfs_engine_t e)
     MPI_Abort(t->comm, 3);
 }
 
+/* One NCCL rank per process: rank 0 makes the unique id and broadcasts it
+ * with its status (a failure there must not leave the others waiting in
+ * ncclCommInitRank), then every rank joins on its own GPU. Called after the
+ * setup was agreed, so every rank gets here. */
+static boxbfs_status_t mpi_nccl_open(boxbfs_engine_t e)
+{
+    mpi_team_t *t = e->team_state;
+    unsigned char msg[BB_NCCL_ID_BYTES + 1] = {0};
+    boxbfs_status_t st = BOXBFS_OK;
+    if (t->rank == 0) {
+        st = bb_nccl_ops_ptr->unique_id(msg);
+        msg[BB_NCCL_ID_BYTES] = st == BOXBFS_OK;
+    }
+    MPI_Bcast(msg, (int)sizeof msg, MPI_UNSIGNED_CHAR, 0, t->comm);
+    if (st != BOXBFS_OK) return st;
+    if (!msg[BB_NCCL_ID_BYTES])
+        return bb_error_set(BOXBFS_ERR_DEVICE, "rank 0 could not make the NCCL unique id (its "
+                                               "message is on its stderr)");
+    return bb_nccl_ops_ptr->open_rank(msg, t->size, t->rank, e->order[t->rank], &e->xchg.nccl);
+}
+
 static const bb_team_ops_t team_mpi = {
     .name = "mpi",
     .open = mpi_open,
@@ -258,6 +291,7 @@ static const bb_team_ops_t team_mpi = {
     .exchange = mpi_exchange,
     .finish = mpi_finish,
     .fail = mpi_fail,
+    .nccl_open = mpi_nccl_open,
 };
 
 const bb_team_ops_t *const bb_team_mpi_ptr = &team_mpi;
