@@ -68,16 +68,23 @@ static void nccl_close(bb_nccl_t *c)
     free(c);
 }
 
+/* NVLink SHARP (NVLS) must stay off on the GPU machines this runs on (an
+ * explicit setting in the environment wins); before NCCL's first call. */
+static boxbfs_status_t nvls_off(void)
+{
+    if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0)
+        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "setenv NCCL_NVLS_ENABLE failed");
+    return BOXBFS_OK;
+}
+
 /* The record of ranks first .. first + nlocal - 1 of n, before any
- * communicator exists; NVLink SHARP (NVLS) must stay off on the GPU machines
- * this runs on (an explicit setting in the environment wins). */
+ * communicator exists. */
 static boxbfs_status_t nccl_alloc(int n, int first, int nlocal, const int *ordinals,
                                   bb_nccl_t **c_p)
 {
     bb_nccl_t *c;
     boxbfs_status_t st = BOXBFS_OK;
-    if (setenv("NCCL_NVLS_ENABLE", "0", 0) != 0)
-        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "setenv NCCL_NVLS_ENABLE failed");
+    BB_CHECK(nvls_off());
     BB_CHECK(bb_calloc(1, sizeof *c, "the NCCL communicators", &c));
     c->n = n;
     c->first = first;
@@ -130,6 +137,7 @@ fail:
 static boxbfs_status_t nccl_unique_id(unsigned char id[BB_NCCL_ID_BYTES])
 {
     ncclUniqueId uid;
+    BB_CHECK(nvls_off());
     BB_NCCL_CHECK(ncclGetUniqueId(&uid));
     memcpy(id, &uid, sizeof uid);
     return BOXBFS_OK;
