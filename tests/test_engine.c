@@ -147,6 +147,8 @@ static void memory_and_errors(boxbfs_graph_t g)
     o.expand_edges_per_thread = 3;
     CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
     CHECK(strstr(boxbfs_last_error(), "edges per thread 3") != NULL);
+    o.expand_edges_per_thread = 32;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
     o.expand_edges_per_thread = 4;
     o.expand_f0 = 0;
     CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);

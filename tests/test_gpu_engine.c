@@ -88,8 +88,9 @@ static int snap_equal(const snap_t *a, const snap_t *b)
 static const char *describe(const boxbfs_engine_options_t *o)
 {
     static char buf[160];
-    snprintf(buf, sizeof buf, "N=%d %s expand=%s wire=%s visited=%s exchange=%s", o->devices,
-             boxbfs_contract_name(o->contract), boxbfs_expand_name(o->expand),
+    snprintf(buf, sizeof buf, "N=%d %s expand=%s K=%d wire=%s visited=%s exchange=%s",
+             o->devices, boxbfs_contract_name(o->contract), boxbfs_expand_name(o->expand),
+             o->expand_edges_per_thread,
              boxbfs_wire_name(o->wire), boxbfs_visited_name(o->visited),
              boxbfs_exchange_name(o->exchange));
     return buf;
@@ -168,17 +169,26 @@ static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const s
     free(level);
 }
 
-/* Every expand method against one set of cpu reports. */
+/* Every expand method against one set of cpu reports (the default K = 8),
+ * and every K on the binsearch and merge-path expands. */
 static void compare(const case_t *c, boxbfs_engine_options_t *o)
 {
     static const boxbfs_expand_t expands[] = {BOXBFS_EXPAND_BINSEARCH, BOXBFS_EXPAND_MERGEPATH,
                                               BOXBFS_EXPAND_AUTO};
+    static const int ks[] = {1, 2, 4, 16};
     snap_t cpu[NROOTS];
     if (!cpu_reports(c, o, cpu)) return;
     for (int x = 0; x < 3; x++) {
         o->expand = expands[x];
         check_gpu(c, o, cpu);
     }
+    for (int x = 0; x < 2; x++)
+        for (int i = 0; i < 4; i++) {
+            o->expand = expands[x];
+            o->expand_edges_per_thread = ks[i];
+            check_gpu(c, o, cpu);
+        }
+    o->expand_edges_per_thread = 8;
     for (int i = 0; i < NROOTS; i++) snap_free(&cpu[i]);
 }
 

@@ -388,6 +388,7 @@ boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t
     case 1: return run_expand<1>(k, stream, fcount, expand, consume);
     case 2: return run_expand<2>(k, stream, fcount, expand, consume);
     case 8: return run_expand<8>(k, stream, fcount, expand, consume);
+    case 16: return run_expand<16>(k, stream, fcount, expand, consume);
     default: return run_expand<4>(k, stream, fcount, expand, consume);
     }
 }

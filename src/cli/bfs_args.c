@@ -34,7 +34,7 @@ static void bfs_usage(FILE *f)
         "                         --with-mpi), or NCCL send/recv between the GPUs (built with NCCL;\n"
         "                         under mpirun: one GPU per process, built --with-mpi too)\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
-        "  --expand-k K           GPU expand: edges per thread, 1, 2, 4 or 8 (default)\n"
+        "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
         "  --link-model NAME|BW,LAT|FILE|measured   nvlink4 (default), pcie3x16, pcie4x16,\n"
         "                         pcie5x16, expether-2x10g, expether-2x10g-shared, e.g. 25GB/s,5us,\n"
@@ -191,7 +191,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->eo.expand = (boxbfs_expand_t)iv;
         } else if (OPT("--expand-k")) {
             NEED_VALUE("--expand-k");
-            if (bb_parse_i64(v, 1, 8, &n) || (n & (n - 1))) { bb_cli_error("--expand-k: '%s' is not 1, 2, 4 or 8", v); return -1; }
+            if (bb_parse_i64(v, 1, 16, &n) || (n & (n - 1))) { bb_cli_error("--expand-k: '%s' is not 1, 2, 4, 8 or 16", v); return -1; }
             a->eo.expand_edges_per_thread = (int)n;
         } else if (OPT("--expand-f0")) {
             NEED_VALUE("--expand-f0");

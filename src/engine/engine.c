@@ -212,9 +212,9 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "the cuda backend is not built in (configure found no CUDA; "
                             "rebuild with --with-cuda)");
-    if (o->expand_edges_per_thread != 1 && o->expand_edges_per_thread != 2 &&
-        o->expand_edges_per_thread != 4 && o->expand_edges_per_thread != 8)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "edges per thread %d: use 1, 2, 4 or 8",
+    if (o->expand_edges_per_thread < 1 || o->expand_edges_per_thread > 16 ||
+        (o->expand_edges_per_thread & (o->expand_edges_per_thread - 1)))
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "edges per thread %d: use 1, 2, 4, 8 or 16",
                             o->expand_edges_per_thread);
     if (o->expand_f0 < 1)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
