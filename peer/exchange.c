@@ -5,25 +5,8 @@
 
 #include "peer/exchange.h"
 
-#include <errno.h>
-#include <time.h>
-
 #include "common/error.h"
 #include "common/timer.h"
-
-/* Return at the monotonic time t (seconds): sleep the bulk, spin the last 200 us. */
-static void wait_until(double t)
-{
-    for (;;) {
-        double left = t - bb_now_s();
-        if (left <= 0) return;
-        if (left > 200e-6) {
-            double nap = left - 150e-6;
-            struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
-            while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
-        }
-    }
-}
 
 static boxbfs_status_t send_one(const bb_exchange_t *x, const bb_exchange_round_t *r, int s, int d)
 {
@@ -43,7 +26,7 @@ static boxbfs_status_t send_one(const bb_exchange_t *x, const bb_exchange_round_
         BB_CHECK(x->ops->peer_copy(x->devs[d], dst, x->devs[s], r->src[cell], bytes));
         BB_CHECK(x->ops->sync(x->devs[s]));
     }
-    if (x->throttle) wait_until(t0 + bb_linkmat_copy_s(x->throttle, r->bytes, s, d));
+    if (x->throttle) bb_wait_until(t0 + bb_linkmat_copy_s(x->throttle, r->bytes, s, d));
     return BOXBFS_OK;
 }
 

@@ -6,7 +6,9 @@
  * rather than MPI_Alltoallv: the payloads of one row lie in different
  * buffers (list segments in the outbox, packed bitmaps in alt) and land at
  * addresses the receiver chose, with no packing copy; an empty message is not
- * sent, as in the left-right schedule, so each send is one counted message. */
+ * sent, as in the left-right schedule, so each send is one counted message.
+ * --throttle paces the whole round: a rank returns no earlier than the
+ * link model's time for the round's left-right schedule after it began. */
 #include "config.h"
 
 #include "peer/exchange.h"
@@ -16,12 +18,14 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/timer.h"
 
 boxbfs_status_t bb_exchange_mpi(const bb_exchange_t *x, const bb_exchange_round_t *r, int self)
 {
     MPI_Comm comm = *(MPI_Comm *)x->comm;
     size_t n = (size_t)x->ndev;
     int nreq = 0, rc, tag = (int)r->phase;
+    double t0 = bb_now_s();
     MPI_Request *req;
     /* every rank sees the same matrix: all refuse, or none does */
     for (size_t c = 0; c < n * n; c++)
@@ -47,5 +51,6 @@ boxbfs_status_t bb_exchange_mpi(const bb_exchange_t *x, const bb_exchange_round_
     rc = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     free(req);
     if (rc != MPI_SUCCESS) return bb_error_set(BOXBFS_ERR_DEVICE, "MPI_Waitall failed (%d)", rc);
+    if (x->throttle) bb_wait_until(t0 + bb_linkmat_leftright_s(x->throttle, r->bytes));
     return BOXBFS_OK;
 }

@@ -5,18 +5,23 @@
  * sizes are already whole on every device (the rows were published), so
  * messages are exactly their payloads and empty ones are not sent: each send
  * is counted here, where it is issued, as the left-right exchange counts a
- * copy (same bytes, phase and level, one message per non-empty payload). */
+ * copy (same bytes, phase and level, one message per non-empty payload).
+ * NCCL's messages cannot be paced one by one: --throttle paces the round
+ * (no device returns before the link model's time for the round's
+ * left-right schedule), as the MPI exchange does. */
 #include "config.h"
 
 #include "peer/exchange.h"
 
 #include "common/error.h"
+#include "common/timer.h"
 
 static int barrier_aborted(void *arg) { return bb_barrier_aborted((bb_barrier_t *)arg); }
 
 boxbfs_status_t bb_exchange_nccl(const bb_exchange_t *x, const bb_exchange_round_t *r, int self)
 {
     size_t n = (size_t)x->ndev;
+    double t0 = bb_now_s();
     boxbfs_status_t st;
     if (bb_nccl_ops_ptr == NULL || x->nccl == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "--exchange nccl without NCCL communicators");
@@ -30,5 +35,6 @@ boxbfs_status_t bb_exchange_nccl(const bb_exchange_t *x, const bb_exchange_round
                                 (const void *const *)r->src, (void *const *)r->recv, r->bytes,
                                 barrier_aborted, x->barrier);
     if (st != BOXBFS_OK) bb_barrier_abort(x->barrier);
+    else if (x->throttle) bb_wait_until(t0 + bb_linkmat_leftright_s(x->throttle, r->bytes));
     return st;
 }

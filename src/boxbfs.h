@@ -207,7 +207,7 @@ typedef struct {
     boxbfs_links_t links;
     int links_measured;        /* 1: probe the devices at engine start and use
                                   the measured figures (overrides links) */
-    int throttle;              /* 1: pace each peer copy to its link's figures */
+    int throttle;              /* 1: pace each peer copy (nccl, mpi: each round) to the links */
     boxbfs_order_t order;      /* device order of the left-right ring */
 } boxbfs_engine_options_t;
 
@@ -232,7 +232,8 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
  * INVALID_ARG, NO_DEVICE, DEVICE (also: ncclCommInitAll / ncclCommInitRank
  * failed, with NCCL's message), DEVICE_MEMORY (message names the shortfall),
  * UNSUPPORTED (backend or exchange not built in; BOXBFS_EXCHANGE_NCCL on the
- * cpu backend or with throttle; several processes without MPI built in),
+ * cpu backend; several processes without MPI built in; one device per
+ * process with links_measured or BOXBFS_ORDER_TOPOLOGY),
  * NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets NCCL_NVLS_ENABLE=0 in the process
  * environment when it is unset. */
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,

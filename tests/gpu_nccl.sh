@@ -62,6 +62,12 @@ done
 if [ "$gpus" -gt 1 ]; then   # rank order != ordinal order: NCCL ranks follow the engine order
     ids=$(seq $((gpus - 1)) -1 0 | paste -sd, -)
     run_pair "N=$gpus --device-ids $ids" --backend cuda --device-ids "$ids" --wire auto
+    # --throttle paces each NCCL round to the link model (tests/paced.py)
+    t="kron:10 --root 1 --backend cuda --exchange nccl --link-model 10MB/s,2ms --no-validate"
+    "$BOXBFS" bfs $t --json "$tmp/u.json" >/dev/null 2>&1
+    "$BOXBFS" bfs $t --throttle --json "$tmp/t.json" >/dev/null 2>&1
+    check "N=$gpus nccl --throttle: paced to the model" \
+        "python3 '$(dirname "$0")/paced.py' '$tmp/t.json' '$tmp/u.json'"
 fi
 
 # across processes (built --with-mpi): mpirun -np P, one GPU and one NCCL rank

@@ -7,7 +7,7 @@
  * contraction x wire (visited alternating, every expand) gives the same trees
  * and the traffic of the peer exchange (= the cpu backend's). Bad device ids
  * and a too small memory limit fail with their own status and a message,
- * without leaking; so do NCCL's refusals (a GPU given twice, --throttle). */
+ * without leaking; so does NCCL's refusal of a GPU given twice. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -322,12 +322,6 @@ static void errors(int available)
 #ifdef BB_HAVE_NCCL
     o.device_memory_limit = 0;
     o.exchange = BOXBFS_EXCHANGE_NCCL;
-    o.throttle = 1;
-    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_UNSUPPORTED);
-    CHECK(strstr(boxbfs_last_error(), "--throttle") != NULL);
-    boxbfs_engine_free(e);
-    e = NULL;
-    o.throttle = 0;
     {   /* one GPU twice: the engine takes it, NCCL cannot (one rank per GPU) */
         int twice[2] = {0, 0};
         o.devices = 2;

@@ -39,7 +39,7 @@ static void bfs_usage(FILE *f)
         "  --link-model NAME|BW,LAT|FILE|measured   nvlink4 (default), pcie3x16, pcie4x16,\n"
         "                         pcie5x16, expether-2x10g, expether-2x10g-shared, e.g. 25GB/s,5us,\n"
         "                         a link description file, or measured (probed at start)\n"
-        "  --throttle             pace every copy to the link model's latency + bytes/bandwidth\n"
+        "  --throttle             pace every copy (nccl, mpi: every round) to the link model\n"
         "  --order given|topology left-right ring order: as given, or fastest links adjacent\n"
         "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n");

@@ -196,10 +196,6 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange nccl runs the cuda backend only (use --backend cuda, "
                             "or --exchange peer|host on the cpu backend)");
-    if (o->exchange == BOXBFS_EXCHANGE_NCCL && o->throttle)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--exchange nccl does not combine with --throttle (NCCL's messages "
-                            "cannot be paced one by one)");
     if ((o->devices < 1 && !per_process(o)) || o->devices < 0 ||
         o->devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
@@ -247,12 +243,13 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     pthread_mutex_init(&e->fail_lock, NULL);
     e->team = per_process(opts) ? bb_team_mpi_ptr : &bb_team_threads;
     if ((st = e->team->open(e)) != BOXBFS_OK) goto fail_barrier;   /* free closes the team */
-    if (e->team != &bb_team_threads && (opts->links_measured || opts->throttle ||
-                                        opts->order == BOXBFS_ORDER_TOPOLOGY)) {
+    if (e->team != &bb_team_threads &&
+        (opts->links_measured || opts->order == BOXBFS_ORDER_TOPOLOGY)) {
+        /* the probe and the ring order need every device in this process */
         st = bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                           "one device per process (--exchange %s across processes) does not "
-                          "combine with --link-model measured, --throttle or --order topology "
-                          "yet", boxbfs_exchange_name(opts->exchange));
+                          "combine with --link-model measured or --order topology",
+                          boxbfs_exchange_name(opts->exchange));
         goto fail_barrier;
     }
     e->opts.devices = e->ndev;

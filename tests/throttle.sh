@@ -1,0 +1,31 @@
+#!/bin/sh
+# --throttle through the CLI: a slow link model (10 MB/s, 2 ms) paces the
+# exchange so that the first root's measured exchange time matches the
+# modeled one (tests/paced.py): the left-right copies of one process (cpu
+# backend, 2 devices, each copy paced) and, built --with-mpi, the MPI
+# exchange across 2 processes (each round paced). Uses $BOXBFS.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+paced() { python3 "$(dirname "$0")/paced.py" "$1" "$2"; }
+opts="kron:10 --root 1 --backend cpu --link-model 10MB/s,2ms --no-validate"
+
+"$BOXBFS" bfs $opts --devices 2 --json "$tmp/u.json" >/dev/null 2>&1
+"$BOXBFS" bfs $opts --devices 2 --throttle --json "$tmp/t.json" >/dev/null 2>&1
+check "peer copies, 2 devices: paced to the model" "paced '$tmp/t.json' '$tmp/u.json'"
+
+if command -v mpirun >/dev/null 2>&1 &&
+   "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    M="mpirun --oversubscribe -np 2"
+    $M "$BOXBFS" bfs $opts --exchange mpi --json "$tmp/mu.json" >/dev/null 2>&1
+    $M "$BOXBFS" bfs $opts --exchange mpi --throttle --json "$tmp/mt.json" >/dev/null 2>&1
+    check "mpi, 2 processes: paced to the model" "paced '$tmp/mt.json' '$tmp/mu.json'"
+    $M "$BOXBFS" bfs $opts --exchange mpi --order topology >/dev/null 2>"$tmp/e"
+    check "mpi with --order topology: refused, says why" \
+        "grep -q 'does not combine with --link-model measured or --order topology' '$tmp/e'"
+else
+    echo "no MPI build or no mpirun: the MPI exchange's pacing not tested"
+fi
+exit $fail
