@@ -29,6 +29,7 @@ void bb_traffic_free(bb_traffic_t *t)
     free(t->link_messages);
     free(t->levels);
     free(t->level_link_bytes);
+    free(t->level_devices);
     pthread_mutex_destroy(&t->lock);
     memset(t, 0, sizeof *t);
 }
@@ -51,6 +52,7 @@ boxbfs_status_t bb_traffic_level(bb_traffic_t *t, int level)
         size_t cells = (size_t)t->ndev * (size_t)t->ndev;
         boxbfs_level_report_t *grown = realloc(t->levels, (size_t)cap * sizeof *grown);
         int64_t *links;
+        boxbfs_level_device_t *devs;
         if (grown == NULL)
             return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot grow the level table to %d levels", cap);
         t->levels = grown;
@@ -58,12 +60,18 @@ boxbfs_status_t bb_traffic_level(bb_traffic_t *t, int level)
         if (links == NULL)
             return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot grow the level table to %d levels", cap);
         t->level_link_bytes = links;
+        devs = realloc(t->level_devices, (size_t)cap * (size_t)t->ndev * sizeof *devs);
+        if (devs == NULL)
+            return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot grow the level table to %d levels", cap);
+        t->level_devices = devs;
         t->cap = cap;
     }
     while (t->nlevels <= level) {
         size_t cells = (size_t)t->ndev * (size_t)t->ndev;
         memset(&t->levels[t->nlevels], 0, sizeof t->levels[0]);
         memset(t->level_link_bytes + (size_t)t->nlevels * cells, 0, cells * sizeof(int64_t));
+        memset(t->level_devices + (size_t)t->nlevels * (size_t)t->ndev, 0,
+               (size_t)t->ndev * sizeof t->level_devices[0]);
         t->levels[t->nlevels].level = t->nlevels;
         t->nlevels++;
     }

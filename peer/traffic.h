@@ -16,6 +16,7 @@ typedef struct {
     int64_t phase_bytes[BOXBFS_PHASE_COUNT], phase_messages[BOXBFS_PHASE_COUNT];
     boxbfs_level_report_t *levels;           /* nlevels used, cap allocated */
     int64_t *level_link_bytes;               /* cap x ndev x ndev: bytes per level and link */
+    boxbfs_level_device_t *level_devices;    /* cap x ndev: each device's part of a level */
     int nlevels, cap;
     pthread_mutex_t lock;
 } bb_traffic_t;

@@ -280,6 +280,13 @@ typedef struct {
     double modeled_exchange_s;    /* link model applied to this level's bytes */
 } boxbfs_level_report_t;
 
+/* One device's share of a level (where the level's max comes from: load
+ * imbalance between devices). */
+typedef struct {
+    int64_t frontier;             /* vertices this device expanded */
+    double expand_s, contract_s, exchange_s, update_s;
+} boxbfs_level_device_t;
+
 typedef struct {
     int64_t root;                 /* internal id */
     double time_s;                /* search time (parents gathered included) */
@@ -293,6 +300,7 @@ typedef struct {
     int nlevels;
     const boxbfs_level_report_t *level_reports;
     const int64_t *level_link_bytes; /* nlevels x devices x devices: bytes per level and link */
+    const boxbfs_level_device_t *level_devices; /* nlevels x devices */
     double modeled_exchange_s;
     double gather_s;              /* parent gather, measured */
 } boxbfs_search_report_t;

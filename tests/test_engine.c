@@ -62,6 +62,19 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
                 links += r->level_link_bytes[(size_t)l * o->devices * o->devices + c];
             CHECK(links == r->level_reports[l].bytes);
             level_sum += r->level_reports[l].bytes;
+            {   /* the devices' parts: frontiers sum to the level's, times peak at its */
+                const boxbfs_level_device_t *D = r->level_devices + (size_t)l * o->devices;
+                int64_t frontier = 0;
+                double expand = 0, exchange = 0;
+                for (int d = 0; d < o->devices; d++) {
+                    frontier += D[d].frontier;
+                    if (D[d].expand_s > expand) expand = D[d].expand_s;
+                    if (D[d].exchange_s > exchange) exchange = D[d].exchange_s;
+                }
+                CHECK(frontier == r->level_reports[l].frontier);
+                CHECK(expand == r->level_reports[l].expand_s);
+                CHECK(exchange == r->level_reports[l].exchange_s);
+            }
         }
         for (int p = 0; p < BOXBFS_PHASE_COUNT; p++) phase_sum += r->phase_bytes[p];
         CHECK(phase_sum == r->total_bytes);

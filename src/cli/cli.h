@@ -153,6 +153,7 @@ typedef struct {
     /* the first root's per-level table */
     boxbfs_level_report_t *first_levels;
     int64_t *first_level_links;  /* first_nlevels x devices x devices */
+    boxbfs_level_device_t *first_level_devices;   /* first_nlevels x devices */
     int first_nlevels;
     /* options as given, for the report */
     const char *graph_spec;

@@ -120,6 +120,22 @@ static void count_edges(boxbfs_graph_t g, const int32_t *level, int64_t *edges_p
     *arcs_p = arcs;
 }
 
+/* The first root's level table (per level, link and device) for the report. */
+static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev)
+{
+    size_t n = (size_t)s->nlevels, cells = (size_t)ndev * (size_t)ndev;
+    r->first_levels = malloc(n * sizeof *r->first_levels);
+    r->first_level_links = malloc(n * cells * sizeof *r->first_level_links);
+    r->first_level_devices = malloc(n * (size_t)ndev * sizeof *r->first_level_devices);
+    if (!r->first_levels || !r->first_level_links || !r->first_level_devices) return -1;
+    memcpy(r->first_levels, s->level_reports, n * sizeof *r->first_levels);
+    memcpy(r->first_level_links, s->level_link_bytes, n * cells * sizeof *r->first_level_links);
+    memcpy(r->first_level_devices, s->level_devices,
+           n * (size_t)ndev * sizeof *r->first_level_devices);
+    r->first_nlevels = s->nlevels;
+    return 0;
+}
+
 static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
 {
     boxbfs_graph_t g = r->graph;
@@ -159,14 +175,10 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
         r->modeled_s[i] = s->modeled_exchange_s;
         add_traffic(r, s, ndev);
         if (i == 0) {
-            size_t cells = (size_t)ndev * (size_t)ndev;
-            r->first_levels = malloc((size_t)s->nlevels * sizeof *r->first_levels);
-            r->first_level_links = malloc((size_t)s->nlevels * cells * sizeof(int64_t));
-            if (r->first_levels && r->first_level_links) {
-                memcpy(r->first_levels, s->level_reports, (size_t)s->nlevels * sizeof *r->first_levels);
-                memcpy(r->first_level_links, s->level_link_bytes,
-                       (size_t)s->nlevels * cells * sizeof(int64_t));
-                r->first_nlevels = s->nlevels;
+            if (keep_levels(r, s, ndev) != 0) {
+                bb_cli_error("cannot allocate the level table of %d levels", s->nlevels);
+                rc = BB_EXIT_RUNTIME;
+                break;
             }
             if (root_rank && a->output && write_output(a->output, g, parent, level) != 0) {
                 rc = BB_EXIT_RUNTIME;
@@ -246,6 +258,7 @@ static void free_report(bb_bfs_report_t *r)
     free(r->levels); free(r->reached); free(r->bytes); free(r->input_edges); free(r->validated);
     free(r->link_bytes); free(r->link_messages); free(r->first_levels);
     free(r->first_level_links);
+    free(r->first_level_devices);
 }
 
 int bb_cmd_bfs(int argc, char **argv)

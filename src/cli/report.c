@@ -205,6 +205,18 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_double(&j, "update_s", L->update_s);
         bb_json_double(&j, "modeled_exchange_s", L->modeled_exchange_s);
         json_links(&j, ndev, r->first_level_links + (size_t)l * ndev * ndev, NULL);
+        bb_json_begin_array(&j, "devices");   /* each device's part: imbalance */
+        for (int d = 0; d < ndev; d++) {
+            const boxbfs_level_device_t *D = &r->first_level_devices[(size_t)l * ndev + d];
+            bb_json_begin_object(&j, NULL);
+            bb_json_int(&j, "frontier", D->frontier);
+            bb_json_double(&j, "expand_s", D->expand_s);
+            bb_json_double(&j, "contract_s", D->contract_s);
+            bb_json_double(&j, "exchange_s", D->exchange_s);
+            bb_json_double(&j, "update_s", D->update_s);
+            bb_json_end_object(&j);
+        }
+        bb_json_end_array(&j);
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);

@@ -169,6 +169,10 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
             bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, 8, 1);
         }
         bb_engine_dev_t *D = &e->devs[s];
+        e->traffic.level_devices[(size_t)level * ndev + s] =
+            (boxbfs_level_device_t){.frontier = (int64_t)frontier[s], .expand_s = D->expand_s,
+                                    .contract_s = D->contract_s, .exchange_s = D->exchange_s,
+                                    .update_s = D->update_s};
         if (D->expand_s > r->expand_s) r->expand_s = D->expand_s;
         if (D->contract_s > r->contract_s) r->contract_s = D->contract_s;
         if (D->exchange_s > r->exchange_s) r->exchange_s = D->exchange_s;
@@ -256,6 +260,7 @@ static void fill_report(boxbfs_engine_t e)
     r->nlevels = t->nlevels;
     r->level_reports = t->levels;
     r->level_link_bytes = t->level_link_bytes;
+    r->level_devices = t->level_devices;
     r->modeled_exchange_s = 0;
     for (int l = 0; l < t->nlevels; l++) r->modeled_exchange_s += t->levels[l].modeled_exchange_s;
     r->modeled_exchange_s += e->gather_modeled_s;
