@@ -246,6 +246,9 @@ void boxbfs_engine_free(boxbfs_engine_t engine);
 int boxbfs_engine_device_count(boxbfs_engine_t engine);
 /* This process's MPI rank (0 without MPI): the one whose report counts. */
 int boxbfs_engine_rank(boxbfs_engine_t engine);
+/* Processes the search spans: the device count with one device per MPI
+ * rank, else 1. */
+int boxbfs_engine_processes(boxbfs_engine_t engine);
 /* The number of processes an MPI launcher (mpirun, mpiexec, srun) started
  * this job with, read from the variables it sets (OMPI_COMM_WORLD_SIZE,
  * PMI_SIZE, MV2_COMM_WORLD_SIZE); 0 when none is set. */

@@ -71,7 +71,10 @@ def row_from_report(point, scale, rep, path):
             "vertices": num(g["vertices"]), "edges": num(g["edges"]),
             "devices": num(rep["device_count"]), "backend": rep["backend"],
             "contract": o["contract"], "visited": o["visited"], "wire": o["wire"],
-            "exchange": o["exchange"], "link_model": t["link_model"]["name"],
+            # one device per process (mpirun): "nccl/2p", "mpi/4p"
+            "exchange": o["exchange"] + ("/%dp" % rep["processes"]
+                                         if rep.get("processes", 1) > 1 else ""),
+            "link_model": t["link_model"]["name"],
             "roots": num(len(rep["runs"])),
             "gteps_hmean": num(teps["harmonic_mean"] / 1e9),
             "gteps_min": num(teps["min"] / 1e9), "gteps_q1": num(teps["q1"] / 1e9),

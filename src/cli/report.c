@@ -21,7 +21,8 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", g->name,
             (long long)g->n, (long long)g->input_edges, g->directed ? "directed" : "undirected",
             (long long)g->arcs);
-    fprintf(f, "# backend: %s  devices: %d\n", boxbfs_backend_name(o->backend), o->devices);
+    fprintf(f, "# backend: %s  devices: %d  processes: %d\n", boxbfs_backend_name(o->backend),
+            o->devices, boxbfs_engine_processes(r->engine));
     for (int d = 0; d < o->devices; d++) {
         size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);
         fprintf(f, "#   device %d: %s  memory: %.1f MiB (visited %.1f MiB)\n", d,
@@ -149,6 +150,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_end_object(&j);
     bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
     bb_json_int(&j, "device_count", ndev);
+    bb_json_int(&j, "processes", boxbfs_engine_processes(r->engine));
     bb_json_begin_array(&j, "devices");
     for (int d = 0; d < ndev; d++) {
         size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);

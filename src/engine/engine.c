@@ -346,3 +346,8 @@ void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
 int boxbfs_engine_device_count(boxbfs_engine_t e) { return e ? e->ndev : 0; }
 
 int boxbfs_engine_rank(boxbfs_engine_t e) { return e && e->nlocal < e->ndev ? e->first : 0; }
+
+int boxbfs_engine_processes(boxbfs_engine_t e)
+{
+    return e && e->team != &bb_team_threads ? e->ndev : 1;
+}
