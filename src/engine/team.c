@@ -50,6 +50,24 @@ static boxbfs_status_t threads_finish(boxbfs_engine_t e, int self)
 
 static void threads_fail(boxbfs_engine_t e) { bb_barrier_abort(&e->barrier); }
 
+/* One process: every collective is already complete. */
+static boxbfs_status_t threads_bcast(boxbfs_engine_t e, void *buf, size_t bytes)
+{
+    (void)e;
+    (void)buf;
+    (void)bytes;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t threads_allreduce(boxbfs_engine_t e, int64_t *values, int count, int max)
+{
+    (void)e;
+    (void)values;
+    (void)count;
+    (void)max;
+    return BOXBFS_OK;
+}
+
 const bb_team_ops_t bb_team_threads = {
     .name = "threads",
     .open = threads_open,
@@ -62,4 +80,7 @@ const bb_team_ops_t bb_team_threads = {
     .exchange = threads_exchange,
     .finish = threads_finish,
     .fail = threads_fail,
+    .bcast = threads_bcast,
+    .allreduce = threads_allreduce,
+    .first_error = threads_agree,
 };
