@@ -55,13 +55,24 @@ typedef enum {
 typedef struct {
     boxbfs_direction_t direction;
     int threads;                    /* generator/builder threads; 0 = online CPUs */
+    /* 1: load only this MPI rank's rows (a slice, see boxbfs_graph_rows) of
+     * the engine's 1D partition over all ranks of MPI_COMM_WORLD: the ranges
+     * that boxbfs_engine_create with BOXBFS_EXCHANGE_MPI gives the whole
+     * graph. Every rank calls boxbfs_graph_load with the same spec and
+     * options (MPI is initialized if the caller did not; boxbfs_finalize
+     * ends it). Applies to kron: specs and .bbcsr files; other inputs are
+     * loaded whole on every rank. */
+    int mpi_slice;
 } boxbfs_load_options_t;
 
 /* Load or generate a graph. spec is "kron:SCALE[:EDGEFACTOR[:SEED]]" or a
  * file path: *.mtx (Matrix Market), *.bbcsr (binary, written by
  * boxbfs_graph_save), anything else a SNAP edge list; a ".gz" suffix is read
  * through zlib. opts may be NULL. On success *graph_p owns the graph.
- * Returns OK, INVALID_ARG (bad spec), IO, PARSE, NO_MEMORY. */
+ * Returns OK, INVALID_ARG (bad spec), IO, PARSE, NO_MEMORY; with mpi_slice
+ * also UNSUPPORTED (not built with MPI; a rank's range over 2^31 rows),
+ * DEVICE (MPI failed), INTERNAL, or the error of another rank that failed
+ * to load ("rank R failed ..."), the same status on every rank. */
 boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t *opts,
                                   boxbfs_graph_t *graph_p);
 
@@ -74,7 +85,7 @@ boxbfs_status_t boxbfs_graph_from_edges(int64_t n, int64_t nedges, const int64_t
                                         boxbfs_graph_t *graph_p);
 
 /* Write the graph as a binary CSR file (magic, version, sizes, checksum).
- * Returns OK or IO. */
+ * Returns OK, IO, or UNSUPPORTED for a slice. */
 boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path);
 
 void boxbfs_graph_free(boxbfs_graph_t graph);
@@ -86,9 +97,18 @@ int64_t boxbfs_graph_input_edges(boxbfs_graph_t graph);
 int64_t boxbfs_graph_arcs(boxbfs_graph_t graph);
 int boxbfs_graph_is_directed(boxbfs_graph_t graph);
 const char *boxbfs_graph_name(boxbfs_graph_t graph);
-/* Read-only CSR views: offsets has n+1 entries, columns has arcs entries. */
+/* Read-only CSR views: offsets has n+1 entries, columns has arcs entries;
+ * for a slice only the arcs of its rows lo..hi-1 (boxbfs_graph_rows): the
+ * row of v starts at columns[offsets[v] - offsets[lo]]. */
 const int64_t *boxbfs_graph_offsets(boxbfs_graph_t graph);
 const int64_t *boxbfs_graph_columns(boxbfs_graph_t graph);
+/* The rows whose columns the graph holds: [0, n) for a whole graph; for a
+ * slice (loaded with mpi_slice) this rank's range. Offsets, edge counts, n
+ * and the id mapping are always those of the whole graph. The reference
+ * BFS, boxbfs_graph_save and boxbfs_graph_stats need the whole graph and
+ * return UNSUPPORTED on a slice. lo_p and hi_p may be NULL. Returns OK, or
+ * INVALID_ARG when graph is NULL. */
+boxbfs_status_t boxbfs_graph_rows(boxbfs_graph_t graph, int64_t *lo_p, int64_t *hi_p);
 /* Map internal <-> external ids. external_id returns -1 when internal is not
  * in [0, n). internal_id returns INVALID_ARG when the
  * external id names no vertex of the graph. */
@@ -106,7 +126,8 @@ typedef struct {
     int64_t largest_component;            /* vertices */
 } boxbfs_graph_stats_t;
 
-/* Degree statistics and connected components (linear time). */
+/* Degree statistics and connected components (linear time). Returns OK,
+ * NO_MEMORY, or UNSUPPORTED for a slice. */
 boxbfs_status_t boxbfs_graph_stats(boxbfs_graph_t graph, boxbfs_graph_stats_t *stats_p);
 
 /* ---- BFS results and validation --------------------------------------------- */
@@ -114,7 +135,8 @@ boxbfs_status_t boxbfs_graph_stats(boxbfs_graph_t graph, boxbfs_graph_stats_t *s
 
 /* Sequential reference BFS from internal root. parent (n entries) gets the
  * parent's internal id, root for the root, -1 when unreached; level (n
- * entries) gets the depth or -1. Caller owns both arrays. */
+ * entries) gets the depth or -1. Caller owns both arrays. Returns OK,
+ * INVALID_ARG, NO_MEMORY, or UNSUPPORTED for a slice. */
 boxbfs_status_t boxbfs_bfs_reference(boxbfs_graph_t graph, int64_t root, int64_t *parent,
                                      int32_t *level);
 
@@ -130,7 +152,11 @@ typedef struct {
  * of the ends of every graph edge differ by at most one; exactly the root's
  * component is reached. level may be NULL (levels are then derived from
  * parents). Returns OK or VALIDATION with the first broken rule and the vertex
- * in boxbfs_last_error(); info_p (may be NULL) is written on OK. */
+ * in boxbfs_last_error(); info_p (may be NULL) is written on OK.
+ * On a slice, parent and level are still the whole tree (n entries), but
+ * only the rules that the slice's rows can decide are checked, and info
+ * counts its rows only (levels: of its rows' vertices): the slices of all
+ * ranks together check the whole tree, as boxbfs_engine_check_tree does. */
 boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
                                 const int32_t *level, boxbfs_tree_info_t *info_p);
 
@@ -228,14 +254,16 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
  * BOXBFS_EXCHANGE_MPI, and with BOXBFS_EXCHANGE_NCCL when an MPI launcher
  * started several processes (boxbfs_mpi_launched_processes() > 1: each rank
  * drives the GPU of its number among its host's processes, NCCL bootstrapped
- * over MPI); all devices from this process otherwise. Returns OK,
- * INVALID_ARG, NO_DEVICE, DEVICE (also: ncclCommInitAll / ncclCommInitRank
- * failed, with NCCL's message), DEVICE_MEMORY (message names the shortfall),
- * UNSUPPORTED (backend or exchange not built in; BOXBFS_EXCHANGE_NCCL on the
- * cpu backend; several processes without MPI built in; one device per
- * process with links_measured or BOXBFS_ORDER_TOPOLOGY),
- * NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets NCCL_NVLS_ENABLE=0 in the process
- * environment when it is unset. */
+ * over MPI); all devices from this process otherwise. A slice
+ * (boxbfs_graph_rows) needs one device per MPI rank with this rank's range
+ * equal to its rows, i.e. loaded by as many processes (else INVALID_ARG).
+ * Returns OK, INVALID_ARG, NO_DEVICE, DEVICE (also: ncclCommInitAll /
+ * ncclCommInitRank failed, with NCCL's message), DEVICE_MEMORY (message
+ * names the shortfall), UNSUPPORTED (backend or exchange not built in;
+ * BOXBFS_EXCHANGE_NCCL on the cpu backend; several processes without MPI
+ * built in; one device per process with links_measured or
+ * BOXBFS_ORDER_TOPOLOGY), NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets
+ * NCCL_NVLS_ENABLE=0 in the process environment when it is unset. */
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
 void boxbfs_engine_free(boxbfs_engine_t engine);
@@ -314,6 +342,17 @@ typedef struct {
  * Returns OK, INVALID_ARG (root out of range), DEVICE, NO_MEMORY. */
 boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t *parent,
                                   int32_t *level, const boxbfs_search_report_t **report_p);
+
+/* Validate (validate = 1, boxbfs_validate's rules) or only count (0: info
+ * from the vertices with level >= 0) a tree of this engine's graph, over all
+ * its processes. parent and level (n entries each) are the tree as
+ * boxbfs_engine_run left it; with BOXBFS_EXCHANGE_MPI every rank calls this
+ * with its arrays, rank 0's (the gathered tree) are broadcast into the
+ * others', each rank checks its own rows and the results are combined, so
+ * every rank returns the same status, message (that of the lowest failing
+ * rank) and info. Returns OK, VALIDATION, INVALID_ARG, NO_MEMORY. */
+boxbfs_status_t boxbfs_engine_check_tree(boxbfs_engine_t engine, int64_t root, int64_t *parent,
+                                         int32_t *level, int validate, boxbfs_tree_info_t *info_p);
 
 /* The link model in effect: the single figure, or a description's name with
  * its 0 -> 1 figures. Valid while the engine lives. */

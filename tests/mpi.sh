@@ -3,7 +3,10 @@
 # rank) gives validated trees and the same traffic (total bytes and messages,
 # phases, per-link matrix, level table) and the same tree as the
 # single-process `--devices P` run, for P = 1..4 and every contraction
-# method. Skips (77) when boxbfs is built without MPI or mpirun is missing.
+# method; whether each rank loads its slice (kron:, .bbcsr: the default) or
+# the whole graph (--whole-graph), with the same partition and TEPS counts.
+# Trees broken on purpose fail across ranks (tests/test_mpi_tree under
+# mpirun). Skips (77) when boxbfs is built without MPI or mpirun is missing.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v mpirun >/dev/null 2>&1 || { echo "mpirun not found: skipped"; exit 77; }
@@ -37,6 +40,61 @@ for p in 1 2 3 4; do
               "same_traffic '$tmp/s.json' '$tmp/m.json'"
         check "np $p $c: same tree (--output)" "cmp -s '$tmp/s.out' '$tmp/m.out'"
     done
+done
+
+# per-rank slices of kron:12 and of the same graph as a .bbcsr file, and the
+# whole graph on every rank: the partition (device memory), the traffic, the
+# tree and the TEPS counts (input edges per root) of the single process
+same_run() {   # reference.json tested.json: same device memory and input edges per root
+    python3 - "$1" "$2" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert [d["memory_bytes"] for d in a["devices"]] == [d["memory_bytes"] for d in b["devices"]]
+assert [r["input_edges"] for r in a["runs"]] == [r["input_edges"] for r in b["runs"]]
+EOF
+}
+"$BOXBFS" convert kron:12 "$tmp/k12.bbcsr" >/dev/null 2>&1
+check "convert kron:12 to .bbcsr" "[ -s '$tmp/k12.bbcsr' ]"
+for p in 1 2 3 4; do
+    "$BOXBFS" bfs kron:12 $roots --backend cpu --devices $p --json "$tmp/s.json" \
+        --output "$tmp/s.out" >/dev/null 2>&1
+    for input in kron:12 "$tmp/k12.bbcsr"; do
+        for how in slices whole; do
+            flag=""; loaded="per-rank slices (rank 0 rows \[0, "
+            if [ $how = whole ]; then flag="--whole-graph"; loaded="whole graph on every rank"; fi
+            name="np $p $(basename "$input") $how"
+            $MPIRUN -np $p "$BOXBFS" bfs "$input" $roots --backend cpu --exchange mpi $flag \
+                --json "$tmp/m.json" --output "$tmp/m.out" >"$tmp/mo" 2>"$tmp/me"
+            rc=$?
+            check "$name: exit 0, says how it loaded" \
+                  "[ $rc -eq 0 ] && grep -q '^# loaded: $loaded' '$tmp/mo'"
+            [ $rc -eq 0 ] || tail -5 "$tmp/me"
+            check "$name: same traffic as --devices $p" "same_traffic '$tmp/s.json' '$tmp/m.json'"
+            check "$name: same partition and TEPS counts" "same_run '$tmp/s.json' '$tmp/m.json'"
+            check "$name: same tree (--output)" "cmp -s '$tmp/s.out' '$tmp/m.out'"
+        done
+    done
+done
+"$BOXBFS" bfs kron:12 $roots --backend cpu --devices 3 --no-validate --json "$tmp/s.json" >/dev/null 2>&1
+$MPIRUN -np 3 "$BOXBFS" bfs kron:12 $roots --backend cpu --exchange mpi --no-validate \
+    --json "$tmp/m.json" >/dev/null 2>&1
+check "np 3 slices --no-validate: same TEPS counts" "same_run '$tmp/s.json' '$tmp/m.json'"
+check "np 3 slices: JSON says how it loaded" \
+      "python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))[\"graph\"]; assert g[\"loaded\"] == \"per-rank slices\" and g[\"rank0_rows\"][0] == 0 < g[\"rank0_rows\"][1] < 4096' '$tmp/m.json'"
+
+# a slice that cannot be read: every rank says why and exits 1, none hangs
+timeout 120 $MPIRUN -np 2 "$BOXBFS" bfs "$tmp/missing.bbcsr" --backend cpu --exchange mpi \
+    >/dev/null 2>"$tmp/e3"
+rc=$?
+check "missing .bbcsr under mpi: exit 1, says why" "[ $rc -eq 1 ] && grep -q 'missing.bbcsr: cannot open' '$tmp/e3'"
+
+# tree checks across ranks: good trees pass, broken ones fail on every rank
+tree_test="$(dirname "$BOXBFS")/../tests/test_mpi_tree"
+for p in 1 2 3 4; do
+    $MPIRUN -np $p "$tree_test" >"$tmp/to" 2>&1
+    rc=$?
+    check "np $p: test_mpi_tree (slices, broken trees across ranks)" "[ $rc -eq 0 ]"
+    [ $rc -eq 0 ] || tail -20 "$tmp/to"
 done
 
 # bitmaps on the wire: same bytes as well

@@ -304,7 +304,7 @@ static void test_stats(void)
 static void test_load_kron(void)
 {
     boxbfs_graph_t g = NULL;
-    boxbfs_load_options_t opts = {BOXBFS_DIRECTION_DEFAULT, 2};
+    boxbfs_load_options_t opts = {BOXBFS_DIRECTION_DEFAULT, 2, 0};
     CHECK_OK(boxbfs_graph_load("kron:4", &opts, &g));
     if (g == NULL) return;
     CHECK(boxbfs_graph_vertices(g) == 16 && boxbfs_graph_input_edges(g) == 256);

@@ -193,7 +193,7 @@ static void dataset(const char *dir, const char *file, boxbfs_direction_t direct
 {
     char path[4096];
     boxbfs_graph_t g = NULL;
-    boxbfs_load_options_t lo = {direction, 0};
+    boxbfs_load_options_t lo = {direction, 0, 0};
     int64_t root;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     if (boxbfs_graph_load(path, &lo, &g) != BOXBFS_OK) {

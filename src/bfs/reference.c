@@ -23,6 +23,7 @@ boxbfs_status_t boxbfs_bfs_reference(boxbfs_graph_t graph, int64_t root, int64_t
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "reference BFS: %s is NULL",
                             graph == NULL ? "graph" : parent == NULL ? "parent array"
                                                                      : "level array");
+    BB_CHECK(bb_graph_require_whole(graph, "the reference BFS"));
     n = graph->n;
     if (root < 0 || root >= n)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "root %lld out of range [0, %lld)",

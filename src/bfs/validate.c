@@ -3,12 +3,15 @@
  * (internal ids). Independent of every BFS implementation (it does not call
  * reference.c). Linear time: one pass over the vertices (tree edges by binary
  * search in the sorted rows), one over the arcs, both split over threads in
- * contiguous slices so the error reported is the lowest vertex's. */
+ * contiguous slices so the error reported is the lowest vertex's. Works on a
+ * range of rows (an MPI rank's share, graph/graph.h), so that the ranks of a
+ * search together check the whole tree (engine/check_tree.c). */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "bfs/bfs.h"
 #include "boxbfs.h"
 #include "common/error.h"
 #include "common/search.h"
@@ -37,7 +40,14 @@
  *         reached u to an unreached v; since the root is reached, induction
  *         along any path from the root shows that no such arc means every
  *         vertex of the component is reached.
- *   R6  level[v] == -1 exactly when parent[v] == -1 (levels given). */
+ *   R6  level[v] == -1 exactly when parent[v] == -1 (levels given).
+ *
+ * Rows [lo, hi): the vertex rules of those vertices and the arc rules of
+ * their arcs are checked (the tree arrays are whole). R2 needs a row: an
+ * undirected edge is in both, so v's own row serves; for a directed graph
+ * the arc is in the parent's row, so on a slice R2 of v is checked where
+ * its parent's row is, by the parent pass over all vertices. Levels derived
+ * from parents walk the whole tree, checking what the walk relies on. */
 
 #define MAX_THREADS 64
 #define MIN_WORK_PER_THREAD ((int64_t)1 << 16)
@@ -52,6 +62,7 @@ typedef struct {
 
 typedef struct {
     const struct boxbfs_graph *g;
+    int64_t lo, hi;            /* the rows checked */
     int64_t root;
     const int64_t *parent;
     const int32_t *level;      /* given levels, or the derived ones in the arc pass */
@@ -67,20 +78,43 @@ static int thread_count(int64_t work)
     return (int)t;
 }
 
-/* Is v in the sorted row of u? */
+static int holds_row(const struct boxbfs_graph *g, int64_t u)
+{
+    return u >= g->row_lo && u < g->row_hi;
+}
+
+/* Is v in the sorted row of u (a row the graph holds)? */
 static int row_contains(const struct boxbfs_graph *g, int64_t u, int64_t v)
 {
-    int64_t end = g->offsets[u + 1], at = bb_lower_bound_i64(g->columns, g->offsets[u], end, v);
+    const int64_t base = g->columns_base;
+    int64_t end = g->offsets[u + 1] - base;
+    int64_t at = bb_lower_bound_i64(g->columns, g->offsets[u] - base, end, v);
     return at < end && g->columns[at] == v;
 }
 
-/* Is p -> v a stored arc? An undirected edge is in both rows: search the
- * shorter one (the parent is often a hub). */
+/* Is p -> v a stored arc (v's row is held)? 1 yes, 0 no, -1 when the
+ * graph cannot tell (directed, p's row is another rank's). An undirected
+ * edge is in both rows: search the shorter one (the parent is often a hub). */
 static int is_tree_edge(const struct boxbfs_graph *g, int64_t p, int64_t v)
 {
-    if (!g->directed && g->offsets[v + 1] - g->offsets[v] < g->offsets[p + 1] - g->offsets[p])
+    if (g->directed) return holds_row(g, p) ? row_contains(g, p, v) : -1;
+    if (!holds_row(g, p) ||
+        g->offsets[v + 1] - g->offsets[v] < g->offsets[p + 1] - g->offsets[p])
         return row_contains(g, v, p);
     return row_contains(g, p, v);
+}
+
+static boxbfs_status_t not_tree_edge(const struct boxbfs_graph *g, int64_t p, int64_t v)
+{
+    if (g->directed)
+        return bb_error_set(BOXBFS_ERR_VALIDATION,
+                            "R2: vertex %lld has parent %lld but %lld -> %lld is not an arc of "
+                            "the graph",
+                            (long long)v, (long long)p, (long long)p, (long long)v);
+    return bb_error_set(BOXBFS_ERR_VALIDATION,
+                        "R2: vertex %lld has parent %lld but {%lld, %lld} is not an edge of "
+                        "the graph",
+                        (long long)v, (long long)p, (long long)p, (long long)v);
 }
 
 /* Per-vertex rules R1, R2, R3 (given levels), R5 (second root), R6, and the
@@ -95,7 +129,9 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
     partial_t sum = {0, 0, 0, -1};
     int64_t lo, hi;
 
-    bb_split_range(n, tid, nthreads, &lo, &hi);
+    bb_split_range(job->hi - job->lo, tid, nthreads, &lo, &hi);
+    lo += job->lo;
+    hi += job->lo;
     for (int64_t v = lo; v < hi; v++) {
         int64_t p = parent[v];
         int32_t lv = level ? level[v] : 0;
@@ -122,17 +158,7 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
                                 "R5: vertex %lld is its own parent but the root is %lld: "
                                 "a second tree, not connected to the root",
                                 (long long)v, (long long)root);
-        if (!is_tree_edge(g, p, v)) {
-            if (g->directed)
-                return bb_error_set(BOXBFS_ERR_VALIDATION,
-                                    "R2: vertex %lld has parent %lld but %lld -> %lld is not "
-                                    "an arc of the graph",
-                                    (long long)v, (long long)p, (long long)p, (long long)v);
-            return bb_error_set(BOXBFS_ERR_VALIDATION,
-                                "R2: vertex %lld has parent %lld but {%lld, %lld} is not an "
-                                "edge of the graph",
-                                (long long)v, (long long)p, (long long)p, (long long)v);
-        }
+        if (is_tree_edge(g, p, v) == 0) return not_tree_edge(g, p, v);
         if (parent[p] == BOXBFS_UNREACHED)
             return bb_error_set(BOXBFS_ERR_VALIDATION,
                                 "R3: vertex %lld has parent %lld, which is unreached",
@@ -149,15 +175,33 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
     return BOXBFS_OK;
 }
 
-/* First vertex of thread tid's slice in the arc pass: slices hold equal
- * numbers of arcs (a Kronecker hub must not land on one thread with all its
- * neighbours' rows). */
-static int64_t arc_slice_start(const struct boxbfs_graph *g, int tid, int nthreads)
+/* R2 of the vertices outside the rows whose parent's row is one of them
+ * (a slice of a directed graph, see above). */
+static boxbfs_status_t parent_pass(int tid, int nthreads, void *arg)
 {
-    int64_t target = g->arcs / nthreads * tid + g->arcs % nthreads * tid / nthreads;
-    if (tid == 0) return 0;
-    if (tid >= nthreads) return g->n;
-    return bb_lower_bound_i64(g->offsets, 0, g->n, target);   /* first u with offsets[u] >= target */
+    job_t *job = arg;
+    int64_t lo, hi;
+    bb_split_range(job->g->n, tid, nthreads, &lo, &hi);
+    for (int64_t v = lo; v < hi; v++) {
+        int64_t p = job->parent[v];
+        if (v >= job->lo && v < job->hi) continue;   /* the tree pass's */
+        if (p < job->lo || p >= job->hi || p == v || v == job->root) continue;
+        if (!row_contains(job->g, p, v)) return not_tree_edge(job->g, p, v);
+    }
+    return BOXBFS_OK;
+}
+
+/* First vertex of thread tid's slice of the rows in the arc pass: slices
+ * hold equal numbers of arcs (a Kronecker hub must not land on one thread
+ * with all its neighbours' rows). */
+static int64_t arc_slice_start(const job_t *job, int tid, int nthreads)
+{
+    const int64_t *off = job->g->offsets;
+    int64_t arcs = off[job->hi] - off[job->lo];
+    int64_t target = off[job->lo] + arcs / nthreads * tid + arcs % nthreads * tid / nthreads;
+    if (tid == 0) return job->lo;
+    if (tid >= nthreads) return job->hi;
+    return bb_lower_bound_i64(off, job->lo, job->hi, target);   /* first u with off[u] >= target */
 }
 
 /* R4 and the "connected but unreached" half of R5, over one slice of the
@@ -168,16 +212,16 @@ static boxbfs_status_t arc_pass(int tid, int nthreads, void *arg)
 {
     job_t *job = arg;
     const struct boxbfs_graph *g = job->g;
-    const int64_t *offsets = g->offsets, *columns = g->columns;
+    const int64_t *offsets = g->offsets, *columns = g->columns, base = g->columns_base;
     const int32_t *level = job->level;
-    int64_t lo = arc_slice_start(g, tid, nthreads), hi = arc_slice_start(g, tid + 1, nthreads);
+    int64_t lo = arc_slice_start(job, tid, nthreads), hi = arc_slice_start(job, tid + 1, nthreads);
 
     for (int64_t u = lo; u < hi; u++) {
         int32_t lu = level[u];
         uint32_t limit;
         if (lu < 0) continue;
         limit = (uint32_t)lu + 1u;
-        for (int64_t j = offsets[u]; j < offsets[u + 1]; j++) {
+        for (int64_t j = offsets[u] - base; j < offsets[u + 1] - base; j++) {
             int64_t v = columns[j];
             int32_t lv = level[v];
             if ((uint32_t)lv <= limit) continue;
@@ -205,8 +249,9 @@ static boxbfs_status_t arc_pass(int tid, int nthreads, void *arg)
 /* Levels from parent pointers (sequential, O(n)): walk up from each vertex of
  * unknown level, marking the path, to a vertex of known level; then walk the
  * path again numbering it. Meeting a marked vertex means a cycle. Runs after
- * the tree pass, so every parent is in range and every reached vertex's parent
- * is reached. */
+ * the tree pass, which for a whole graph has checked that every parent is in
+ * range and every reached vertex's parent is reached; on a slice the walk
+ * meets vertices of other rows and checks both itself. */
 static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
                                      const int64_t *parent, int32_t *d, int32_t *max_level_p)
 {
@@ -216,11 +261,17 @@ static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
     for (int64_t v = 0; v < n; v++) d[v] = parent[v] == BOXBFS_UNREACHED ? -1 : LEVEL_UNKNOWN;
     d[root] = 0;
     for (int64_t v = 0; v < n; v++) {
-        int64_t u = v, steps = 0, next_level;
+        int64_t u = v, prev = v, steps = 0, next_level;
         if (d[v] != LEVEL_UNKNOWN) continue;
         while (d[u] == LEVEL_UNKNOWN) {
+            int64_t p = parent[u];   /* not -1: u is reached */
+            if (p < 0 || p >= n)
+                return bb_error_set(BOXBFS_ERR_VALIDATION,
+                                    "R1: vertex %lld has parent %lld out of range [-1, %lld)",
+                                    (long long)u, (long long)p, (long long)n);
             d[u] = LEVEL_ON_PATH;
-            u = parent[u];
+            prev = u;
+            u = p;
             steps++;
         }
         if (d[u] == LEVEL_ON_PATH)
@@ -229,9 +280,9 @@ static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
                                 "through vertex %lld that does not contain the root %lld",
                                 (long long)v, (long long)u, (long long)root);
         if (d[u] < 0)
-            return bb_error_set(BOXBFS_ERR_INTERNAL,
-                                "validation: vertex %lld has an unreached ancestor %lld",
-                                (long long)v, (long long)u);
+            return bb_error_set(BOXBFS_ERR_VALIDATION,
+                                "R3: vertex %lld has parent %lld, which is unreached",
+                                (long long)prev, (long long)u);
         next_level = d[u] + steps;
         if (next_level > INT32_MAX)
             return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
@@ -245,11 +296,13 @@ static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
 }
 
 /* Order: R0, then the vertex pass (per vertex R1, R6, R5 second root, R2, R3),
- * then level derivation (R3 cycles) when level is NULL, then the arc pass (R5
- * unreached, R4). info.input_edges sums edge_credit over the reached vertices;
- * a graph without edge_credit counts its stored edges instead. */
-boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
-                                const int32_t *level, boxbfs_tree_info_t *info_p)
+ * the parent pass (R2, directed slices), then level derivation (R3 cycles)
+ * when level is NULL, then the arc pass (R5 unreached, R4). info.input_edges
+ * sums edge_credit over the reached vertices; a graph without edge_credit
+ * counts its stored edges instead. */
+boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
+                                 const int64_t *parent, const int32_t *level,
+                                 boxbfs_tree_info_t *info_p)
 {
     boxbfs_status_t st = BOXBFS_OK;
     int32_t *derived = NULL;
@@ -263,6 +316,11 @@ boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: %s is NULL",
                             graph == NULL ? "graph" : "parent array");
     n = graph->n;
+    if (lo < graph->row_lo || lo > hi || hi > graph->row_hi)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "validate: rows [%lld, %lld) are not within the rows [%lld, %lld) "
+                            "that graph %s holds", (long long)lo, (long long)hi,
+                            (long long)graph->row_lo, (long long)graph->row_hi, graph->name);
     /* R0 */
     if (root < 0 || root >= n)
         return bb_error_set(BOXBFS_ERR_VALIDATION, "R0: root %lld out of range [0, %lld)",
@@ -277,10 +335,12 @@ boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_
 
     BB_CHECK(bb_malloc(sizeof *job, "the validation job", &job));
     job->g = graph;
+    job->lo = lo;
+    job->hi = hi;
     job->root = root;
     job->parent = parent;
     job->level = level;
-    nthreads = thread_count(n);
+    nthreads = thread_count(hi - lo);
     BB_CHECK_GOTO(bb_parallel_run(nthreads, tree_pass, job), st, out);
     for (int t = 0; t < nthreads; t++) {
         info.reached += job->part[t].reached;
@@ -290,6 +350,8 @@ boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_
     }
     if (graph->edge_credit == NULL)   /* no per-vertex credit: count stored edges */
         info.input_edges = graph->directed ? info.arcs : info.arcs / 2;
+    if (graph->directed && bb_graph_is_slice(graph))
+        BB_CHECK_GOTO(bb_parallel_run(thread_count(n), parent_pass, job), st, out);
 
     if (level == NULL) {
         BB_CHECK_GOTO(bb_malloc((size_t)n * sizeof *derived, "levels derived from parents",
@@ -297,7 +359,8 @@ boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_
         BB_CHECK_GOTO(derive_levels(graph, root, parent, derived, &max_level), st, out);
         job->level = derived;
     }
-    BB_CHECK_GOTO(bb_parallel_run(thread_count(n + graph->arcs), arc_pass, job), st, out);
+    BB_CHECK_GOTO(bb_parallel_run(thread_count(hi - lo + graph->offsets[hi] - graph->offsets[lo]),
+                                  arc_pass, job), st, out);
 
     info.levels = max_level + 1;
     if (info_p) *info_p = info;
@@ -305,4 +368,28 @@ out:
     free(derived);
     free(job);
     return st;
+}
+
+boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
+                                const int32_t *level, boxbfs_tree_info_t *info_p)
+{
+    if (graph == NULL)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
+    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, info_p);
+}
+
+void bb_tree_count_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, const int32_t *level,
+                        boxbfs_tree_info_t *info_p)
+{
+    boxbfs_tree_info_t info = {0, 0, 0, 0};
+    int32_t max_level = -1;
+    for (int64_t v = lo; v < hi; v++) {
+        if (level[v] < 0) continue;
+        info.reached++;
+        info.input_edges += graph->edge_credit[v];
+        info.arcs += graph->offsets[v + 1] - graph->offsets[v];
+        if (level[v] > max_level) max_level = level[v];
+    }
+    info.levels = max_level + 1;
+    *info_p = info;
 }

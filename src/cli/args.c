@@ -90,7 +90,7 @@ int bb_cli_usage_error(const char *command, const char *fmt, ...)
 int bb_cli_parse_load_args(const bb_load_cmd_t *cmd, int argc, char **argv,
                            bb_load_args_t *args_p)
 {
-    bb_load_args_t args = {{BOXBFS_DIRECTION_DEFAULT, 0}, {NULL, NULL}, NULL};
+    bb_load_args_t args = {{BOXBFS_DIRECTION_DEFAULT, 0, 0}, {NULL, NULL}, NULL};
     int positional_only = 0, npositional = 0;
 
     for (int i = 1; i < argc; i++) {

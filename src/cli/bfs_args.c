@@ -42,7 +42,9 @@ static void bfs_usage(FILE *f)
         "  --throttle             pace every copy (nccl, mpi: every round) to the link model\n"
         "  --order given|topology left-right ring order: as given, or fastest links adjacent\n"
         "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
-        "  --threads N            generator/loader threads (default: all CPUs)\n");
+        "  --threads N            generator/loader threads (default: all CPUs)\n"
+        "  --whole-graph          one device per MPI rank: every rank loads the whole graph (default:\n"
+        "                         each rank loads only its rows from kron: or a .bbcsr file)\n");
 }
 
 static int parse_enum(const char *opt, const char *value, const char *const *names, int count,
@@ -215,6 +217,8 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->eo.links = a->links;
         } else if (strcmp(arg, "--throttle") == 0) {
             a->eo.throttle = 1;
+        } else if (strcmp(arg, "--whole-graph") == 0) {
+            a->whole_graph = 1;
         } else if (OPT("--order")) {
             static const char *const orders[] = {"given", "topology"};
             NEED_VALUE("--order");

@@ -123,6 +123,7 @@ typedef struct {
     boxbfs_load_options_t load;
     boxbfs_engine_options_t eo;
     int backend_given, devices_given, validate, nroots;
+    int whole_graph;        /* --whole-graph: every MPI rank loads the whole graph */
     int64_t *given_roots;   /* external ids */
     int ngiven;
     uint64_t seed;
@@ -158,6 +159,8 @@ typedef struct {
     /* options as given, for the report */
     const char *graph_spec;
     int validate;
+    int per_process;             /* one device per MPI rank (--exchange mpi, nccl under mpirun) */
+    int sliced;                  /* per_process: each rank loaded its slice */
 } bb_bfs_report_t;
 
 void bb_report_text(FILE *f, const bb_bfs_report_t *r);

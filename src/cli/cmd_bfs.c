@@ -1,4 +1,5 @@
-/* boxbfs bfs: load or generate a graph, run the engine from many roots
+/* boxbfs bfs: load or generate a graph (under --exchange mpi each rank only
+ * its slice where the input allows it), run the engine from many roots
  * (Graph500: 64 random roots of non-zero degree), validate every tree, and
  * report TEPS, traffic per link and level, and modeled link time. */
 #include "config.h"
@@ -106,20 +107,6 @@ static void add_traffic(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int
     r->modeled_exchange_s += s->modeled_exchange_s;
 }
 
-/* Input edges inside the reached component and arcs out of it (TEPS), for
- * runs whose validation (which computes them) was skipped. */
-static void count_edges(boxbfs_graph_t g, const int32_t *level, int64_t *edges_p, int64_t *arcs_p)
-{
-    int64_t edges = 0, arcs = 0;
-    for (int64_t v = 0; v < g->n; v++)
-        if (level[v] >= 0) {
-            edges += g->edge_credit[v];
-            arcs += g->offsets[v + 1] - g->offsets[v];
-        }
-    *edges_p = edges;
-    *arcs_p = arcs;
-}
-
 /* The first root's level table (per level, link and device) for the report. */
 static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev)
 {
@@ -139,8 +126,8 @@ static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int 
 static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
 {
     boxbfs_graph_t g = r->graph;
-    int ndev = a->eo.devices, rc = 0, failed = 0;
-    int root_rank = boxbfs_engine_rank(r->engine) == 0;   /* --exchange mpi: the tree is here */
+    int ndev = a->eo.devices, rc = 0, failed = 0, output_failed = 0;
+    int root_rank = boxbfs_engine_rank(r->engine) == 0;   /* --exchange mpi: reports and writes */
     int64_t *parent = malloc((size_t)g->n * sizeof *parent);
     int32_t *level = malloc((size_t)g->n * sizeof *level);
     bb_progress_t progress;
@@ -180,26 +167,25 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
                 rc = BB_EXIT_RUNTIME;
                 break;
             }
-            if (root_rank && a->output && write_output(a->output, g, parent, level) != 0) {
-                rc = BB_EXIT_RUNTIME;
-                break;
-            }
+            /* rank 0 alone: the others must not wait for it in the collectives, so
+             * the searches go on and the run fails at the end */
+            if (root_rank && a->output && write_output(a->output, g, parent, level) != 0)
+                output_failed = 1;
         }
-        if (a->validate && !root_rank) {
-            r->validated[i] = -1;   /* rank 0 validates; other ranks report nothing */
-            info.input_edges = info.arcs = 0;
-        } else if (a->validate) {
-            st = boxbfs_validate(g, r->roots[i], parent, level, &info);
-            r->validated[i] = st == BOXBFS_OK;
-            if (st != BOXBFS_OK) {
+        /* every rank checks its rows of the tree; all get the same verdict and counts */
+        st = boxbfs_engine_check_tree(r->engine, r->roots[i], parent, level, a->validate, &info);
+        r->validated[i] = !a->validate ? -1 : st == BOXBFS_OK;
+        if (st == BOXBFS_ERR_VALIDATION) {
+            if (root_rank)
                 bb_cli_error("root %lld: validation failed: %s",
                              (long long)boxbfs_graph_external_id(g, r->roots[i]), boxbfs_last_error());
-                failed = 1;
-                count_edges(g, level, &info.input_edges, &info.arcs);
-            }
-        } else {
-            r->validated[i] = -1;
-            count_edges(g, level, &info.input_edges, &info.arcs);
+            failed = 1;
+            /* the TEPS counts of the failed tree */
+            st = boxbfs_engine_check_tree(r->engine, r->roots[i], parent, level, 0, &info);
+        }
+        if (st != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            break;
         }
         r->input_edges[i] = info.input_edges;
         r->teps[i] = s->time_s > 0 ? (double)info.input_edges / s->time_s : 0;
@@ -210,6 +196,7 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
     r->validation = !a->validate ? "skipped" : failed ? "failed" : "passed";
     free(parent);
     free(level);
+    if (rc == 0 && output_failed) rc = BB_EXIT_RUNTIME;
     if (rc == 0 && failed) rc = BB_EXIT_VALIDATION;
     return rc;
 }
@@ -291,6 +278,12 @@ int bb_cmd_bfs(int argc, char **argv)
         return BB_EXIT_USAGE;
     }
     pick_defaults(&a);
+    /* the inputs that can be read by range: each rank loads only its rows */
+    r.per_process = a.eo.exchange == BOXBFS_EXCHANGE_MPI ||
+                    (a.eo.exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1);
+    r.sliced = r.per_process && !a.whole_graph &&
+               (strncmp(a.spec, "kron:", 5) == 0 || bb_ends_with(a.spec, ".bbcsr"));
+    a.load.mpi_slice = r.sliced;
     {
         bb_progress_t progress;   /* elapsed time while loading, on a terminal */
         bb_progress_start(&progress, "loading", 0);

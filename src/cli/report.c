@@ -21,6 +21,11 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", g->name,
             (long long)g->n, (long long)g->input_edges, g->directed ? "directed" : "undirected",
             (long long)g->arcs);
+    if (r->per_process && r->sliced)
+        fprintf(f, "# loaded: per-rank slices (rank 0 rows [%lld, %lld))\n", (long long)g->row_lo,
+                (long long)g->row_hi);
+    else if (r->per_process)
+        fprintf(f, "# loaded: whole graph on every rank\n");
     fprintf(f, "# backend: %s  devices: %d  processes: %d\n", boxbfs_backend_name(o->backend),
             o->devices, boxbfs_engine_processes(r->engine));
     for (int d = 0; d < o->devices; d++) {
@@ -147,6 +152,14 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_int(&j, "edges", g->input_edges);
     bb_json_int(&j, "arcs", g->arcs);
     bb_json_bool(&j, "directed", g->directed);
+    bb_json_string(&j, "loaded", !r->per_process ? "whole graph"
+                                 : r->sliced ? "per-rank slices" : "whole graph on every rank");
+    if (r->sliced) {   /* this report is rank 0's */
+        bb_json_begin_array(&j, "rank0_rows");
+        bb_json_int(&j, NULL, g->row_lo);
+        bb_json_int(&j, NULL, g->row_hi);
+        bb_json_end_array(&j);
+    }
     bb_json_end_object(&j);
     bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
     bb_json_int(&j, "device_count", ndev);

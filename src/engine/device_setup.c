@@ -78,14 +78,15 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
 }
 
 /* Copy the device's rows (offsets rebased to 0, columns narrowed to 32 bits)
- * through a bounded host buffer. */
+ * through a bounded host buffer. The graph may be a slice holding these rows
+ * only: its columns start at arc columns_base. */
 static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
 {
     enum { CHUNK = 1 << 22 };
     bb_engine_dev_t *D = &e->devs[d];
     const int64_t *off = e->graph->offsets;
     uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
-    int64_t base = off[lo], arcs = off[hi] - off[lo];
+    int64_t base = off[lo], arcs = off[hi] - off[lo], first = base - e->graph->columns_base;
     boxbfs_status_t st;
     void *buf;
     BB_CHECK(bb_malloc((size_t)CHUNK * 8, "the upload buffer", &buf));
@@ -99,7 +100,7 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
     for (int64_t i = 0; i < arcs; i += CHUNK) {
         int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
         uint32_t *c32 = buf;
-        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)e->graph->columns[base + i + j];
+        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)e->graph->columns[first + i + j];
         BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint32_t *)D->k.columns + i, c32, (size_t)cnt * 4),
                       st, out);
         BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);

@@ -159,9 +159,33 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
+/* A slice holds the columns of its rows only: they must be exactly the rows
+ * of this process's devices. */
+static boxbfs_status_t check_slice(boxbfs_engine_t e)
+{
+    const struct boxbfs_graph *g = e->graph;
+    int64_t lo = (int64_t)e->part.lo[e->first], hi = (int64_t)e->part.lo[e->first + e->nlocal];
+    if (!bb_graph_is_slice(g)) return BOXBFS_OK;
+    if (e->team != bb_team_mpi_ptr)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "graph %s is an MPI rank's slice (rows [%lld, %lld) of %lld): it "
+                            "runs with one device per MPI rank only (--exchange mpi, or nccl "
+                            "under mpirun)", g->name, (long long)g->row_lo,
+                            (long long)g->row_hi, (long long)g->n);
+    if (lo != g->row_lo || hi != g->row_hi)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "graph %s is a slice holding rows [%lld, %lld), but device %d owns "
+                            "rows [%lld, %lld) of the partition over %d devices: load the slice "
+                            "with as many processes as the engine runs", g->name,
+                            (long long)g->row_lo, (long long)g->row_hi, e->first, (long long)lo,
+                            (long long)hi, e->ndev);
+    return BOXBFS_OK;
+}
+
 /* Open this process's devices, plan, check and set up each, and the exchange. */
 static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
+    BB_CHECK(check_slice(e));
     BB_CHECK(open_devices(e));
     BB_CHECK(setup_links(e));
     for (int d = e->first; d < e->first + e->nlocal; d++) BB_CHECK(bb_engine_setup_device(e, d));

@@ -101,6 +101,15 @@ typedef struct bb_team_ops {
     /* --exchange nccl: the communicators of this process's devices into
      * e->xchg.nccl (rank = engine device index), after the devices opened. */
     boxbfs_status_t (*nccl_open)(boxbfs_engine_t e);
+    /* Collectives of boxbfs_engine_check_tree, called by every process:
+     * copy bytes at buf from rank 0 to every process; */
+    boxbfs_status_t (*bcast)(boxbfs_engine_t e, void *buf, size_t bytes);
+    /* sum (max = 0) or maximum (max = 1) of count values over processes, in
+     * place, everywhere; */
+    boxbfs_status_t (*allreduce)(boxbfs_engine_t e, int64_t *values, int count, int max);
+    /* after this process's part ended with st: OK when every process's did,
+     * else everywhere the status and message of the lowest failing rank. */
+    boxbfs_status_t (*first_error)(boxbfs_engine_t e, boxbfs_status_t st);
 } bb_team_ops_t;
 
 extern const bb_team_ops_t bb_team_threads;

@@ -296,8 +296,12 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
         goto out;
     }
     fill_report(e);
-    e->report.reached = 0;
-    for (int64_t v = 0; v < e->graph->n; v++) e->report.reached += e->level_out[v] >= 0;
+    {   /* this process's rows (another rank's levels are rank 0's only), summed */
+        int64_t lo = (int64_t)e->part.lo[e->first], hi = (int64_t)e->part.lo[e->first + e->nlocal];
+        e->report.reached = 0;
+        for (int64_t v = lo; v < hi; v++) e->report.reached += e->level_out[v] >= 0;
+        BB_CHECK_GOTO(e->team->allreduce(e, &e->report.reached, 1, 0), st, out);
+    }
     if (report_p) *report_p = &e->report;
 out:
     free(own_parent);

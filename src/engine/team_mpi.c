@@ -6,7 +6,8 @@
  * `sizes` phase); payloads go point to point (peer/exchange_mpi.c, or NCCL
  * from GPU memory: peer/exchange_nccl.c); after the
  * search the traffic counters are summed on rank 0 (MPI_Reduce) and the
- * levels and parents gathered there (MPI_Gatherv). */
+ * levels and parents gathered there (MPI_Gatherv); boxbfs_engine_check_tree
+ * broadcasts them back and combines the ranks' checks. */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/mpi_init.h"
 
 typedef struct {
     MPI_Comm comm;
@@ -29,22 +31,14 @@ typedef struct {
 
 enum { BOOKS = 6 };      /* level_frontier, frontier_count, 4 phase times */
 
-static int initialized_here;   /* boxbfs called MPI_Init: boxbfs_finalize ends it */
-
 static boxbfs_status_t mpi_open(boxbfs_engine_t e)
 {
-    int flag = 0, provided;
     mpi_team_t *t;
     if (e->opts.backend != BOXBFS_BACKEND_CPU && e->opts.exchange != BOXBFS_EXCHANGE_NCCL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange mpi moves host memory: it runs the cpu backend only (use "
                             "--backend cpu; GPUs in several processes use --exchange nccl)");
-    MPI_Initialized(&flag);
-    if (!flag) {
-        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-            return bb_error_set(BOXBFS_ERR_DEVICE, "MPI_Init_thread failed");
-        initialized_here = 1;
-    }
+    BB_CHECK(bb_mpi_init());
     BB_CHECK(bb_calloc(1, sizeof *t, "the MPI team", &t));
     MPI_Comm_dup(MPI_COMM_WORLD, &t->comm);
     MPI_Comm_rank(t->comm, &t->rank);
@@ -279,6 +273,40 @@ static boxbfs_status_t mpi_nccl_open(boxbfs_engine_t e)
     return bb_nccl_ops_ptr->open_rank(msg, t->size, t->rank, e->order[t->rank], &e->xchg.nccl);
 }
 
+/* Rank 0's bytes to every rank, in pieces that fit MPI's int counts. */
+static boxbfs_status_t mpi_bcast(boxbfs_engine_t e, void *buf, size_t bytes)
+{
+    mpi_team_t *t = e->team_state;
+    const size_t piece = (size_t)1 << 30;
+    for (size_t at = 0; at < bytes; at += piece)
+        MPI_Bcast((char *)buf + at, (int)(bytes - at < piece ? bytes - at : piece), MPI_BYTE, 0,
+                  t->comm);
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t mpi_allreduce(boxbfs_engine_t e, int64_t *values, int count, int max)
+{
+    mpi_team_t *t = e->team_state;
+    MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, max ? MPI_MAX : MPI_SUM, t->comm);
+    return BOXBFS_OK;
+}
+
+/* The lowest failing rank's status and message, everywhere. */
+static boxbfs_status_t mpi_first_error(boxbfs_engine_t e, boxbfs_status_t st)
+{
+    mpi_team_t *t = e->team_state;
+    int mine = st != BOXBFS_OK ? t->rank : INT_MAX, first;
+    struct {
+        int status;
+        char message[1024];
+    } err = {(int)st, ""};
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, t->comm);
+    if (first == INT_MAX) return BOXBFS_OK;
+    if (first == t->rank) snprintf(err.message, sizeof err.message, "%s", boxbfs_last_error());
+    MPI_Bcast(&err, (int)sizeof err, MPI_BYTE, first, t->comm);
+    return bb_error_set((boxbfs_status_t)err.status, "%s", err.message);
+}
+
 static const bb_team_ops_t team_mpi = {
     .name = "mpi",
     .open = mpi_open,
@@ -292,15 +320,9 @@ static const bb_team_ops_t team_mpi = {
     .finish = mpi_finish,
     .fail = mpi_fail,
     .nccl_open = mpi_nccl_open,
+    .bcast = mpi_bcast,
+    .allreduce = mpi_allreduce,
+    .first_error = mpi_first_error,
 };
 
 const bb_team_ops_t *const bb_team_mpi_ptr = &team_mpi;
-
-void boxbfs_finalize(void)
-{
-    int finalized = 0;
-    if (!initialized_here) return;
-    MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
-    initialized_here = 0;
-}

@@ -1,8 +1,10 @@
-/* The CSR builder (bb_graph_build): the one place where a graph's CSR is made.
- * Parallel counting sort over pthreads: count arcs per vertex (atomics),
- * prefix sum, scatter into the rows, then sort and deduplicate every row;
- * self-loops are dropped, duplicates merged, and every input edge is credited
- * to its source for Graph500 TEPS (DESIGN.md "Validation and measurement"). */
+/* The CSR builder: the one place where CSR rows are made. bb_rows_build makes
+ * rows [lo, hi) from the arcs of an edge list whose source lies in the range
+ * (an MPI rank's slice); bb_graph_build is the whole graph, lo = 0, hi = n.
+ * Parallel counting sort over pthreads: count arcs per row (atomics), prefix
+ * sum, scatter into the rows, then sort and deduplicate every row; self-loops
+ * are dropped, duplicates merged, and every input edge is credited to its
+ * source for Graph500 TEPS (DESIGN.md "Validation and measurement"). */
 #include "config.h"
 
 #include "graph/graph.h"
@@ -22,14 +24,15 @@
 
 typedef struct {
     const int64_t *src, *dst;
-    int64_t n, m;
+    int64_t n, m;            /* ids are in [0, n) */
+    int64_t lo, nrows;       /* rows lo .. lo + nrows - 1 are built; off etc. index row - lo */
     int directed;
     int atomic;              /* more than one thread: counters need atomics */
-    int64_t *off;            /* n + 1: counts, then row ends, then row starts */
-    int64_t *credit;         /* n: input edges per source vertex */
+    int64_t *off;            /* nrows + 1: counts, then row ends, then row starts */
+    int64_t *credit;         /* nrows: input edges per source vertex */
     int64_t *cols;           /* raw arcs (self-loops included), before deduplication */
     int64_t raw_arcs;
-    int64_t *newdeg;         /* n: row lengths after deduplication */
+    int64_t *newdeg;         /* nrows: row lengths after deduplication */
     int64_t *bad_edge;       /* per thread: first edge with an id out of range, -1 if none */
     int64_t *loops;          /* per thread: self-loops seen */
     int64_t *sums;           /* per thread: block sums of the prefix scan */
@@ -44,36 +47,40 @@ static inline int64_t fetch_add(int64_t *p, int64_t x, int atomic)
     return old;
 }
 
-/* Pass 1 over the edges: check ids, count arcs per row. A self-loop (u, u)
- * takes a slot in row u until the row pass (which credits and drops it). */
+/* Pass 1 over the edges: check ids, count arcs per row (an arc whose source
+ * row is not built is skipped: unsigned u - lo wraps past nrows). A self-loop
+ * (u, u) takes a slot in row u until the row pass (which credits and drops it). */
 static boxbfs_status_t count_arcs(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
-    const uint64_t n = (uint64_t)job->n;
+    const uint64_t n = (uint64_t)job->n, rows = (uint64_t)job->nrows, base = (uint64_t)job->lo;
     int64_t lo, hi, loops = 0;
     bb_split_range(job->m, tid, nthreads, &lo, &hi);
     job->bad_edge[tid] = -1;
     for (int64_t k = lo; k < hi; k++) {
         int64_t u = job->src[k], v = job->dst[k];
+        uint64_t ru = (uint64_t)u - base, rv = (uint64_t)v - base;
         if ((uint64_t)u >= n || (uint64_t)v >= n) {   /* negative ids wrap to huge */
             job->bad_edge[tid] = k;
             break;
         }
-        loops += u == v;
-        fetch_add(&job->off[u], 1, job->atomic);
-        if (!job->directed && u != v) fetch_add(&job->off[v], 1, job->atomic);
+        if (ru < rows) {
+            loops += u == v;
+            fetch_add(&job->off[ru], 1, job->atomic);
+        }
+        if (!job->directed && u != v && rv < rows) fetch_add(&job->off[rv], 1, job->atomic);
     }
     job->loops[tid] = loops;
     return BOXBFS_OK;
 }
 
-/* Prefix scan of the counts in off[0, n), two passes around a serial scan of
+/* Prefix scan of the counts in off[0, nrows), two passes around a serial scan of
  * the per-thread block sums: off[i] becomes the end of row i. */
 static boxbfs_status_t scan_local(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
     int64_t lo, hi, sum = 0;
-    bb_split_range(job->n, tid, nthreads, &lo, &hi);
+    bb_split_range(job->nrows, tid, nthreads, &lo, &hi);
     for (int64_t i = lo; i < hi; i++) {
         sum += job->off[i];
         job->off[i] = sum;
@@ -87,7 +94,7 @@ static boxbfs_status_t scan_add(int tid, int nthreads, void *arg)
     build_job_t *job = arg;
     int64_t lo, hi, base = job->sums[tid];   /* exclusive block prefix by now */
     if (base == 0) return BOXBFS_OK;
-    bb_split_range(job->n, tid, nthreads, &lo, &hi);
+    bb_split_range(job->nrows, tid, nthreads, &lo, &hi);
     for (int64_t i = lo; i < hi; i++) job->off[i] += base;
     return BOXBFS_OK;
 }
@@ -100,12 +107,15 @@ static boxbfs_status_t scan_add(int tid, int nthreads, void *arg)
 static boxbfs_status_t scatter_arcs(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
+    const uint64_t rows = (uint64_t)job->nrows, base = (uint64_t)job->lo;
     int64_t lo, hi;
     bb_split_range(job->m, tid, nthreads, &lo, &hi);
     for (int64_t k = lo; k < hi; k++) {
         int64_t u = job->src[k], v = job->dst[k];
-        job->cols[fetch_add(&job->off[u], -1, job->atomic) - 1] = v;
-        if (!job->directed && u != v) job->cols[fetch_add(&job->off[v], -1, job->atomic) - 1] = ~u;
+        uint64_t ru = (uint64_t)u - base, rv = (uint64_t)v - base;
+        if (ru < rows) job->cols[fetch_add(&job->off[ru], -1, job->atomic) - 1] = v;
+        if (!job->directed && u != v && rv < rows)
+            job->cols[fetch_add(&job->off[rv], -1, job->atomic) - 1] = ~u;
     }
     return BOXBFS_OK;
 }
@@ -197,15 +207,15 @@ static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
     build_job_t *job = arg;
     int64_t raw = job->raw_arcs;   /* first row of each thread's share of the raw arcs */
     int64_t r0 = tid == 0 ? 0
-                          : bb_lower_bound_i64(job->off, 0, job->n,
+                          : bb_lower_bound_i64(job->off, 0, job->nrows,
                                                raw / nthreads * tid + raw % nthreads * tid / nthreads);
     int64_t r1 = tid == nthreads - 1
-                     ? job->n
-                     : bb_lower_bound_i64(job->off, 0, job->n,
+                     ? job->nrows
+                     : bb_lower_bound_i64(job->off, 0, job->nrows,
                                           raw / nthreads * (tid + 1) +
                                               raw % nthreads * (tid + 1) / nthreads);
     for (int64_t r = r0; r < r1; r++) {
-        int64_t *a = job->cols + job->off[r];
+        int64_t *a = job->cols + job->off[r], self = job->lo + r;
         int64_t len = job->off[r + 1] - job->off[r], fwd = 0, k = 0;
         for (int64_t i = 0; i < len; i++) {
             if (a[i] >= 0) fwd++;
@@ -214,30 +224,34 @@ static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
         job->credit[r] = fwd;
         sort_row(a, len);
         for (int64_t i = 0; i < len; i++)
-            if (a[i] != r && (k == 0 || a[i] != a[k - 1])) a[k++] = a[i];
+            if (a[i] != self && (k == 0 || a[i] != a[k - 1])) a[k++] = a[i];
         job->newdeg[r] = k;
     }
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int64_t *external,
-                               int64_t id_base, const char *name, boxbfs_graph_t *graph_p)
+
+boxbfs_status_t bb_rows_build(bb_edges_t *edges, int64_t lo, int64_t hi, int directed, int threads,
+                              bb_rows_t *rows_p)
 {
     boxbfs_status_t st = BOXBFS_OK;
     build_job_t job;
-    boxbfs_graph_t g = NULL;
-    int64_t n, m, loops = 0, arcs, pos, sum;
+    int64_t n, m, nrows, loops = 0, arcs, pos, sum;
     int64_t *shrunk;
 
     memset(&job, 0, sizeof job);
-    if (edges == NULL || graph_p == NULL)
+    if (edges == NULL || rows_p == NULL)
         BB_FAIL_GOTO(st, BOXBFS_ERR_INVALID_ARG, out_free, "graph build: %s is NULL",
-                     edges == NULL ? "edge list" : "graph output");
+                     edges == NULL ? "edge list" : "rows output");
     n = edges->n;
     m = edges->count;
     if (n <= 0)
         BB_FAIL_GOTO(st, BOXBFS_ERR_INVALID_ARG, out_free,
                      "graph build: vertex count %lld must be positive", (long long)n);
+    if (lo < 0 || lo > hi || hi > n)
+        BB_FAIL_GOTO(st, BOXBFS_ERR_INVALID_ARG, out_free,
+                     "graph build: rows [%lld, %lld) are not a range of [0, %lld)", (long long)lo,
+                     (long long)hi, (long long)n);
     if (m < 0 || (m > 0 && (edges->src == NULL || edges->dst == NULL)))
         BB_FAIL_GOTO(st, BOXBFS_ERR_INVALID_ARG, out_free, "graph build: malformed edge list");
     if (m > INT64_MAX / 2 || (uint64_t)n >= SIZE_MAX / sizeof(int64_t) ||
@@ -245,21 +259,25 @@ boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int
         BB_FAIL_GOTO(st, BOXBFS_ERR_NO_MEMORY, out_free,
                      "graph build: %lld vertices and %lld edges do not fit in memory",
                      (long long)n, (long long)m);
+    nrows = hi - lo;
     if (threads <= 0) threads = bb_cpu_count();
-    if (m + n < BUILD_SERIAL_BELOW) threads = 1;
+    if (m + nrows < BUILD_SERIAL_BELOW) threads = 1;
     if (threads > 1024) threads = 1024;
 
     job.src = edges->src;
     job.dst = edges->dst;
     job.n = n;
     job.m = m;
+    job.lo = lo;
+    job.nrows = nrows;
     job.directed = directed != 0;
     job.atomic = threads > 1;
     BB_CHECK_GOTO(bb_calloc((size_t)threads, 3 * sizeof(int64_t), "builder thread state",
                             &job.bad_edge), st, out_free);
     job.loops = job.bad_edge + threads;
     job.sums = job.loops + threads;
-    BB_CHECK_GOTO(bb_calloc((size_t)n + 1, sizeof(int64_t), "CSR offsets", &job.off), st, out_free);
+    BB_CHECK_GOTO(bb_calloc((size_t)nrows + 1, sizeof(int64_t), "CSR offsets", &job.off), st,
+                  out_free);
 
     BB_CHECK_GOTO(bb_parallel_run(threads, count_arcs, &job), st, out_free);
     for (int t = 0; t < threads; t++) {
@@ -282,7 +300,7 @@ boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int
     }
     BB_CHECK_GOTO(bb_parallel_run(threads, scan_add, &job), st, out_free);
     job.raw_arcs = sum;
-    job.off[n] = sum;
+    job.off[nrows] = sum;
 
     BB_CHECK_GOTO(bb_malloc((size_t)job.raw_arcs * sizeof(int64_t), "CSR columns", &job.cols), st,
                   out_free);
@@ -290,45 +308,37 @@ boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int
     bb_edges_free(edges);   /* consumed: release it before the row pass */
     job.src = job.dst = NULL;
 
-    BB_CHECK_GOTO(bb_malloc((size_t)n * sizeof(int64_t), "row lengths", &job.newdeg), st, out_free);
-    BB_CHECK_GOTO(bb_malloc((size_t)n * sizeof(int64_t), "edge credits", &job.credit), st, out_free);
+    BB_CHECK_GOTO(bb_malloc((size_t)nrows * sizeof(int64_t), "row lengths", &job.newdeg), st,
+                  out_free);
+    BB_CHECK_GOTO(bb_malloc((size_t)nrows * sizeof(int64_t), "edge credits", &job.credit), st,
+                  out_free);
     BB_CHECK_GOTO(bb_parallel_run(threads, sort_rows, &job), st, out_free);
 
     /* Compact the deduplicated rows in place, left to right: a row only ever
      * moves left, onto space already read. off[r] is read before it is
      * overwritten with the new start. */
     pos = 0;
-    for (int64_t r = 0; r < n; r++) {
+    for (int64_t r = 0; r < nrows; r++) {
         int64_t start = job.off[r], len = job.newdeg[r];
         if (pos != start) memmove(job.cols + pos, job.cols + start, (size_t)len * sizeof(int64_t));
         job.off[r] = pos;
         pos += len;
     }
-    job.off[n] = pos;
+    job.off[nrows] = pos;
     arcs = pos;
-    free(job.newdeg);
-    job.newdeg = NULL;
     if (arcs < job.raw_arcs) {
         shrunk = realloc(job.cols, (size_t)(arcs ? arcs : 1) * sizeof(int64_t));
         if (shrunk != NULL) job.cols = shrunk;   /* else keep the larger block */
     }
 
-    BB_CHECK_GOTO(bb_calloc(1, sizeof *g, "graph", &g), st, out_free);
-    g->n = n;
-    g->arcs = arcs;
-    g->input_edges = m;
-    g->directed = job.directed;
-    g->offsets = job.off;
-    g->columns = job.cols;
-    g->edge_credit = job.credit;
-    g->external = external;
-    g->id_base = id_base;
-    g->self_loops = loops;
-    g->duplicate_arcs = job.raw_arcs - loops - arcs;
-    snprintf(g->name, sizeof g->name, "%s", name != NULL ? name : "");
+    rows_p->lo = lo;
+    rows_p->hi = hi;
+    rows_p->offsets = job.off;
+    rows_p->columns = job.cols;
+    rows_p->edge_credit = job.credit;
+    rows_p->self_loops = loops;
+    rows_p->duplicate_arcs = job.raw_arcs - loops - arcs;
     job.off = job.cols = job.credit = NULL;
-    external = NULL;
-    *graph_p = g;
 
 out_free:
     free(job.newdeg);
@@ -336,7 +346,59 @@ out_free:
     free(job.credit);
     free(job.off);
     free(job.bad_edge);
-    free(external);   /* adopted: released on failure too */
     if (edges != NULL) bb_edges_free(edges);
+    return st;
+}
+
+void bb_rows_free(bb_rows_t *rows)
+{
+    if (rows == NULL) return;
+    free(rows->offsets);
+    free(rows->columns);
+    free(rows->edge_credit);
+    rows->offsets = rows->columns = rows->edge_credit = NULL;
+}
+
+boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int64_t *external,
+                               int64_t id_base, const char *name, boxbfs_graph_t *graph_p)
+{
+    boxbfs_status_t st = BOXBFS_OK;
+    boxbfs_graph_t g = NULL;
+    bb_rows_t rows;
+    int64_t n, m;
+
+    memset(&rows, 0, sizeof rows);
+    if (edges == NULL || graph_p == NULL) {
+        st = bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph build: %s is NULL",
+                          edges == NULL ? "edge list" : "graph output");
+        if (edges != NULL) bb_edges_free(edges);
+        goto out_free;
+    }
+    n = edges->n;
+    m = edges->count;
+    BB_CHECK_GOTO(bb_rows_build(edges, 0, n > 0 ? n : 0, directed, threads, &rows), st, out_free);
+    BB_CHECK_GOTO(bb_calloc(1, sizeof *g, "graph", &g), st, out_free);
+    g->n = n;
+    g->arcs = rows.offsets[n];
+    g->input_edges = m;
+    g->directed = directed != 0;
+    g->offsets = rows.offsets;
+    g->columns = rows.columns;
+    g->edge_credit = rows.edge_credit;
+    g->row_lo = 0;
+    g->row_hi = n;
+    g->columns_base = 0;
+    g->external = external;
+    g->id_base = id_base;
+    g->self_loops = rows.self_loops;
+    g->duplicate_arcs = rows.duplicate_arcs;
+    snprintf(g->name, sizeof g->name, "%s", name != NULL ? name : "");
+    memset(&rows, 0, sizeof rows);
+    external = NULL;
+    *graph_p = g;
+
+out_free:
+    bb_rows_free(&rows);
+    free(external);   /* adopted: released on failure too */
     return st;
 }

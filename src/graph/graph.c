@@ -1,7 +1,8 @@
-/* The public graph API of boxbfs.h: load (generator spec or file, by suffix),
- * build from caller's edges, save, free (heap or mmap-backed arrays),
- * accessors and the internal <-> external vertex id mapping. Statistics are
- * in stats.c, the CSR builder in build.c, file formats in src/io/. */
+/* The public graph API of boxbfs.h: load (generator spec or file, by suffix;
+ * an MPI rank's slice in slice_mpi.c), build from caller's edges, save, free
+ * (heap or mmap-backed arrays), accessors and the internal <-> external
+ * vertex id mapping. Statistics are in stats.c, the CSR builder in build.c,
+ * file formats in src/io/. */
 #include "config.h"
 
 #include "graph/graph.h"
@@ -48,6 +49,9 @@ boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t 
         direction != BOXBFS_DIRECTION_DIRECTED)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "unknown graph direction %d", (int)direction);
     if (threads < 0) threads = 0;
+    if (opts != NULL && opts->mpi_slice &&
+        (strncmp(spec, "kron:", 5) == 0 || ends_with(spec, ".bbcsr")))
+        return bb_graph_load_slice(spec, direction == BOXBFS_DIRECTION_DIRECTED, threads, graph_p);
     if (strncmp(spec, "kron:", 5) == 0)   /* generated graphs are undirected by default */
         return load_kron(spec, direction == BOXBFS_DIRECTION_DIRECTED, threads, graph_p);
     /* The stored graph says whether it is directed; direction does not apply. */
@@ -91,6 +95,16 @@ boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path)
     return bb_io_save_binary(graph, path);
 }
 
+boxbfs_status_t bb_graph_require_whole(const struct boxbfs_graph *g, const char *what)
+{
+    if (!bb_graph_is_slice(g)) return BOXBFS_OK;
+    return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                        "%s needs the whole graph, but %s is an MPI rank's slice holding the "
+                        "rows [%lld, %lld) of %lld only (load it without mpi_slice, or "
+                        "boxbfs bfs --whole-graph)", what, g->name, (long long)g->row_lo,
+                        (long long)g->row_hi, (long long)g->n);
+}
+
 /* free() an array unless it lies inside the graph's file mapping. */
 static void free_array(boxbfs_graph_t graph, void *p)
 {
@@ -120,6 +134,14 @@ int boxbfs_graph_is_directed(boxbfs_graph_t graph) { return graph ? graph->direc
 const char *boxbfs_graph_name(boxbfs_graph_t graph) { return graph ? graph->name : ""; }
 const int64_t *boxbfs_graph_offsets(boxbfs_graph_t graph) { return graph ? graph->offsets : NULL; }
 const int64_t *boxbfs_graph_columns(boxbfs_graph_t graph) { return graph ? graph->columns : NULL; }
+
+boxbfs_status_t boxbfs_graph_rows(boxbfs_graph_t graph, int64_t *lo_p, int64_t *hi_p)
+{
+    if (graph == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph is NULL");
+    if (lo_p) *lo_p = graph->row_lo;
+    if (hi_p) *hi_p = graph->row_hi;
+    return BOXBFS_OK;
+}
 
 /* -1 when internal names no vertex. */
 int64_t boxbfs_graph_external_id(boxbfs_graph_t graph, int64_t internal)

@@ -1,7 +1,9 @@
 /* Internal graph representation: CSR with 64-bit offsets and column ids
  * (DESIGN.md "Data model"), plus what TEPS and id mapping need. Builders,
  * loaders and the generator produce a bb_edges_t and hand it to
- * bb_graph_build(), the one place where a CSR is made. */
+ * bb_graph_build() (or, for a slice, bb_rows_build()), the one place where
+ * CSR rows are made. A graph may be a slice: the columns of rows [row_lo,
+ * row_hi) only, everything else global (an MPI rank's share). */
 #ifndef BB_GRAPH_H
 #define BB_GRAPH_H
 
@@ -23,11 +25,16 @@ void bb_edges_free(bb_edges_t *edges);
 
 struct boxbfs_graph {
     int64_t n;              /* vertices */
-    int64_t arcs;           /* stored arcs (CSR columns) */
+    int64_t arcs;           /* stored arcs of the whole graph */
     int64_t input_edges;    /* edges as read, duplicates and self-loops included */
     int directed;
-    int64_t *offsets;       /* n + 1 */
-    int64_t *columns;       /* arcs, each adjacency list sorted ascending, no duplicates */
+    int64_t *offsets;       /* n + 1, of the whole graph */
+    /* Each adjacency list sorted ascending, no duplicates. Only rows [row_lo,
+     * row_hi) are held: the arcs of row v are columns[offsets[v] -
+     * columns_base .. offsets[v + 1] - columns_base), columns_base =
+     * offsets[row_lo]. A whole graph: 0, n, 0. */
+    int64_t *columns;
+    int64_t row_lo, row_hi, columns_base;
     /* Graph500 TEPS counts input edges inside the traversed component. Each
      * input edge (u, v) is credited to u (for undirected graphs u and v share a
      * component), so the count for a search is the sum of edge_credit over the
@@ -44,6 +51,33 @@ struct boxbfs_graph {
     size_t mapping_bytes;
 };
 
+/* 1 when graph holds the columns of some rows only (an MPI rank's slice). */
+static inline int bb_graph_is_slice(const struct boxbfs_graph *g)
+{
+    return g->row_lo != 0 || g->row_hi != g->n;
+}
+/* OK for a whole graph; for a slice UNSUPPORTED with a message saying that
+ * what (e.g. "the reference BFS") needs the whole graph. */
+boxbfs_status_t bb_graph_require_whole(const struct boxbfs_graph *g, const char *what);
+
+/* CSR rows [lo, hi) of a graph of n vertices, as bb_rows_build makes them. */
+typedef struct {
+    int64_t lo, hi;
+    int64_t *offsets;       /* hi - lo + 1, offsets[0] = 0 */
+    int64_t *columns;       /* offsets[hi - lo]: global ids, rows sorted, no duplicates */
+    int64_t *edge_credit;   /* hi - lo: input edges whose source is the row's vertex */
+    int64_t self_loops, duplicate_arcs;   /* dropped from these rows */
+} bb_rows_t;
+
+/* Rows [lo, hi) of the CSR of edges (consumed: freed on return, success or
+ * not): exactly the rows bb_graph_build makes for those vertices, from the
+ * arcs whose source is in the range (directed = 0: both arcs of an edge).
+ * Every id is checked against [0, edges->n). threads <= 0: online CPUs.
+ * Returns OK, INVALID_ARG (bad range, an id outside [0, n)), NO_MEMORY. */
+boxbfs_status_t bb_rows_build(bb_edges_t *edges, int64_t lo, int64_t hi, int directed, int threads,
+                              bb_rows_t *rows_p);
+void bb_rows_free(bb_rows_t *rows);
+
 /* Build a CSR from edges (consumed: freed on return, success or not).
  * directed = 0 stores both directions. threads <= 0: online CPUs.
  * external (may be NULL) is adopted by the graph and freed on failure too.
@@ -57,8 +91,27 @@ boxbfs_status_t bb_graph_build(bb_edges_t *edges, int directed, int threads, int
  * bijection. Reproducible for a given seed on any machine and thread count. */
 boxbfs_status_t bb_kron_generate(int scale, int edgefactor, uint64_t seed, int threads,
                                  bb_edges_t *edges);
+/* The vertices (2^scale) and edges (edgefactor * 2^scale) of kron:scale:
+ * edgefactor; INVALID_ARG when either is out of range. */
+boxbfs_status_t bb_kron_sizes(int scale, int edgefactor, int64_t *n_p, int64_t *m_p);
+/* Edges [first, first + count) of that sequence into edges, which must have
+ * room for count edges (its contents are replaced; n is set to 2^scale). */
+boxbfs_status_t bb_kron_generate_range(int scale, int edgefactor, uint64_t seed, int threads,
+                                       int64_t first, int64_t count, bb_edges_t *edges);
+/* Rows [lo, hi) of the generator's graph, equal to those of the whole graph
+ * built by bb_graph_build, in memory O(hi - lo + their arcs + one chunk of
+ * edges): every edge is generated, chunk by chunk, and those with an end in
+ * the range kept (kron_rows.c). */
+boxbfs_status_t bb_kron_rows(int scale, int edgefactor, uint64_t seed, int directed, int threads,
+                             int64_t lo, int64_t hi, bb_rows_t *rows_p);
 /* Parse "kron:SCALE[:EDGEFACTOR[:SEED]]" (scale 1..40, edgefactor >= 1). */
 boxbfs_status_t bb_kron_parse(const char *spec, int *scale_p, int *edgefactor_p, uint64_t *seed_p);
+
+/* boxbfs_graph_load with mpi_slice, for a kron: spec or a .bbcsr file: this
+ * MPI rank's slice (slice_mpi.c; slice_none.c without MPI says UNSUPPORTED).
+ * directed applies to kron: only. */
+boxbfs_status_t bb_graph_load_slice(const char *spec, int directed, int threads,
+                                    boxbfs_graph_t *graph_p);
 
 /* Online CPUs (>= 1), for default thread counts. */
 int bb_cpu_count(void);

@@ -49,7 +49,7 @@ typedef struct {
     uint64_t mul[SCRAMBLE_ROUNDS];     /* odd */
     int shift;                         /* xorshift distance, 1 <= shift <= scale */
     int64_t *src, *dst;
-    int64_t m;
+    int64_t first, m;                  /* edges first .. first + m - 1 into src/dst[0 .. m) */
 } kron_job_t;
 
 /* Seeded bijection of [0, 2^scale): each step is invertible on scale-bit
@@ -86,9 +86,9 @@ static boxbfs_status_t generate_range(int tid, int nthreads, void *arg)
     const kron_job_t *job = arg;
     int64_t lo, hi;
     bb_split_range(job->m, tid, nthreads, &lo, &hi);
-    for (int64_t k = lo; k < hi; k++) {
+    for (int64_t i = lo; i < hi; i++) {
         /* counter of edge k's bit b: k * 64 + b (scale <= 40 < 64) */
-        uint64_t ctr = job->edge_key + ((uint64_t)k << 6) * GAMMA;
+        uint64_t k = (uint64_t)(job->first + i), ctr = job->edge_key + (k << 6) * GAMMA;
         uint64_t u = 0, v = 0;
         for (int b = 0; b < job->scale; b++) {
             uint64_t r = mix64(ctr);
@@ -99,20 +99,15 @@ static boxbfs_status_t generate_range(int tid, int nthreads, void *arg)
             v |= jj << b;
             ctr += GAMMA;
         }
-        job->src[k] = (int64_t)scramble(job, u);
-        job->dst[k] = (int64_t)scramble(job, v);
+        job->src[i] = (int64_t)scramble(job, u);
+        job->dst[i] = (int64_t)scramble(job, v);
     }
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_kron_generate(int scale, int edgefactor, uint64_t seed, int threads,
-                                 bb_edges_t *edges)
+boxbfs_status_t bb_kron_sizes(int scale, int edgefactor, int64_t *n_p, int64_t *m_p)
 {
-    kron_job_t job;
-    int64_t n, m;
-    boxbfs_status_t st;
-    if (edges == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "kron: edge list is NULL");
-    memset(edges, 0, sizeof *edges);
+    int64_t n;
     if (scale < 1 || scale > KRON_MAX_SCALE)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "kron: scale %d outside [1, %d]", scale,
                             KRON_MAX_SCALE);
@@ -122,23 +117,47 @@ boxbfs_status_t bb_kron_generate(int scale, int edgefactor, uint64_t seed, int t
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "kron: edge factor %d outside [1, %lld] at scale %d", edgefactor,
                             (long long)((INT64_MAX / 4) / n), scale);
-    m = (int64_t)edgefactor * n;
+    *n_p = n;
+    *m_p = (int64_t)edgefactor * n;
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_kron_generate_range(int scale, int edgefactor, uint64_t seed, int threads,
+                                       int64_t first, int64_t count, bb_edges_t *edges)
+{
+    kron_job_t job;
+    int64_t n, m;
+    if (edges == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "kron: edge list is NULL");
+    BB_CHECK(bb_kron_sizes(scale, edgefactor, &n, &m));
+    if (first < 0 || count < 0 || first > m - count || count > edges->capacity)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "kron: edges [%lld, %lld) are not a range of [0, %lld) that fits "
+                            "the list's %lld", (long long)first, (long long)(first + count),
+                            (long long)m, (long long)edges->capacity);
     if (threads <= 0) threads = bb_cpu_count();
-    if (m < 65536) threads = 1;   /* not worth a thread */
-
+    if (count < 65536) threads = 1;   /* not worth a thread */
     init_keys(&job, scale, seed);
-    job.m = m;
-
-    BB_CHECK_GOTO(bb_edges_init(edges, m), st, out_fail);
+    job.first = first;
+    job.m = count;
     job.src = edges->src;
     job.dst = edges->dst;
-    BB_CHECK_GOTO(bb_parallel_run(threads, generate_range, &job), st, out_fail);
+    BB_CHECK(bb_parallel_run(threads, generate_range, &job));
     edges->n = n;
-    edges->count = m;
+    edges->count = count;
     return BOXBFS_OK;
+}
 
-out_fail:
-    bb_edges_free(edges);
+boxbfs_status_t bb_kron_generate(int scale, int edgefactor, uint64_t seed, int threads,
+                                 bb_edges_t *edges)
+{
+    int64_t n, m;
+    boxbfs_status_t st;
+    if (edges == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "kron: edge list is NULL");
+    memset(edges, 0, sizeof *edges);
+    BB_CHECK(bb_kron_sizes(scale, edgefactor, &n, &m));
+    BB_CHECK(bb_edges_init(edges, m));
+    st = bb_kron_generate_range(scale, edgefactor, seed, threads, 0, m, edges);
+    if (st != BOXBFS_OK) bb_edges_free(edges);
     return st;
 }
 

@@ -32,6 +32,7 @@ boxbfs_status_t boxbfs_graph_stats(boxbfs_graph_t graph, boxbfs_graph_stats_t *s
     if (graph == NULL || stats_p == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph stats: %s is NULL",
                             graph == NULL ? "graph" : "output");
+    BB_CHECK(bb_graph_require_whole(graph, "graph statistics"));
     n = graph->n;
     s.vertices = n;
     s.arcs = graph->arcs;

@@ -4,7 +4,9 @@
  * columns[arcs], edge_credit[n], external[n] (when flag 2 is set). Loading
  * maps the file (MAP_PRIVATE) and points the graph into it; where mmap fails,
  * or BOXBFS_NO_MMAP is set in the environment, the arrays are read instead.
- * Every size, the checksums and the CSR invariants are checked before use. */
+ * Every size, the checksums and the CSR invariants are checked before use.
+ * A slice (bb_io_load_binary_rows) reads everything but the columns of the
+ * other rows, and checks the same except the payload checksum. */
 #include "config.h"
 
 #include "io/io.h"
@@ -206,14 +208,11 @@ static unsigned long long byte_at(uint64_t base, int64_t i)
 }
 
 /* The CSR invariants the engine relies on: a bad file must fail here, not
- * crash a search. Byte offsets name the first bad word. */
-static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
+ * crash a search. Byte offsets name the first bad word. The offsets come
+ * first: a slice's rows are chosen from them. */
+static boxbfs_status_t check_offsets(const char *path, const struct boxbfs_graph *g)
 {
-    const int64_t n = g->n, *off = g->offsets, *col = g->columns;
-    const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
-    const uint64_t credit_base = col_base + 8u * (uint64_t)g->arcs;
-    const uint64_t ext_base = credit_base + 8u * (uint64_t)n;
-    int64_t credit = 0;
+    const int64_t n = g->n, *off = g->offsets;
 
     if (off[0] != 0 || off[n] != g->arcs)
         return bb_error_set(BOXBFS_ERR_PARSE,
@@ -225,14 +224,28 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
                                 "%s: offsets not monotone at vertex %lld (byte %llu): %lld then "
                                 "%lld", path, (long long)v, byte_at(HEADER_BYTES, v + 1),
                                 (long long)off[v], (long long)off[v + 1]);
-    for (int64_t v = 0; v < n; v++) {
+    return BOXBFS_OK;
+}
+
+/* The rest, on the rows the graph holds (k is a global arc number, its
+ * column at columns[k - columns_base]). */
+static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
+{
+    const int64_t n = g->n, *off = g->offsets, *col = g->columns, base = g->columns_base;
+    const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
+    const uint64_t credit_base = col_base + 8u * (uint64_t)g->arcs;
+    const uint64_t ext_base = credit_base + 8u * (uint64_t)n;
+    int64_t credit = 0;
+
+    for (int64_t v = g->row_lo; v < g->row_hi; v++) {
         for (int64_t k = off[v]; k < off[v + 1]; k++) {
-            if (col[k] < 0 || col[k] >= n)
+            int64_t c = col[k - base];
+            if (c < 0 || c >= n)
                 return bb_error_set(BOXBFS_ERR_PARSE,
                                     "%s: column %lld out of range [0, %lld) in the row of vertex "
-                                    "%lld (byte %llu)", path, (long long)col[k], (long long)n,
+                                    "%lld (byte %llu)", path, (long long)c, (long long)n,
                                     (long long)v, byte_at(col_base, k));
-            if (k > off[v] && col[k] <= col[k - 1])
+            if (k > off[v] && c <= col[k - 1 - base])
                 return bb_error_set(BOXBFS_ERR_PARSE,
                                     "%s: row of vertex %lld not strictly ascending (byte %llu)",
                                     path, (long long)v, byte_at(col_base, k));
@@ -281,7 +294,8 @@ static boxbfs_status_t read_full(int fd, const char *path, void *buf, uint64_t b
     return BOXBFS_OK;
 }
 
-/* Read one array of count words into a fresh block, hashing it on the way. */
+/* Read one array of count words at *offset into a fresh block, hashing it on
+ * the way (h may be NULL), and move *offset past it. */
 static boxbfs_status_t read_array(int fd, const char *path, const char *what, int64_t count,
                                   uint64_t *offset, hash_t *h, int64_t **array_p)
 {
@@ -293,23 +307,21 @@ static boxbfs_status_t read_array(int fd, const char *path, const char *what, in
         free(a);
         return st;
     }
-    hash_update(h, a, count);
+    if (h != NULL) hash_update(h, a, count);
     *offset += (uint64_t)count * 8u;
     *array_p = a;
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
+/* Open path, read and check its header, and make a graph with the header's
+ * sizes and no arrays yet. On failure nothing is left open. */
+static boxbfs_status_t open_graph(const char *path, int *fd_p, file_header_t *h, off_t *size_p,
+                                  boxbfs_graph_t *graph_p)
 {
     boxbfs_status_t st = BOXBFS_OK;
-    boxbfs_graph_t g = NULL;
-    file_header_t h;
+    boxbfs_graph_t g;
     struct stat sb;
     int fd;
-    void *map = MAP_FAILED;
-    hash_t hash;
-    uint64_t checksum;
-    const char *no_mmap = getenv("BOXBFS_NO_MMAP");
 
     if (ends_with(path, ".gz"))
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
@@ -321,49 +333,74 @@ boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
         BB_FAIL_GOTO(st, BOXBFS_ERR_IO, out_close, "%s: cannot stat: %s", path, strerror(errno));
     if (!S_ISREG(sb.st_mode))
         BB_FAIL_GOTO(st, BOXBFS_ERR_IO, out_close, "%s: not a regular file", path);
-    memset(&h, 0, sizeof h);
+    memset(h, 0, sizeof *h);
     if (sb.st_size > 0)
-        BB_CHECK_GOTO(read_full(fd, path, &h, (uint64_t)sb.st_size < HEADER_BYTES
-                                                  ? (uint64_t)sb.st_size : HEADER_BYTES, 0),
+        BB_CHECK_GOTO(read_full(fd, path, h, (uint64_t)sb.st_size < HEADER_BYTES
+                                                 ? (uint64_t)sb.st_size : HEADER_BYTES, 0),
                       st, out_close);
-    if ((unsigned char)h.magic[0] == 0x1f && (unsigned char)h.magic[1] == 0x8b)
+    if ((unsigned char)h->magic[0] == 0x1f && (unsigned char)h->magic[1] == 0x8b)
         BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, out_close,
                      "%s: gzip data: compressed binary graphs are not supported, gunzip first",
                      path);
-    if (sb.st_size < (off_t)sizeof magic || memcmp(h.magic, magic, sizeof magic) != 0)
+    if (sb.st_size < (off_t)sizeof magic || memcmp(h->magic, magic, sizeof magic) != 0)
         BB_FAIL_GOTO(st, BOXBFS_ERR_PARSE, out_close,
                      "%s: bad magic at byte 0: not a boxbfs binary graph (.bbcsr)", path);
     if ((uint64_t)sb.st_size < HEADER_BYTES)
         BB_FAIL_GOTO(st, BOXBFS_ERR_PARSE, out_close,
                      "%s: truncated: %lld bytes, shorter than the %u-byte header", path,
                      (long long)sb.st_size, HEADER_BYTES);
-    BB_CHECK_GOTO(check_header(path, &h, (int64_t)sb.st_size), st, out_close);
+    BB_CHECK_GOTO(check_header(path, h, (int64_t)sb.st_size), st, out_close);
 
     BB_CHECK_GOTO(bb_calloc(1, sizeof *g, "graph", &g), st, out_close);
-    g->n = h.n;
-    g->arcs = h.arcs;
-    g->input_edges = h.input_edges;
-    g->directed = (h.flags & FLAG_DIRECTED) != 0;
-    g->id_base = h.id_base;
-    g->self_loops = h.self_loops;
-    g->duplicate_arcs = h.duplicate_arcs;
-    memcpy(g->name, h.name, sizeof g->name);
+    g->n = h->n;
+    g->arcs = h->arcs;
+    g->input_edges = h->input_edges;
+    g->directed = (h->flags & FLAG_DIRECTED) != 0;
+    g->row_lo = 0;
+    g->row_hi = h->n;
+    g->columns_base = 0;
+    g->id_base = h->id_base;
+    g->self_loops = h->self_loops;
+    g->duplicate_arcs = h->duplicate_arcs;
+    memcpy(g->name, h->name, sizeof g->name);
     g->name[sizeof g->name - 1] = '\0';
+    *fd_p = fd;
+    *size_p = sb.st_size;
+    *graph_p = g;
+    return BOXBFS_OK;
 
+out_close:
+    close(fd);
+    return st;
+}
+
+boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
+{
+    boxbfs_status_t st = BOXBFS_OK;
+    boxbfs_graph_t g = NULL;
+    file_header_t h;
+    off_t size;
+    int fd;
+    void *map = MAP_FAILED;
+    hash_t hash;
+    uint64_t checksum;
+    const char *no_mmap = getenv("BOXBFS_NO_MMAP");
+
+    BB_CHECK(open_graph(path, &fd, &h, &size, &g));
     hash_init(&hash);
     if (no_mmap == NULL || no_mmap[0] == '\0' || strcmp(no_mmap, "0") == 0)
-        map = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+        map = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     if (map != MAP_FAILED) {
         /* Writable copy-on-write pages: the file never changes, the graph's
          * arrays behave like heap arrays. boxbfs_graph_free unmaps. */
         int64_t *words = (int64_t *)(void *)((char *)map + HEADER_BYTES);
         g->mapping = map;
-        g->mapping_bytes = (size_t)sb.st_size;
+        g->mapping_bytes = (size_t)size;
         g->offsets = words;
         g->columns = g->offsets + h.n + 1;
         g->edge_credit = g->columns + h.arcs;
         if (h.flags & FLAG_EXTERNAL) g->external = g->edge_credit + h.n;
-        (void)madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
+        (void)madvise(map, (size_t)size, MADV_SEQUENTIAL);
         hash_update(&hash, words, (int64_t)(h.payload_bytes / 8u));
     } else {
         uint64_t offset = HEADER_BYTES;
@@ -383,6 +420,7 @@ boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
                      "%s: payload checksum mismatch (stored 0x%016llx, computed 0x%016llx): the "
                      "file is corrupt", path, (unsigned long long)h.payload_checksum,
                      (unsigned long long)checksum);
+    BB_CHECK_GOTO(check_offsets(path, g), st, out_graph);
     BB_CHECK_GOTO(check_csr(path, g), st, out_graph);
     close(fd);
     *graph_p = g;
@@ -390,7 +428,56 @@ boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
 
 out_graph:
     boxbfs_graph_free(g);   /* unmaps or frees what was read */
-out_close:
+    close(fd);
+    return st;
+}
+
+/* The payload checksum covers the whole file, which a slice does not read
+ * (reading it all on every rank is what slices avoid): it is not verified
+ * here. The header checksum and every size and CSR check on what is read
+ * still are, so a bad file cannot crash a search; loading the whole file
+ * (boxbfs info FILE) verifies the checksum. */
+boxbfs_status_t bb_io_load_binary_rows(const char *path, bb_pick_rows_fn pick, void *arg,
+                                       boxbfs_graph_t *graph_p)
+{
+    boxbfs_status_t st = BOXBFS_OK;
+    boxbfs_graph_t g = NULL;
+    file_header_t h;
+    off_t size;
+    int fd;
+    int64_t lo, hi;
+    uint64_t col_at, offset;
+
+    BB_CHECK(open_graph(path, &fd, &h, &size, &g));
+    col_at = HEADER_BYTES + 8u * (uint64_t)(h.n + 1);   /* byte of column 0 */
+    offset = HEADER_BYTES;
+    BB_CHECK_GOTO(read_array(fd, path, "CSR offsets", h.n + 1, &offset, NULL, &g->offsets), st,
+                  out_graph);
+    BB_CHECK_GOTO(check_offsets(path, g), st, out_graph);
+    offset = col_at + 8u * (uint64_t)h.arcs;
+    BB_CHECK_GOTO(read_array(fd, path, "edge credits", h.n, &offset, NULL, &g->edge_credit), st,
+                  out_graph);
+    if (h.flags & FLAG_EXTERNAL)
+        BB_CHECK_GOTO(read_array(fd, path, "external vertex ids", h.n, &offset, NULL,
+                                 &g->external), st, out_graph);
+    BB_CHECK_GOTO(pick(g->offsets, g->n, arg, &lo, &hi), st, out_graph);
+    if (lo < 0 || lo > hi || hi > g->n)
+        BB_FAIL_GOTO(st, BOXBFS_ERR_INTERNAL, out_graph,
+                     "%s: rows [%lld, %lld) chosen for the slice are not a range of [0, %lld)",
+                     path, (long long)lo, (long long)hi, (long long)g->n);
+    g->row_lo = lo;
+    g->row_hi = hi;
+    g->columns_base = g->offsets[lo];
+    offset = col_at + 8u * (uint64_t)g->columns_base;
+    BB_CHECK_GOTO(read_array(fd, path, "CSR columns of the slice", g->offsets[hi] - g->offsets[lo],
+                             &offset, NULL, &g->columns), st, out_graph);
+    BB_CHECK_GOTO(check_csr(path, g), st, out_graph);
+    close(fd);
+    *graph_p = g;
+    return BOXBFS_OK;
+
+out_graph:
+    boxbfs_graph_free(g);
     close(fd);
     return st;
 }
@@ -428,6 +515,7 @@ boxbfs_status_t bb_io_save_binary(boxbfs_graph_t graph, const char *path)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "%s: compressed binary graphs are not supported, write a .bbcsr file",
                             path);
+    BB_CHECK(bb_graph_require_whole(g, "writing a binary graph"));
     memset(&h, 0, sizeof h);
     memcpy(h.magic, magic, sizeof magic);
     h.version = FORMAT_VERSION;

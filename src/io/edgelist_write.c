@@ -110,6 +110,7 @@ boxbfs_status_t bb_io_save_edgelist(boxbfs_graph_t graph, const char *path)
     if (graph == NULL || path == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "save edge list: %s is NULL",
                             graph == NULL ? "graph" : "path");
+    BB_CHECK(bb_graph_require_whole(graph, "writing an edge list"));
     BB_CHECK(bb_calloc(1, sizeof *w, "the edge list write buffer", &w));
     w->path = path;
     plen = strlen(path);

@@ -13,6 +13,15 @@ boxbfs_status_t bb_io_load_mtx(const char *path, boxbfs_direction_t direction, i
 boxbfs_status_t bb_io_load_snap(const char *path, boxbfs_direction_t direction, int threads,
                                 boxbfs_graph_t *graph_p);
 boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p);
+/* Chooses the rows [*lo_p, *hi_p) of a slice from the whole graph's offsets
+ * (n + 1, already checked). */
+typedef boxbfs_status_t (*bb_pick_rows_fn)(const int64_t *offsets, int64_t n, void *arg,
+                                           int64_t *lo_p, int64_t *hi_p);
+/* A slice of a .bbcsr file: offsets, edge credits and external ids whole,
+ * the columns of the rows pick chooses only (read with pread, never the
+ * others'). Checked as bb_io_load_binary checks, except the payload checksum. */
+boxbfs_status_t bb_io_load_binary_rows(const char *path, bb_pick_rows_fn pick, void *arg,
+                                       boxbfs_graph_t *graph_p);
 boxbfs_status_t bb_io_save_binary(boxbfs_graph_t graph, const char *path);
 /* Write a SNAP-style edge list ("# ..." header, "src dst" per stored arc;
  * undirected graphs write each edge once, u <= v), external ids. */
