@@ -96,6 +96,29 @@ static const int have_nccl = 1;
 static const int have_nccl = 0;
 #endif
 
+/* Started by an MPI launcher with several processes: only the exchanges
+ * with one device per process make sense, and nccl across processes needs
+ * MPI built in (before anything is loaded: a slice needs MPI too). */
+static int check_launcher(const bb_bfs_args_t *a)
+{
+    int procs = boxbfs_mpi_launched_processes();
+    if (procs <= 1) return 0;
+    if (a->eo.exchange != BOXBFS_EXCHANGE_MPI && a->eo.exchange != BOXBFS_EXCHANGE_NCCL) {
+        /* every process would run the same whole search on its own */
+        bb_cli_error("an MPI launcher started %d processes, but --exchange %s runs in one "
+                     "process: use --exchange mpi (cpu backend) or nccl (GPUs), or start one "
+                     "process", procs, boxbfs_exchange_name(a->eo.exchange));
+        return -1;
+    }
+    if (!have_mpi) {
+        bb_cli_error("an MPI launcher started %d processes, but boxbfs was built without MPI: "
+                     "--exchange nccl across processes needs a build --with-mpi (or start one "
+                     "process: it drives every GPU)", procs);
+        return -1;
+    }
+    return 0;
+}
+
 int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
 {
     static const char *const backends[] = {"cpu", "cuda"};
@@ -244,6 +267,6 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
 #undef OPT
 #undef NEED_VALUE
     }
-    return 0;
+    return check_launcher(a);
 }
 

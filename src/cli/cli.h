@@ -132,7 +132,8 @@ typedef struct {
 } bb_bfs_args_t;
 
 /* Parse argv into *a (defaults already set by the caller); --help prints the
- * usage and exits 0. Returns 0, or -1 after printing what is wrong. */
+ * usage and exits 0. Also refuses what an MPI launcher with several processes
+ * cannot run. Returns 0, or -1 after printing what is wrong. */
 int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a);
 
 /* Everything `boxbfs bfs` measured, for the text, JSON and CSV reports. */

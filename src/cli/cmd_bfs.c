@@ -266,17 +266,6 @@ int bb_cmd_bfs(int argc, char **argv)
         return BB_EXIT_USAGE;
     }
     if (a.spec == NULL) a.spec = "kron:20";
-    if (boxbfs_mpi_launched_processes() > 1 && a.eo.exchange != BOXBFS_EXCHANGE_MPI &&
-        a.eo.exchange != BOXBFS_EXCHANGE_NCCL) {
-        /* every process would run the same whole search on its own */
-        bb_cli_error("an MPI launcher started %d processes, but --exchange %s runs in one "
-                     "process: use --exchange mpi (cpu backend) or nccl (GPUs), or start one "
-                     "process", boxbfs_mpi_launched_processes(),
-                     boxbfs_exchange_name(a.eo.exchange));
-        free(a.given_roots);
-        boxbfs_links_free(a.links);
-        return BB_EXIT_USAGE;
-    }
     pick_defaults(&a);
     /* the inputs that can be read by range: each rank loads only its rows */
     r.per_process = a.eo.exchange == BOXBFS_EXCHANGE_MPI ||
