@@ -1,6 +1,7 @@
 #!/bin/sh
 # Topology on GPUs: `boxbfs topo --backend cuda` describes every GPU (bus id,
-# SMs, memory) and pair; the probe gives positive, plausible figures for
+# SMs, memory) and pair, as nvidia-smi sees them (bus ids, NVLink pairs of
+# `nvidia-smi topo -m`: tests/smi_topo.py); the probe gives positive, plausible figures for
 # peer, staged and bidirectional copies; with 2 or more GPUs, bfs runs with
 # --link-model measured, --order topology and a throttled GPU-BOX link
 # (exchange time within 25 % + 5 ms of the model). Skips (77) without a GPU.
@@ -23,6 +24,13 @@ for d in t[\"devices\"]:
     assert d[\"sm_count\"]>0 and d[\"memory_bytes\"]>2**30 and d[\"pci_bus_id\"].count(\":\")==2 and not d[\"emulated\"]
 assert len(t[\"links\"])==len(t[\"devices\"])*(len(t[\"devices\"])-1)
 '"
+if command -v nvidia-smi >/dev/null 2>&1; then   # discovery = what nvidia-smi sees
+    nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader >"$tmp/bus" 2>&1
+    nvidia-smi topo -m >"$tmp/topo_m" 2>&1
+    cat "$tmp/topo_m"
+    check "bus ids and NVLink pairs as nvidia-smi (topo -m)" \
+        "python3 '$(dirname "$0")/smi_topo.py' '$tmp/t.json' '$tmp/bus' '$tmp/topo_m'"
+fi
 [ "$ngpu" -ge 2 ] || { echo "one GPU: pair checks skipped"; exit $fail; }
 "$BOXBFS" topo --backend cuda --probe --sizes 4K..64M --repeats 5 --json "$tmp/p.json" \
     --write-links "$tmp/m.links" >"$tmp/p" 2>&1
