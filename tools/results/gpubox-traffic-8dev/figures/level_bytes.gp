@@ -1,6 +1,6 @@
 # bxplot: the plot of level_bytes.svg/.png from level_bytes.dat; to redraw, in this folder:
 # gnuplot -e "set terminal svg; set output 'level_bytes.svg'" level_bytes.gp
-set title "Bytes sent per level (root 1279888) - kron:22:16:1, 8 devices, valid-flag, wire list, cpu" noenhanced
+set title "Bytes sent per level (root 2237860) - kron:24:16:1, 8 devices, valid-flag, wire list, cpu" noenhanced
 set xlabel "BFS level" noenhanced
 set ylabel "bytes sent in the level (MB)" noenhanced
 set key outside right top vertical Left reverse noenhanced box opaque

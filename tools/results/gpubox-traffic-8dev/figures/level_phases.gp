@@ -1,6 +1,6 @@
 # bxplot: the plot of level_phases.svg/.png from level_phases.dat; to redraw, in this folder:
 # gnuplot -e "set terminal svg; set output 'level_phases.svg'" level_phases.gp
-set title "Time per phase and level (root 1279888) - kron:22:16:1, 8 devices, valid-flag, wire list, cpu" noenhanced
+set title "Time per phase and level (root 2237860) - kron:24:16:1, 8 devices, valid-flag, wire list, cpu" noenhanced
 set xlabel "BFS level" noenhanced
 set ylabel "time (ms)" noenhanced
 set key outside right top vertical Left reverse noenhanced box opaque

@@ -10,8 +10,8 @@ set tics nomirror
 set logscale xy 10
 set format x '%.0e'
 set format y '%.0e'
-set xrange [0.00038572455000000002:6.0282304660000001]
-set yrange [0.00038572455000000002:6.0282304660000001]
+set xrange [0.00038572455000000002:13.676363494]
+set yrange [0.00038572455000000002:13.676363494]
 set grid xtics ytics lc rgb '#dddddd'
 plot "modeled.dat" index 0 using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title "sort-unique, wire list", \
      "modeled.dat" index 1 using 1:2 with points pt 5 ps 1.4 lc rgb '#d62728' title "sort-unique, wire auto", \

@@ -9,8 +9,8 @@ set border 3
 set tics nomirror
 set logscale y 2
 set format y '%g'
-set xrange [19.7:22.3]
-set xtics ("2^{20}" 20, "2^{22}" 22)
+set xrange [19.7:24.3]
+set xtics ("2^{20}" 20, "2^{22}" 22, "2^{24}" 24)
 plot "traffic_auto.dat" index 0 using 1:($2/1e+06) with linespoints lw 2 dt 1 pt 7 ps 1.5 lc rgb '#d62728' title "sort-unique, 2 devices", \
      "traffic_auto.dat" index 1 using 1:($2/1e+06) with linespoints lw 2 dt 2 pt 5 ps 1.5 lc rgb '#d62728' title "sort-unique, 4 devices", \
      "traffic_auto.dat" index 2 using 1:($2/1e+06) with linespoints lw 2 dt 3 pt 9 ps 1.5 lc rgb '#d62728' title "sort-unique, 8 devices", \
