@@ -281,6 +281,10 @@ int boxbfs_engine_processes(boxbfs_engine_t engine);
  * this job with, read from the variables it sets (OMPI_COMM_WORLD_SIZE,
  * PMI_SIZE, MV2_COMM_WORLD_SIZE); 0 when none is set. */
 int boxbfs_mpi_launched_processes(void);
+/* 1 when these options run one device per MPI rank (the rule above:
+ * BOXBFS_EXCHANGE_MPI, or BOXBFS_EXCHANGE_NCCL with several launched
+ * processes), else 0. */
+int boxbfs_one_device_per_process(const boxbfs_engine_options_t *opts);
 /* Before exit, after the last engine is freed: finalizes MPI if boxbfs
  * initialized it; does nothing otherwise. */
 void boxbfs_finalize(void);

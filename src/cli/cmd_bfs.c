@@ -211,8 +211,7 @@ static void pick_defaults(bb_bfs_args_t *a)
         if (gpus == 0)
             fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");
     }
-    if (a->eo.exchange == BOXBFS_EXCHANGE_MPI ||
-        (a->eo.exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1)) {
+    if (boxbfs_one_device_per_process(&a->eo)) {
         if (!a->devices_given) a->eo.devices = 0;   /* one per MPI rank */
     } else if (!a->devices_given) {
         a->eo.devices = a->eo.backend == BOXBFS_BACKEND_CUDA && gpus > 0 ? gpus : 2;
@@ -268,8 +267,7 @@ int bb_cmd_bfs(int argc, char **argv)
     if (a.spec == NULL) a.spec = "kron:20";
     pick_defaults(&a);
     /* the inputs that can be read by range: each rank loads only its rows */
-    r.per_process = a.eo.exchange == BOXBFS_EXCHANGE_MPI ||
-                    (a.eo.exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1);
+    r.per_process = boxbfs_one_device_per_process(&a.eo);
     r.sliced = r.per_process && !a.whole_graph &&
                (strncmp(a.spec, "kron:", 5) == 0 || bb_ends_with(a.spec, ".bbcsr"));
     a.load.mpi_slice = r.sliced;

@@ -195,7 +195,7 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
 
 /* One device per MPI rank (the MPI team): --exchange mpi, and --exchange
  * nccl when an MPI launcher started several processes. */
-static int per_process(const boxbfs_engine_options_t *o)
+int boxbfs_one_device_per_process(const boxbfs_engine_options_t *o)
 {
     return o->exchange == BOXBFS_EXCHANGE_MPI ||
            (o->exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1);
@@ -206,7 +206,7 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
     if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange mpi is not built in (rebuild with --with-mpi)");
-    if (per_process(o) && bb_team_mpi_ptr == NULL)
+    if (boxbfs_one_device_per_process(o) && bb_team_mpi_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "an MPI launcher started %d processes, but boxbfs was built without "
                             "MPI: --exchange nccl across processes needs a build --with-mpi (or "
@@ -220,7 +220,7 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange nccl runs the cuda backend only (use --backend cuda, "
                             "or --exchange peer|host on the cpu backend)");
-    if ((o->devices < 1 && !per_process(o)) || o->devices < 0 ||
+    if ((o->devices < 1 && !boxbfs_one_device_per_process(o)) || o->devices < 0 ||
         o->devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
                             o->devices);
@@ -265,7 +265,7 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     e->nlocal = e->ndev;
     e->fail = BOXBFS_OK;
     pthread_mutex_init(&e->fail_lock, NULL);
-    e->team = per_process(opts) ? bb_team_mpi_ptr : &bb_team_threads;
+    e->team = boxbfs_one_device_per_process(opts) ? bb_team_mpi_ptr : &bb_team_threads;
     if ((st = e->team->open(e)) != BOXBFS_OK) goto fail_barrier;   /* free closes the team */
     if (e->team != &bb_team_threads &&
         (opts->links_measured || opts->order == BOXBFS_ORDER_TOPOLOGY)) {
