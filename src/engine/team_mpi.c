@@ -295,16 +295,10 @@ static boxbfs_status_t mpi_allreduce(boxbfs_engine_t e, int64_t *values, int cou
 static boxbfs_status_t mpi_first_error(boxbfs_engine_t e, boxbfs_status_t st)
 {
     mpi_team_t *t = e->team_state;
-    int mine = st != BOXBFS_OK ? t->rank : INT_MAX, first;
-    struct {
-        int status;
-        char message[1024];
-    } err = {(int)st, ""};
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, t->comm);
-    if (first == INT_MAX) return BOXBFS_OK;
-    if (first == t->rank) snprintf(err.message, sizeof err.message, "%s", boxbfs_last_error());
-    MPI_Bcast(&err, (int)sizeof err, MPI_BYTE, first, t->comm);
-    return bb_error_set((boxbfs_status_t)err.status, "%s", err.message);
+    boxbfs_status_t status;
+    char message[1024];
+    if (bb_mpi_first_failure(t->comm, st, &status, message, sizeof message) < 0) return BOXBFS_OK;
+    return bb_error_set(status, "%s", message);
 }
 
 static const bb_team_ops_t team_mpi = {

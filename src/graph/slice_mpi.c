@@ -32,12 +32,11 @@ typedef struct {
  * here and, elsewhere, the status of the lowest failing rank. */
 static boxbfs_status_t agree(const world_t *w, boxbfs_status_t st, const char *spec)
 {
-    int mine = st != BOXBFS_OK ? w->rank : INT_MAX, first, status = (int)st;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, w->comm);
-    if (first == INT_MAX) return BOXBFS_OK;
-    MPI_Bcast(&status, 1, MPI_INT, first, w->comm);
+    boxbfs_status_t status;
+    int first = bb_mpi_first_failure(w->comm, st, &status, NULL, 0);
+    if (first < 0) return BOXBFS_OK;
     if (st != BOXBFS_OK) return st;
-    return bb_error_set((boxbfs_status_t)status,
+    return bb_error_set(status,
                         "%s: rank %d failed to load its slice (its message is on its stderr)",
                         spec, first);
 }
