@@ -3,8 +3,11 @@
 #ifndef BB_TESTS_CHECK_H
 #define BB_TESTS_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "boxbfs.h"
 
 static int check_failures = 0;
 
@@ -38,5 +41,20 @@ static int check_failures = 0;
         if (check_failures) fprintf(stderr, "%d check(s) failed\n", check_failures); \
         return check_failures ? 1 : 0;                                      \
     } while (0)
+
+/* A small graph from m edge pairs (m <= 64); NULL (a counted failure) on error. */
+static inline boxbfs_graph_t check_graph(int64_t n, int64_t m, const int64_t (*e)[2], int directed)
+{
+    int64_t src[64], dst[64];
+    boxbfs_graph_t g = NULL;
+    CHECK(m <= 64);
+    if (m > 64) return NULL;
+    for (int64_t i = 0; i < m; i++) {
+        src[i] = e[i][0];
+        dst[i] = e[i][1];
+    }
+    CHECK_OK(boxbfs_graph_from_edges(n, m, src, dst, directed, &g));
+    return g;
+}
 
 #endif /* BB_TESTS_CHECK_H */

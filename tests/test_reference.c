@@ -11,18 +11,6 @@
 
 #define MAXN 16
 
-static boxbfs_graph_t make(int64_t n, int64_t m, const int64_t (*e)[2], int directed)
-{
-    int64_t src[64], dst[64];
-    boxbfs_graph_t g = NULL;
-    for (int64_t i = 0; i < m; i++) {
-        src[i] = e[i][0];
-        dst[i] = e[i][1];
-    }
-    CHECK_OK(boxbfs_graph_from_edges(n, m, src, dst, directed, &g));
-    return g;
-}
-
 /* Run from root and compare with the expected parents and levels. */
 static void expect_bfs(boxbfs_graph_t g, int64_t root, const int64_t *want_parent,
                        const int32_t *want_level, int line)
@@ -49,7 +37,7 @@ static void expect_bfs(boxbfs_graph_t g, int64_t root, const int64_t *want_paren
 static void test_path(void)
 {
     static const int64_t e[][2] = {{0, 1}, {2, 1}, {2, 3}, {3, 4}};
-    boxbfs_graph_t g = make(5, 4, e, 0);
+    boxbfs_graph_t g = check_graph(5, 4, e, 0);
     expect_bfs(g, 2, (int64_t[]){1, 2, 2, 2, 3}, (int32_t[]){2, 1, 0, 1, 2}, __LINE__);
     expect_bfs(g, 0, (int64_t[]){0, 0, 1, 2, 3}, (int32_t[]){0, 1, 2, 3, 4}, __LINE__);
     expect_bfs(g, 4, (int64_t[]){1, 2, 3, 4, 4}, (int32_t[]){4, 3, 2, 1, 0}, __LINE__);
@@ -59,7 +47,7 @@ static void test_path(void)
 static void test_star(void)
 {
     static const int64_t e[][2] = {{0, 1}, {0, 2}, {3, 0}, {0, 4}, {5, 0}};
-    boxbfs_graph_t g = make(6, 5, e, 0);
+    boxbfs_graph_t g = check_graph(6, 5, e, 0);
     expect_bfs(g, 0, (int64_t[]){0, 0, 0, 0, 0, 0}, (int32_t[]){0, 1, 1, 1, 1, 1}, __LINE__);
     expect_bfs(g, 3, (int64_t[]){3, 0, 0, 3, 0, 0}, (int32_t[]){1, 2, 2, 0, 2, 2}, __LINE__);
     boxbfs_graph_free(g);
@@ -70,7 +58,7 @@ static void test_cycle(void)
     /* 6-cycle: the vertex opposite the root is found through the lower id
      * first (rows are sorted, the queue is FIFO). */
     static const int64_t e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 0}};
-    boxbfs_graph_t g = make(6, 6, e, 0);
+    boxbfs_graph_t g = check_graph(6, 6, e, 0);
     expect_bfs(g, 0, (int64_t[]){0, 0, 1, 2, 5, 0}, (int32_t[]){0, 1, 2, 3, 2, 1}, __LINE__);
     expect_bfs(g, 3, (int64_t[]){1, 2, 3, 3, 3, 4}, (int32_t[]){3, 2, 1, 0, 1, 2}, __LINE__);
     boxbfs_graph_free(g);
@@ -81,7 +69,7 @@ static void test_two_components(void)
     /* {0, 1, 2} a path, {3, 4} an edge, 5 isolated; duplicates and a self-loop
      * change nothing. */
     static const int64_t e[][2] = {{0, 1}, {1, 2}, {4, 3}, {1, 0}, {3, 3}};
-    boxbfs_graph_t g = make(6, 5, e, 0);
+    boxbfs_graph_t g = check_graph(6, 5, e, 0);
     expect_bfs(g, 1, (int64_t[]){1, 1, 1, -1, -1, -1}, (int32_t[]){1, 0, 1, -1, -1, -1},
                __LINE__);
     expect_bfs(g, 4, (int64_t[]){-1, -1, -1, 4, 4, -1}, (int32_t[]){-1, -1, -1, 1, 0, -1},
@@ -95,8 +83,8 @@ static void test_directed(void)
 {
     /* 0 -> 1 -> 2 -> 0 and 3 -> 1: 3 is reached only from itself. */
     static const int64_t e[][2] = {{0, 1}, {1, 2}, {3, 1}, {2, 0}};
-    boxbfs_graph_t g = make(4, 4, e, 1);
-    boxbfs_graph_t u = make(4, 4, e, 0);
+    boxbfs_graph_t g = check_graph(4, 4, e, 1);
+    boxbfs_graph_t u = check_graph(4, 4, e, 0);
     expect_bfs(g, 0, (int64_t[]){0, 0, 1, -1}, (int32_t[]){0, 1, 2, -1}, __LINE__);
     expect_bfs(g, 1, (int64_t[]){2, 1, 1, -1}, (int32_t[]){2, 0, 1, -1}, __LINE__);
     expect_bfs(g, 3, (int64_t[]){2, 3, 1, 3}, (int32_t[]){3, 1, 2, 0}, __LINE__);
@@ -119,7 +107,7 @@ static void test_bad_arguments(void)
 {
     static const int64_t e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5},
                                    {5, 6}, {6, 7}, {7, 8}, {8, 9}};
-    boxbfs_graph_t g = make(10, 9, e, 0);
+    boxbfs_graph_t g = check_graph(10, 9, e, 0);
     int64_t parent[10];
     int32_t level[10];
     if (g == NULL) return;

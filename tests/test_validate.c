@@ -38,18 +38,6 @@ static const char *kind_names[K_COUNT] = {
     "level on unreached vertex", "reached vertex without level", "other valid parent"};
 static int kind_runs[K_COUNT];
 
-static boxbfs_graph_t make(int64_t n, int64_t m, const int64_t (*e)[2], int directed)
-{
-    int64_t src[64], dst[64];
-    boxbfs_graph_t g = NULL;
-    for (int64_t i = 0; i < m; i++) {
-        src[i] = e[i][0];
-        dst[i] = e[i][1];
-    }
-    CHECK_OK(boxbfs_graph_from_edges(n, m, src, dst, directed, &g));
-    return g;
-}
-
 /* n vertices, m random edges from a 64-bit LCG (Knuth's MMIX constants). */
 static boxbfs_graph_t make_random(int64_t n, int64_t m, uint64_t seed, int directed)
 {
@@ -352,19 +340,19 @@ static void test_mutations(void)
                                      {5, 0}, {5, 6}, {3, 1}};
     boxbfs_graph_t g;
 
-    g = make(8, 7, tree, 0);
+    g = check_graph(8, 7, tree, 0);
     run_fixture(g, 0, "tree");
     run_fixture(g, 5, "tree");
     boxbfs_graph_free(g);
-    g = make(9, 12, grid, 0);
+    g = check_graph(9, 12, grid, 0);
     run_fixture(g, 4, "3x3 grid");
     run_fixture(g, 0, "3x3 grid");
     boxbfs_graph_free(g);
-    g = make(9, 7, two, 0);   /* 8 is isolated */
+    g = check_graph(9, 7, two, 0);   /* 8 is isolated */
     run_fixture(g, 2, "two components");
     run_fixture(g, 6, "two components");
     boxbfs_graph_free(g);
-    g = make(7, 9, dir, 1);
+    g = check_graph(7, 9, dir, 1);
     run_fixture(g, 0, "directed");
     run_fixture(g, 5, "directed");
     boxbfs_graph_free(g);
@@ -446,7 +434,7 @@ out:
 static void test_dfs_tree(void)
 {
     static const int64_t cyc[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
-    boxbfs_graph_t g = make(4, 4, cyc, 0), d = make(4, 4, cyc, 1);
+    boxbfs_graph_t g = check_graph(4, 4, cyc, 0), d = check_graph(4, 4, cyc, 1);
     int64_t parent[4] = {0, 0, 1, 2};
     int32_t level[4] = {0, 1, 2, 3};
     if (g == NULL || d == NULL) goto out;
@@ -467,7 +455,7 @@ static void test_directed_rules(void)
 {
     static const int64_t e[][2] = {{0, 1}, {0, 2}, {1, 3}, {3, 2}};
     static const int64_t deep[][2] = {{0, 1}, {1, 2}, {0, 2}};
-    boxbfs_graph_t d = make(4, 4, e, 1), u = make(4, 4, e, 0), dd = make(3, 3, deep, 1);
+    boxbfs_graph_t d = check_graph(4, 4, e, 1), u = check_graph(4, 4, e, 0), dd = check_graph(3, 3, deep, 1);
     int64_t parent[4] = {0, 0, 0, 2};
     int32_t level[4] = {0, 1, 1, 2};
     int64_t chain[3] = {0, 0, 1};
@@ -505,7 +493,7 @@ static void test_tree_info(void)
     /* 0-1 twice, 1-2, self-loop 2-2, 1-0 (a duplicate the other way), 3-4;
      * 5 isolated. */
     static const int64_t e[][2] = {{0, 1}, {0, 1}, {1, 2}, {2, 2}, {3, 4}, {1, 0}};
-    boxbfs_graph_t g = make(6, 6, e, 0), d = make(6, 6, e, 1);
+    boxbfs_graph_t g = check_graph(6, 6, e, 0), d = check_graph(6, 6, e, 1);
     int64_t parent[6];
     int32_t level[6];
     boxbfs_tree_info_t info;
@@ -553,7 +541,7 @@ out:
 static void test_arguments(void)
 {
     static const int64_t e[][2] = {{0, 1}, {1, 2}};
-    boxbfs_graph_t g = make(10, 2, e, 0);
+    boxbfs_graph_t g = check_graph(10, 2, e, 0);
     int64_t parent[10];
     int32_t level[10];
     if (g == NULL) return;
