@@ -21,9 +21,10 @@
 enum {
     BB_CTR_EXPANDED = 0,   /* neighbors written by expand                     */
     BB_CTR_NEXT = 1,       /* vertices in the next frontier (update)          */
-    BB_CTR_SEND = 2        /* then ndev send counts, then ndev send offsets   */
+    BB_CTR_NEXT_ARCS = 2,  /* their out-arcs (Beamer's m_f of the next level) */
+    BB_CTR_SEND = 3        /* then ndev send counts, then ndev send offsets   */
 };
-#define BB_CTR_COUNT(ndev) (2 + 2 * (size_t)(ndev))
+#define BB_CTR_COUNT(ndev) (3 + 2 * (size_t)(ndev))
 #define BB_CTR_SEND_COUNT(o) (BB_CTR_SEND + (o))
 #define BB_CTR_SEND_OFFSET(ndev, o) (BB_CTR_SEND + (ndev) + (o))
 
@@ -40,6 +41,14 @@ typedef struct {
     /* graph slice: rows of the owned vertices, columns are global ids */
     const int64_t *offsets;    /* hi - lo + 1, starting at 0 */
     const uint32_t *columns;
+    /* bottom-up: the owned vertices' in-arcs (the rows above for undirected
+     * graphs), the frontier of all devices as n bits (bit v & 31 of word
+     * v >> 5; device o's part starts at word range_lo[o] / 32, the partition
+     * being aligned to 32), and this device's next frontier as hi - lo bits.
+     * NULL when the engine runs top-down only. */
+    const int64_t *in_offsets;
+    const uint32_t *in_columns;
+    uint32_t *frontier_bits, *own_bits;
     /* search state */
     int32_t *level;            /* owned: depth or -1 */
     int64_t *pred;             /* owned: parent gid, -(s+2) = from device s, -1 unreached */
@@ -66,7 +75,9 @@ typedef struct {
  * signatures as bb_cpu_<name> and bb_cuda_<name>. */
 typedef struct {
     /* Clear level/pred/visited/remote_parent; put the root (if owned) at level
-     * 0 in the frontier. counters[NEXT] = 1 if the root is owned, else 0. */
+     * 0 in the frontier. counters[NEXT] = 1 and counters[NEXT_ARCS] = its
+     * out-degree if the root is owned, else 0. Every kernel that adds a
+     * vertex to the next frontier adds its out-degree to NEXT_ARCS. */
     boxbfs_status_t (*reset)(const bb_kstate_t *k, void *stream, uint64_t root);
     /* counters[NEXT] is zeroed by the engine before the expand of a level.
      * Frontier -> neighbor list (nbr, nbr_parent), counters[EXPANDED]. With
@@ -106,6 +117,15 @@ typedef struct {
     /* pred[req[i]] = source_lo + resp[i]. */
     boxbfs_status_t (*gather_apply)(const bb_kstate_t *k, void *stream, const uint32_t *req,
                                     const uint32_t *resp, uint64_t count, uint64_t source_lo);
+    /* Bottom-up step [Beamer]: every owned vertex not reached yet scans its
+     * in-arcs for a member of frontier_bits and stops at the first: level
+     * next_level, parent that member's gid, visited; it joins the next
+     * frontier (list, counters[NEXT], [NEXT_ARCS]) and own_bits, every word
+     * of which is written. */
+    boxbfs_status_t (*bottom_up)(const bb_kstate_t *k, void *stream, int32_t next_level);
+    /* visited |= frontier_bits: the frontier of every device counts as
+     * visited here, so that a later top-down level does not send it again. */
+    boxbfs_status_t (*mark_frontier)(const bb_kstate_t *k, void *stream);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -134,7 +154,9 @@ typedef struct {
                                            uint64_t count, uint64_t requester_lo);           \
     boxbfs_status_t PREFIX##_gather_apply(const bb_kstate_t *k, void *stream,                \
                                           const uint32_t *req, const uint32_t *resp,         \
-                                          uint64_t count, uint64_t source_lo);
+                                          uint64_t count, uint64_t source_lo);               \
+    boxbfs_status_t PREFIX##_bottom_up(const bb_kstate_t *k, void *stream, int32_t next_level); \
+    boxbfs_status_t PREFIX##_mark_frontier(const bb_kstate_t *k, void *stream);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;
@@ -168,6 +190,8 @@ typedef struct {
     /* Copies on the device's stream; sync waits for everything issued. */
     boxbfs_status_t (*copy_h2d)(bb_device_t *dev, void *dst, const void *src, size_t bytes);
     boxbfs_status_t (*copy_d2h)(bb_device_t *dev, void *dst, const void *src, size_t bytes);
+    /* Set bytes of device memory to zero, on the stream. */
+    boxbfs_status_t (*zero)(bb_device_t *dev, void *dst, size_t bytes);
     /* Copy bytes from src (memory of src_dev) to dst (memory of dst_dev),
      * issued on src_dev's stream. */
     boxbfs_status_t (*peer_copy)(bb_device_t *dst_dev, void *dst, bb_device_t *src_dev,

@@ -90,6 +90,14 @@ boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path);
 
 void boxbfs_graph_free(boxbfs_graph_t graph);
 
+/* A new graph with every arc turned around (u -> v becomes v -> u): a search
+ * of it follows the arcs of graph against their direction (boxbfs bfs
+ * --reverse). An undirected graph comes back equal. Its input edges are its
+ * stored arcs (duplicates and self-loops of the input are gone), each
+ * credited to its new source for TEPS. The caller frees it; graph is not
+ * changed. Returns OK, INVALID_ARG (NULL), UNSUPPORTED (a slice), NO_MEMORY. */
+boxbfs_status_t boxbfs_graph_reverse(boxbfs_graph_t graph, boxbfs_graph_t *reversed_p);
+
 int64_t boxbfs_graph_vertices(boxbfs_graph_t graph);
 /* Input edges (as read or generated, duplicates and self-loops included). */
 int64_t boxbfs_graph_input_edges(boxbfs_graph_t graph);
@@ -159,6 +167,12 @@ typedef struct {
  * ranks together check the whole tree, as boxbfs_engine_check_tree does. */
 boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
                                 const int32_t *level, boxbfs_tree_info_t *info_p);
+/* boxbfs_validate for a search stopped at depth max_depth (< 0: no limit):
+ * no level exceeds it, and exactly the vertices within max_depth levels of
+ * the root are reached (R7). */
+boxbfs_status_t boxbfs_validate_depth(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
+                                      const int32_t *level, int32_t max_depth,
+                                      boxbfs_tree_info_t *info_p);
 
 /* ---- multi-device engine ----------------------------------------------------- */
 typedef enum { BOXBFS_BACKEND_CPU = 0, BOXBFS_BACKEND_CUDA = 1 } boxbfs_backend_t;
@@ -179,6 +193,15 @@ typedef enum {
 typedef enum {
     BOXBFS_EXPAND_AUTO = 0, BOXBFS_EXPAND_BINSEARCH = 1, BOXBFS_EXPAND_MERGEPATH = 2
 } boxbfs_expand_t;
+
+/* The direction of a level's step (Beamer's direction-optimizing BFS):
+ * top-down expands the frontier's arcs; bottom-up lets every unvisited
+ * vertex look for a parent in the frontier, which every device then holds
+ * as a bitmap over all vertices. AUTO switches per level by Beamer's rule
+ * (README "Direction-optimizing BFS"). */
+typedef enum {
+    BOXBFS_SEARCH_AUTO = 0, BOXBFS_SEARCH_TOP_DOWN = 1, BOXBFS_SEARCH_BOTTOM_UP = 2
+} boxbfs_search_direction_t;
 
 typedef struct {
     double bandwidth_Bps;      /* bytes per second, per link and direction */
@@ -235,11 +258,19 @@ typedef struct {
                                   the measured figures (overrides links) */
     int throttle;              /* 1: pace each peer copy (nccl, mpi: each round) to the links */
     boxbfs_order_t order;      /* device order of the left-right ring */
+    boxbfs_search_direction_t direction;   /* per-level step direction (AUTO) */
+    /* AUTO's switches, computed from counts that every backend agrees on:
+     * bottom-up once the frontier's arcs times alpha exceed the arcs not yet
+     * explored; back to top-down once the frontier stops growing and holds
+     * fewer than n / beta vertices. */
+    double alpha, beta;
+    int max_depth;             /* < 0: no limit; K: vertices deeper than K stay unreached */
 } boxbfs_engine_options_t;
 
 /* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
  * peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
- * nvlink4 link model. */
+ * nvlink4 link model, direction AUTO with alpha = 15, beta = 18, no depth
+ * limit. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
  * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G
@@ -301,18 +332,29 @@ typedef enum {
     BOXBFS_PHASE_SIZES = 1,       /* per-destination counts before each copy  */
     BOXBFS_PHASE_TERMINATION = 2, /* next-frontier sizes, reduce + broadcast  */
     BOXBFS_PHASE_PARENTS = 3,     /* parent gather after the search           */
-    BOXBFS_PHASE_COUNT = 4
+    BOXBFS_PHASE_FRONTIER_BITMAP = 4, /* bottom-up levels: each device's part of
+                                         the frontier bitmap to every other one */
+    BOXBFS_PHASE_COUNT = 5
 } boxbfs_phase_t;
 
 typedef struct {
     int32_t level;
+    int32_t direction;            /* BOXBFS_SEARCH_TOP_DOWN or BOXBFS_SEARCH_BOTTOM_UP */
+    int32_t device_loop;          /* 1: run inside the one-GPU device loop (small
+                                     frontiers; phase times are not split) */
     int64_t frontier;             /* vertices in the frontier expanded at this level */
+    int64_t frontier_arcs;        /* their out-arcs (Beamer's m_f) */
+    int64_t unexplored_arcs;      /* arcs of vertices not yet expanded, this level's
+                                     frontier included (m_u) */
     int64_t sent_vertices;        /* vertices that crossed a link */
     int64_t bytes, messages;      /* all phases of this level */
     int64_t bitmap_messages;      /* frontier messages sent as bitmaps */
     double time_s;                /* measured, whole level */
     double expand_s, contract_s, exchange_s, update_s;   /* max over devices */
     double modeled_exchange_s;    /* link model applied to this level's bytes */
+    /* time_s minus the busiest device's phase times: host round trips,
+     * launches, syncs and barriers that the data does not need */
+    double overhead_s;
 } boxbfs_level_report_t;
 
 /* One device's share of a level (where the level's max comes from: load
@@ -347,7 +389,8 @@ typedef struct {
 boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t *parent,
                                   int32_t *level, const boxbfs_search_report_t **report_p);
 
-/* Validate (validate = 1, boxbfs_validate's rules) or only count (0: info
+/* Validate (validate = 1, boxbfs_validate_depth's rules with the engine's
+ * max_depth) or only count (0: info
  * from the vertices with level >= 0) a tree of this engine's graph, over all
  * its processes. parent and level (n entries each) are the tree as
  * boxbfs_engine_run left it; with BOXBFS_EXCHANGE_MPI every rank calls this
@@ -430,6 +473,8 @@ const char *boxbfs_wire_name(boxbfs_wire_t v);
 const char *boxbfs_exchange_name(boxbfs_exchange_t v);
 const char *boxbfs_expand_name(boxbfs_expand_t v);
 const char *boxbfs_phase_name(boxbfs_phase_t v);
+/* "auto", "top-down", "bottom-up" */
+const char *boxbfs_search_direction_name(boxbfs_search_direction_t v);
 /* Number of devices the backend can drive here (cpu: unlimited, reports 0
  * meaning "any"); cuda: the visible GPUs, 0 when none or not built in. */
 int boxbfs_backend_device_count(boxbfs_backend_t backend);

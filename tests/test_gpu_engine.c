@@ -1,6 +1,7 @@
 /* The level engine on the cuda backend (skips with 77 without a GPU): for 1
  * GPU and every larger available count, every contraction x expand x wire x
- * visited layout on kron:14 and on a hand graph with isolated vertices gives
+ * visited layout x direction (top-down, bottom-up, auto) on kron:14, a
+ * directed kron:12 and a hand graph with isolated vertices gives
  * trees that pass the Graph500 validator with the reference levels, and the
  * same traffic (totals, phases, link matrix, per-level rows) as the cpu
  * backend with the same options. Built with NCCL, --exchange nccl with every
@@ -79,7 +80,9 @@ static int snap_equal(const snap_t *a, const snap_t *b)
         const boxbfs_level_report_t *x = &a->lv[l], *y = &b->lv[l];
         if (x->level != y->level || x->frontier != y->frontier ||
             x->sent_vertices != y->sent_vertices || x->bytes != y->bytes ||
-            x->messages != y->messages || x->bitmap_messages != y->bitmap_messages)
+            x->messages != y->messages || x->bitmap_messages != y->bitmap_messages ||
+            x->direction != y->direction || x->frontier_arcs != y->frontier_arcs ||
+            x->unexplored_arcs != y->unexplored_arcs)
             return 0;
     }
     return 1;
@@ -88,11 +91,11 @@ static int snap_equal(const snap_t *a, const snap_t *b)
 static const char *describe(const boxbfs_engine_options_t *o)
 {
     static char buf[160];
-    snprintf(buf, sizeof buf, "N=%d %s expand=%s K=%d wire=%s visited=%s exchange=%s",
+    snprintf(buf, sizeof buf, "N=%d %s expand=%s K=%d wire=%s visited=%s exchange=%s dir=%s",
              o->devices, boxbfs_contract_name(o->contract), boxbfs_expand_name(o->expand),
              o->expand_edges_per_thread,
              boxbfs_wire_name(o->wire), boxbfs_visited_name(o->visited),
-             boxbfs_exchange_name(o->exchange));
+             boxbfs_exchange_name(o->exchange), boxbfs_search_direction_name(o->direction));
     return buf;
 }
 
@@ -170,14 +173,20 @@ static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const s
 }
 
 /* Every expand method against one set of cpu reports (the default K = 8),
- * and every K on the binsearch and merge-path expands. */
-static void compare(const case_t *c, boxbfs_engine_options_t *o)
+ * and every K on the binsearch and merge-path expands; with one_expand the
+ * options' own expand only. */
+static void compare_expands(const case_t *c, boxbfs_engine_options_t *o, int one_expand)
 {
     static const boxbfs_expand_t expands[] = {BOXBFS_EXPAND_BINSEARCH, BOXBFS_EXPAND_MERGEPATH,
                                               BOXBFS_EXPAND_AUTO};
     static const int ks[] = {1, 2, 4, 16};
     snap_t cpu[NROOTS];
     if (!cpu_reports(c, o, cpu)) return;
+    if (one_expand) {
+        check_gpu(c, o, cpu);
+        for (int i = 0; i < NROOTS; i++) snap_free(&cpu[i]);
+        return;
+    }
     for (int x = 0; x < 3; x++) {
         o->expand = expands[x];
         check_gpu(c, o, cpu);
@@ -192,20 +201,26 @@ static void compare(const case_t *c, boxbfs_engine_options_t *o)
     for (int i = 0; i < NROOTS; i++) snap_free(&cpu[i]);
 }
 
+static void compare(const case_t *c, boxbfs_engine_options_t *o) { compare_expands(c, o, 0); }
+
+/* Every contraction x wire x visited layout: direction auto with every
+ * expand, top-down and bottom-up with the default one. */
 static void sweep(const case_t *c, int ndev)
 {
     boxbfs_engine_options_t o;
     for (int ct = 0; ct < 3; ct++)
         for (int w = 0; w < 3; w++)
-            for (int v = 0; v < 2; v++) {
-                boxbfs_engine_options_init(&o);
-                o.backend = BOXBFS_BACKEND_CUDA;
-                o.devices = ndev;
-                o.contract = (boxbfs_contract_t)ct;
-                o.wire = (boxbfs_wire_t)w;
-                o.visited = (boxbfs_visited_t)v;
-                compare(c, &o);
-            }
+            for (int v = 0; v < 2; v++)
+                for (int dir = 0; dir < 3; dir++) {
+                    boxbfs_engine_options_init(&o);
+                    o.backend = BOXBFS_BACKEND_CUDA;
+                    o.devices = ndev;
+                    o.contract = (boxbfs_contract_t)ct;
+                    o.wire = (boxbfs_wire_t)w;
+                    o.visited = (boxbfs_visited_t)v;
+                    o.direction = (boxbfs_search_direction_t)dir;
+                    compare_expands(c, &o, dir != BOXBFS_SEARCH_AUTO);
+                }
 #ifdef BB_HAVE_NCCL
     for (int ct = 0; ct < 3; ct++)
         for (int w = 0; w < 3; w++) {
@@ -347,27 +362,31 @@ static void errors(int available)
 int main(void)
 {
     int available = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
-    boxbfs_graph_t kron = NULL, hand;
-    case_t cases[2];
-    int64_t roots[NROOTS], hand_roots[NROOTS] = {0, 6, 21};
+    boxbfs_graph_t kron = NULL, dkron = NULL, hand;
+    boxbfs_load_options_t directed = {BOXBFS_DIRECTION_DIRECTED, 0, 0};
+    case_t cases[3];
+    int64_t roots[NROOTS], droots[NROOTS], hand_roots[NROOTS] = {0, 6, 21};
     if (available == 0) SKIP("no GPU (or the cuda backend is not built in)");
     CHECK_OK(boxbfs_graph_load("kron:14", NULL, &kron));
+    CHECK_OK(boxbfs_graph_load("kron:12", &directed, &dkron));   /* in-arcs for bottom-up */
     hand = hand_graph();
-    CHECK(kron != NULL && hand != NULL);
-    if (!kron || !hand) {
+    CHECK(kron != NULL && dkron != NULL && hand != NULL);
+    if (!kron || !dkron || !hand) {
         boxbfs_graph_free(kron);
+        boxbfs_graph_free(dkron);
         boxbfs_graph_free(hand);
         CHECK_DONE();
     }
     pick_roots(kron, roots);
+    pick_roots(dkron, droots);
     CHECK(case_init(&cases[0], kron, roots));
     CHECK(case_init(&cases[1], hand, hand_roots));
+    CHECK(case_init(&cases[2], dkron, droots));
     for (int ndev = 1; ndev <= available && check_failures == 0; ndev++) {
         fprintf(stderr, "%d GPU%s\n", ndev, ndev == 1 ? "" : "s");
-        for (int i = 0; i < 2; i++) sweep(&cases[i], ndev);
+        for (int i = 0; i < 3; i++) sweep(&cases[i], ndev);
     }
     errors(available);
-    case_free(&cases[0]);
-    case_free(&cases[1]);
+    for (int i = 0; i < 3; i++) case_free(&cases[i]);
     CHECK_DONE();
 }

@@ -18,13 +18,20 @@ static void check_partition(const int64_t *off, int64_t n, int ndev)
     for (int d = 0; d < ndev; d++) {
         double w = (double)(off[p.lo[d + 1]] - off[p.lo[d]]) + (double)(p.lo[d + 1] - p.lo[d]);
         CHECK(p.lo[d] <= p.lo[d + 1]);
-        /* each range within one heaviest vertex of the ideal share */
-        double maxw = 0;
+        /* each range within one heaviest vertex and the heaviest alignment
+         * run (BB_PARTITION_ALIGN vertices) at each end of the ideal share */
+        double maxw = 0, maxrun = 0;
         for (int64_t v = 0; v < n; v++) {
             double vw = (double)(off[v + 1] - off[v]) + 1;
             if (vw > maxw) maxw = vw;
         }
-        CHECK(w <= total / ndev + maxw + 1e-9);
+        for (int64_t v = 0; v < n; v += BB_PARTITION_ALIGN) {
+            int64_t end = v + BB_PARTITION_ALIGN < n ? v + BB_PARTITION_ALIGN : n;
+            double rw = (double)(off[end] - off[v]) + (double)(end - v);
+            if (rw > maxrun) maxrun = rw;
+        }
+        CHECK(w <= total / ndev + maxw + 2 * maxrun + 1e-9);
+        if (d > 0 && d < ndev && p.lo[d] < (uint64_t)n) CHECK(p.lo[d] % BB_PARTITION_ALIGN == 0);
         for (uint64_t v = p.lo[d]; v < p.lo[d + 1]; v++) CHECK(bb_partition_owner(&p, v) == d);
     }
     bb_partition_free(&p);

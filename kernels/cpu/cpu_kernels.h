@@ -30,6 +30,12 @@ static inline int bb_cpu_is_visited(const bb_kstate_t *k, uint64_t v)
     return ((const uint8_t *)k->visited)[v] != 0;
 }
 
+/* Out-arcs of owned local vertex lid (Beamer's counts). */
+static inline uint64_t bb_cpu_degree(const bb_kstate_t *k, uint64_t lid)
+{
+    return (uint64_t)(k->offsets[lid + 1] - k->offsets[lid]);
+}
+
 /* Owner of gid v: the device whose range holds it (ndev is small). */
 static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
 {

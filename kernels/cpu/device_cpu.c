@@ -75,6 +75,13 @@ static boxbfs_status_t cpu_copy(bb_device_t *dev, void *dst, const void *src, si
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t cpu_zero(bb_device_t *dev, void *dst, size_t bytes)
+{
+    (void)dev;
+    if (bytes) memset(dst, 0, bytes);
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t cpu_peer_copy(bb_device_t *dst_dev, void *dst, bb_device_t *src_dev,
                                      const void *src, size_t bytes)
 {
@@ -162,6 +169,8 @@ const bb_device_ops_t bb_cpu_ops = {
         .gather_requests = bb_cpu_gather_requests,
         .gather_answer = bb_cpu_gather_answer,
         .gather_apply = bb_cpu_gather_apply,
+        .bottom_up = bb_cpu_bottom_up,
+        .mark_frontier = bb_cpu_mark_frontier,
     },
     .count = cpu_count,
     .open = cpu_open,
@@ -173,6 +182,7 @@ const bb_device_ops_t bb_cpu_ops = {
     .host_free = cpu_free,
     .copy_h2d = cpu_copy,
     .copy_d2h = cpu_copy,
+    .zero = cpu_zero,
     .peer_copy = cpu_peer_copy,
     .enable_peer = cpu_enable_peer,
     .sync = cpu_sync,

@@ -32,6 +32,7 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
                                      int expand, int32_t next_level)
 {
     uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
+    uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS];
     (void)stream;
     (void)expand;
     for (int o = 0; o < k->ndev; o++) {
@@ -47,6 +48,7 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
                 k->level[v - k->lo] = next_level;
                 k->pred[v - k->lo] = (int64_t)(k->lo + u);
                 k->next_frontier[next++] = (uint32_t)(v - k->lo);
+                arcs += bb_cpu_degree(k, v - k->lo);
                 continue;
             }
             int o = bb_cpu_owner(k, v);
@@ -58,5 +60,6 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
     }
     k->counters[BB_CTR_EXPANDED] = 0;
     k->counters[BB_CTR_NEXT] = next;
+    k->counters[BB_CTR_NEXT_ARCS] = arcs;
     return BOXBFS_OK;
 }

@@ -21,6 +21,7 @@ boxbfs_status_t bb_cpu_reset(const bb_kstate_t *k, void *stream, uint64_t root)
         memset(k->visited, 0, k->visited_bits ? ((k->n + 31) / 32) * 4 : k->n);
     if (k->remote_parent) memset(k->remote_parent, 0xff, k->n * sizeof(uint32_t));
     k->counters[BB_CTR_NEXT] = 0;
+    k->counters[BB_CTR_NEXT_ARCS] = 0;
     if (root >= k->lo && root < k->hi) {
         uint32_t lid = (uint32_t)(root - k->lo);
         k->level[lid] = 0;
@@ -28,6 +29,7 @@ boxbfs_status_t bb_cpu_reset(const bb_kstate_t *k, void *stream, uint64_t root)
         if (k->visited) bb_cpu_visit(k, root);
         k->frontier[0] = lid;
         k->counters[BB_CTR_NEXT] = 1;
+        k->counters[BB_CTR_NEXT_ARCS] = bb_cpu_degree(k, lid);
     }
     return BOXBFS_OK;
 }
@@ -40,6 +42,7 @@ static inline void visit_owned(const bb_kstate_t *k, uint32_t lid, const uint32_
     k->pred[lid] = parents ? (int64_t)(k->lo + parents[i]) : -(int64_t)src - 2;
     if (k->visited) bb_cpu_visit(k, k->lo + lid);
     k->next_frontier[(*next)++] = lid;
+    k->counters[BB_CTR_NEXT_ARCS] += bb_cpu_degree(k, lid);
 }
 
 boxbfs_status_t bb_cpu_update_list(const bb_kstate_t *k, void *stream, const uint32_t *list,

@@ -128,6 +128,22 @@ static __device__ __forceinline__ unsigned long long bb_warp_append(unsigned lon
     return base + (incl - n);
 }
 
+/* Warp-wide sum of x added to *counter with one atomic (none when 0); every
+ * lane of the warp must call it. */
+static __device__ __forceinline__ void bb_warp_add(unsigned long long *counter,
+                                                   unsigned long long x)
+{
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) x += __shfl_down_sync(BB_FULL_MASK, x, d);
+    if (bb_lane() == 0 && x) atomicAdd(counter, x);
+}
+
+/* Out-arcs of owned local vertex lid (Beamer's counts). */
+static __device__ __forceinline__ unsigned long long bb_degree(const int64_t *offsets, uint32_t lid)
+{
+    return (unsigned long long)(__ldg(offsets + lid + 1) - __ldg(offsets + lid));
+}
+
 /* First index in [lo, hi) where the monotone predicate (true, then false)
  * is false, by a 32-way search: one ballot narrows the range 32 times, so a
  * few dependent loads instead of log2(hi - lo). All 32 lanes must call it

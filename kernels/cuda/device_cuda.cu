@@ -146,6 +146,14 @@ static boxbfs_status_t cuda_copy_d2h(bb_device_t *dev, void *dst, const void *sr
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t cuda_zero(bb_device_t *dev, void *dst, size_t bytes)
+{
+    if (bytes == 0) return BOXBFS_OK;
+    BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
+    BB_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, dev->stream));
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t cuda_peer_copy(bb_device_t *dst_dev, void *dst, bb_device_t *src_dev,
                                       const void *src, size_t bytes)
 {
@@ -273,6 +281,8 @@ static const bb_device_ops_t bb_cuda_ops = {
         .gather_requests = bb_cuda_gather_requests,
         .gather_answer = bb_cuda_gather_answer,
         .gather_apply = bb_cuda_gather_apply,
+        .bottom_up = bb_cuda_bottom_up,
+        .mark_frontier = bb_cuda_mark_frontier,
     },
     .count = cuda_count,
     .open = cuda_open,
@@ -284,6 +294,7 @@ static const bb_device_ops_t bb_cuda_ops = {
     .host_free = cuda_host_free,
     .copy_h2d = cuda_copy_h2d,
     .copy_d2h = cuda_copy_d2h,
+    .zero = cuda_zero,
     .peer_copy = cuda_peer_copy,
     .enable_peer = cuda_enable_peer,
     .sync = cuda_sync,

@@ -147,7 +147,8 @@ struct AtomicVisit {
     int32_t *level;
     int64_t *pred;
     uint32_t *next_frontier;
-    unsigned long long *next;
+    unsigned long long *next, *next_arcs;
+    const int64_t *offsets;
     uint64_t lo, hi;
     int32_t next_level;
     __device__ void start(uint64_t) const {}
@@ -171,7 +172,7 @@ struct AtomicVisit {
             n += own[j];
         }
         /* own vertices: one aggregated atomic per warp for the next frontier */
-        unsigned long long slot = bb_warp_append(next, n);
+        unsigned long long slot = bb_warp_append(next, n), arcs = 0;
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (own[j]) {
@@ -179,7 +180,9 @@ struct AtomicVisit {
                 level[lid] = next_level;
                 pred[lid] = (int64_t)(lo + u[j]);
                 next_frontier[slot++] = lid;
+                arcs += bb_degree(offsets, lid);
             }
+        bb_warp_add(next_arcs, arcs);
         if (ndev == 1) return;
 #pragma unroll
         for (int j = 0; j < K; j++)
@@ -442,5 +445,6 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
                       AtomicVisit{k->visited, k->visited_bits, k->ndev, k->self, k->range_lo,
                                   k->outbox, k->outbox_parent, k->remote_parent,
                                   ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,
-                                  ctr + BB_CTR_NEXT, k->lo, k->hi, next_level});
+                                  ctr + BB_CTR_NEXT, ctr + BB_CTR_NEXT_ARCS, k->offsets, k->lo,
+                                  k->hi, next_level});
 }

@@ -14,6 +14,8 @@ namespace {
 constexpr int kThreads = 256;
 
 struct UpdateArgs {
+    const int64_t *offsets;   /* owned rows: out-degrees for NEXT_ARCS */
+    unsigned long long *next_arcs;
     int32_t *level;
     int64_t *pred;
     void *visited;
@@ -29,19 +31,23 @@ __global__ void reset_root(bb_kstate_t k, uint64_t root, int owned)
 {
     unsigned long long *ctr = (unsigned long long *)k.counters;
     ctr[BB_CTR_NEXT] = owned ? 1 : 0;
+    ctr[BB_CTR_NEXT_ARCS] = 0;
     if (!owned) return;
     uint32_t lid = (uint32_t)(root - k.lo);
+    ctr[BB_CTR_NEXT_ARCS] = (unsigned long long)(k.offsets[lid + 1] - k.offsets[lid]);
     k.level[lid] = 0;
     k.pred[lid] = (int64_t)root;
     if (k.visited) bb_mark(k.visited, k.visited_bits, (uint32_t)root);
     k.frontier[0] = lid;
 }
 
-/* All lanes of the warp call this; lanes with fresh append lid. */
+/* All lanes of the warp call this; lanes with fresh append lid and count
+ * its out-arcs. */
 __device__ __forceinline__ void append_fresh(const UpdateArgs &a, bool fresh, uint32_t lid)
 {
     unsigned ballot = __ballot_sync(BB_FULL_MASK, fresh);
     if (ballot == 0) return;
+    bb_warp_add(a.next_arcs, fresh ? bb_degree(a.offsets, lid) : 0);
     unsigned long long base = 0;
     int leader = __ffs(ballot) - 1;
     if ((int)bb_lane() == leader) base = atomicAdd(a.next, (unsigned long long)__popc(ballot));
@@ -95,6 +101,8 @@ __global__ void __launch_bounds__(kThreads)
 UpdateArgs make_args(const bb_kstate_t *k, int src, int32_t next_level)
 {
     UpdateArgs a;
+    a.offsets = k->offsets;
+    a.next_arcs = (unsigned long long *)k->counters + BB_CTR_NEXT_ARCS;
     a.level = k->level;
     a.pred = k->pred;
     a.visited = k->visited;

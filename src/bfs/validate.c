@@ -41,6 +41,9 @@
  *         along any path from the root shows that no such arc means every
  *         vertex of the component is reached.
  *   R6  level[v] == -1 exactly when parent[v] == -1 (levels given).
+ *   R7  with a depth limit K (boxbfs_validate_depth): no level exceeds K, and
+ *       R5 becomes "exactly the vertices within K levels of the root": the
+ *       arcs of level-K vertices may lead to unreached vertices.
  *
  * Rows [lo, hi): the vertex rules of those vertices and the arc rules of
  * their arcs are checked (the tree arrays are whole). R2 needs a row: an
@@ -66,6 +69,7 @@ typedef struct {
     int64_t root;
     const int64_t *parent;
     const int32_t *level;      /* given levels, or the derived ones in the arc pass */
+    int32_t max_depth;         /* < 0: none */
     partial_t part[MAX_THREADS];
 } job_t;
 
@@ -220,6 +224,13 @@ static boxbfs_status_t arc_pass(int tid, int nthreads, void *arg)
         int32_t lu = level[u];
         uint32_t limit;
         if (lu < 0) continue;
+        if (job->max_depth >= 0 && lu >= job->max_depth) {
+            if (lu > job->max_depth)
+                return bb_error_set(BOXBFS_ERR_VALIDATION,
+                                    "R7: vertex %lld has level %d, deeper than the depth limit %d",
+                                    (long long)u, (int)lu, (int)job->max_depth);
+            continue;   /* what lies beyond the limit stays unreached */
+        }
         limit = (uint32_t)lu + 1u;
         for (int64_t j = offsets[u] - base; j < offsets[u + 1] - base; j++) {
             int64_t v = columns[j];
@@ -301,7 +312,7 @@ static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
  * sums edge_credit over the reached vertices; a graph without edge_credit
  * counts its stored edges instead. */
 boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
-                                 const int64_t *parent, const int32_t *level,
+                                 const int64_t *parent, const int32_t *level, int32_t max_depth,
                                  boxbfs_tree_info_t *info_p)
 {
     boxbfs_status_t st = BOXBFS_OK;
@@ -340,6 +351,7 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     job->root = root;
     job->parent = parent;
     job->level = level;
+    job->max_depth = max_depth;
     nthreads = thread_count(hi - lo);
     BB_CHECK_GOTO(bb_parallel_run(nthreads, tree_pass, job), st, out);
     for (int t = 0; t < nthreads; t++) {
@@ -375,7 +387,17 @@ boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_
 {
     if (graph == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
-    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, info_p);
+    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, -1, info_p);
+}
+
+boxbfs_status_t boxbfs_validate_depth(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
+                                      const int32_t *level, int32_t max_depth,
+                                      boxbfs_tree_info_t *info_p)
+{
+    if (graph == NULL)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
+    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, max_depth,
+                            info_p);
 }
 
 void bb_tree_count_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, const int32_t *level,

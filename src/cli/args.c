@@ -6,10 +6,25 @@
 
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+int bb_parse_positive(const char *text, double *value_p)
+{
+    char *end;
+    double v;
+    if (text == NULL || *text == '\0') return -1;
+    errno = 0;
+    v = strtod(text, &end);
+    /* written so that NaN fails too */
+    if (*end != '\0' || errno != 0 || !(v > 0 && v < 1e300)) return -1;
+    *value_p = v;
+    return 0;
+}
 
 int bb_parse_i64(const char *text, int64_t min, int64_t max, int64_t *value_p)
 {

@@ -33,6 +33,14 @@ static void bfs_usage(FILE *f)
         "                         memory, one device per MPI rank (mpirun -np N; built\n"
         "                         --with-mpi), or NCCL send/recv between the GPUs (built with NCCL;\n"
         "                         under mpirun: one GPU per process, built --with-mpi too)\n"
+        "  --direction auto|top-down|bottom-up   direction of each level's step (default auto:\n"
+        "                         Beamer's direction-optimizing rule, the same on every backend)\n"
+        "  --alpha A              auto: bottom-up once the frontier's arcs x A exceed the arcs\n"
+        "                         not yet explored (default 15)\n"
+        "  --beta B               auto: back to top-down once the frontier stops growing and\n"
+        "                         holds fewer than vertices / B (default 18)\n"
+        "  --max-depth K          stop after K levels: vertices deeper than K stay unreached\n"
+        "  --reverse              follow the arcs of a directed graph against their direction\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
@@ -127,6 +135,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
     static const char *const wires[] = {"list", "bitmap", "auto"};
     static const char *const exchanges[] = {"peer", "host", "mpi", "nccl"};
     static const char *const expands[] = {"auto", "binsearch", "mergepath"};
+    static const char *const directions[] = {"auto", "top-down", "bottom-up"};
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
         int64_t n;
@@ -210,6 +219,22 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             }
             if (parse_enum("--exchange", v, exchanges, 4, &iv)) return -1;
             a->eo.exchange = (boxbfs_exchange_t)iv;
+        } else if (OPT("--direction")) {
+            NEED_VALUE("--direction");
+            if (parse_enum("--direction", v, directions, 3, &iv)) return -1;
+            a->eo.direction = (boxbfs_search_direction_t)iv;
+        } else if (OPT("--alpha")) {
+            NEED_VALUE("--alpha");
+            if (bb_parse_positive(v, &a->eo.alpha)) { bb_cli_error("--alpha: '%s' is not a finite positive number", v); return -1; }
+        } else if (OPT("--beta")) {
+            NEED_VALUE("--beta");
+            if (bb_parse_positive(v, &a->eo.beta)) { bb_cli_error("--beta: '%s' is not a finite positive number", v); return -1; }
+        } else if (OPT("--max-depth")) {
+            NEED_VALUE("--max-depth");
+            if (bb_parse_i64(v, 0, INT32_MAX, &n)) { bb_cli_error("--max-depth: '%s' is not a depth >= 0", v); return -1; }
+            a->eo.max_depth = (int)n;
+        } else if (strcmp(arg, "--reverse") == 0) {
+            a->reverse = 1;
         } else if (OPT("--expand")) {
             NEED_VALUE("--expand");
             if (parse_enum("--expand", v, expands, 3, &iv)) return -1;

@@ -26,6 +26,8 @@ void bb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Option parsing: strict integers ("12", no junk, in [min, max]). */
 int bb_parse_i64(const char *text, int64_t min, int64_t max, int64_t *value_p);
+/* A finite positive number ("15", "0.5", "1e3"); no junk, no NaN or inf. */
+int bb_parse_positive(const char *text, double *value_p);
 /* --name=value or --name value; returns the value or NULL when argv[*i] is
  * not this option; with "--name value" leaves *i on the value (the caller's
  * loop steps past it). Sets *missing_p when the
@@ -124,6 +126,7 @@ typedef struct {
     boxbfs_engine_options_t eo;
     int backend_given, devices_given, validate, nroots;
     int whole_graph;        /* --whole-graph: every MPI rank loads the whole graph */
+    int reverse;            /* --reverse: search the graph with its arcs turned around */
     int64_t *given_roots;   /* external ids */
     int ngiven;
     uint64_t seed;
@@ -161,6 +164,7 @@ typedef struct {
     const char *graph_spec;
     int validate;
     int per_process;             /* one device per MPI rank (--exchange mpi, nccl under mpirun) */
+    int reverse;                 /* the graph searched is the input's reverse */
     int sliced;                  /* per_process: each rank loaded its slice */
 } bb_bfs_report_t;
 

@@ -283,6 +283,25 @@ int bb_cmd_bfs(int argc, char **argv)
         boxbfs_links_free(a.links);
         return bb_cli_fail(st);
     }
+    if (a.reverse && !boxbfs_graph_is_directed(r.graph)) {
+        fprintf(stderr, "boxbfs: --reverse: %s is undirected, so its reverse is itself\n",
+                r.graph->name);
+    } else if (a.reverse) {
+        boxbfs_graph_t reversed;
+        if (bb_graph_is_slice(r.graph)) {
+            bb_cli_error("--reverse turns the whole graph around: it does not combine with "
+                         "per-rank slices (add --whole-graph)");
+            rc = BB_EXIT_USAGE;
+            goto out;
+        }
+        if ((st = boxbfs_graph_reverse(r.graph, &reversed)) != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            goto out;
+        }
+        boxbfs_graph_free(r.graph);
+        r.graph = reversed;
+        r.reverse = 1;
+    }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
     if (rc != 0) goto out;
     if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {

@@ -5,6 +5,7 @@
  * counts the out-degrees of reached vertices instead (Gunrock, Enterprise). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +13,40 @@
 #include "graph/graph.h"
 
 static double per_bfs(int64_t total, int nroots) { return nroots ? (double)total / nroots : 0.0; }
+
+/* "td" / "bu" in the level table; "td*" / "bu*": inside the one-GPU device loop. */
+static const char *level_dir(const boxbfs_level_report_t *L)
+{
+    if (L->direction == BOXBFS_SEARCH_BOTTOM_UP) return L->device_loop ? "bu*" : "bu";
+    return L->device_loop ? "td*" : "td";
+}
+
+/* What a level costs beyond its work, over the first root's levels with at
+ * most BB_SMALL_LEVEL frontier vertices: the median level time and overhead. */
+#define BB_SMALL_LEVEL 1000
+static int small_levels(const bb_bfs_report_t *r, double *time_p, double *overhead_p)
+{
+    int n = 0;
+    double *t = malloc((size_t)(r->first_nlevels + 1) * sizeof *t);
+    double *o = malloc((size_t)(r->first_nlevels + 1) * sizeof *o);
+    bb_summary_t st, so;
+    *time_p = *overhead_p = 0;
+    if (t && o)
+        for (int l = 0; l < r->first_nlevels; l++)
+            if (r->first_levels[l].frontier <= BB_SMALL_LEVEL) {
+                t[n] = r->first_levels[l].time_s;
+                o[n++] = r->first_levels[l].overhead_s;
+            }
+    if (n > 0) {
+        bb_summarize(t, n, &st);
+        bb_summarize(o, n, &so);
+        *time_p = st.median;
+        *overhead_p = so.median;
+    }
+    free(t);
+    free(o);
+    return n;
+}
 
 static void header(FILE *f, const bb_bfs_report_t *r)
 {
@@ -33,6 +68,11 @@ static void header(FILE *f, const bb_bfs_report_t *r)
         fprintf(f, "#   device %d: %s  memory: %.1f MiB (visited %.1f MiB)\n", d,
                 boxbfs_engine_device_name(r->engine, d), mem / 1048576.0, visited / 1048576.0);
     }
+    fprintf(f, "# direction: %s (alpha %g, beta %g)  max depth: ",
+            boxbfs_search_direction_name(o->direction), o->alpha, o->beta);
+    if (o->max_depth < 0) fprintf(f, "none");
+    else fprintf(f, "%d", o->max_depth);
+    fprintf(f, "%s\n", r->reverse ? "  reversed: arcs followed against their direction" : "");
     fprintf(f,
             "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)\n"
             "# link model: %s (%.3g GB/s, %.3g us per message)\n",
@@ -59,16 +99,16 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
     if (r->first_nlevels) {
         fprintf(f, "#\n# levels of the first root (%lld)\n",
                 (long long)boxbfs_graph_external_id(r->graph, r->roots[0]));
-        fprintf(f, "# %5s %11s %11s %12s %8s %7s %10s %10s %10s %10s %10s %12s\n", "level",
-                "frontier", "sent_vert", "bytes", "msgs", "bitmaps", "time_s", "expand_s",
-                "contract_s", "exchange_s", "update_s", "modeled_s");
+        fprintf(f, "# %5s %4s %11s %11s %12s %8s %7s %10s %10s %10s %10s %10s %10s %12s\n",
+                "level", "dir", "frontier", "sent_vert", "bytes", "msgs", "bitmaps", "time_s",
+                "expand_s", "contract_s", "exchange_s", "update_s", "overhead_s", "modeled_s");
         for (int l = 0; l < r->first_nlevels; l++) {
             const boxbfs_level_report_t *L = &r->first_levels[l];
-            fprintf(f, "  %5d %11lld %11lld %12lld %8lld %7lld %10.6f %10.6f %10.6f %10.6f %10.6f %12.6g\n",
-                    L->level, (long long)L->frontier, (long long)L->sent_vertices,
+            fprintf(f, "  %5d %4s %11lld %11lld %12lld %8lld %7lld %10.6f %10.6f %10.6f %10.6f %10.6f %10.6f %12.6g\n",
+                    L->level, level_dir(L), (long long)L->frontier, (long long)L->sent_vertices,
                     (long long)L->bytes, (long long)L->messages, (long long)L->bitmap_messages,
                     L->time_s, L->expand_s, L->contract_s, L->exchange_s, L->update_s,
-                    L->modeled_exchange_s);
+                    L->overhead_s, L->modeled_exchange_s);
         }
     }
     if (ndev > 1) {
@@ -94,6 +134,14 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
         bb_summary_t ts;
         bb_summarize(r->time_s, r->nroots, &ts);
         fprintf(f, "median_time_s: %.6g\nmean_time_s: %.6g\n", ts.median, ts.mean);
+    }
+    {
+        double lt, lo;
+        int nsmall = small_levels(r, &lt, &lo);
+        if (nsmall)
+            fprintf(f, "small_levels: %d (first root, frontier <= %d)\nsmall_level_median_time_s: "
+                       "%.3g\nsmall_level_median_overhead_s: %.3g\n",
+                    nsmall, BB_SMALL_LEVEL, lt, lo);
     }
     fprintf(f, "bytes_per_bfs: %.0f\nmessages_per_bfs: %.1f\n", per_bfs(r->total_bytes, r->nroots),
             per_bfs(r->total_messages, r->nroots));
@@ -146,6 +194,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_t j;
     bb_json_init(&j, f);
     bb_json_begin_object(&j, NULL);
+    bb_json_string(&j, "command", "bfs");
     bb_json_begin_object(&j, "graph");
     bb_json_string(&j, "name", g->name);
     bb_json_int(&j, "vertices", g->n);
@@ -208,7 +257,12 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         const boxbfs_level_report_t *L = &r->first_levels[l];
         bb_json_begin_object(&j, NULL);
         bb_json_int(&j, "level", L->level);
+        bb_json_string(&j, "direction",
+                       boxbfs_search_direction_name((boxbfs_search_direction_t)L->direction));
+        bb_json_bool(&j, "device_loop", L->device_loop);
         bb_json_int(&j, "frontier", L->frontier);
+        bb_json_int(&j, "frontier_arcs", L->frontier_arcs);
+        bb_json_int(&j, "unexplored_arcs", L->unexplored_arcs);
         bb_json_int(&j, "sent_vertices", L->sent_vertices);
         bb_json_int(&j, "bytes", L->bytes);
         bb_json_int(&j, "messages", L->messages);
@@ -218,6 +272,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_double(&j, "contract_s", L->contract_s);
         bb_json_double(&j, "exchange_s", L->exchange_s);
         bb_json_double(&j, "update_s", L->update_s);
+        bb_json_double(&j, "overhead_s", L->overhead_s);
         bb_json_double(&j, "modeled_exchange_s", L->modeled_exchange_s);
         json_links(&j, ndev, r->first_level_links + (size_t)l * ndev * ndev, NULL);
         bb_json_begin_array(&j, "devices");   /* each device's part: imbalance */
@@ -235,6 +290,16 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);
+    {   /* the fixed cost of a level: levels of the first root with small frontiers */
+        double lt, lo;
+        int nsmall = small_levels(r, &lt, &lo);
+        bb_json_begin_object(&j, "small_levels");
+        bb_json_int(&j, "max_frontier", BB_SMALL_LEVEL);
+        bb_json_int(&j, "count", nsmall);
+        bb_json_double(&j, "median_time_s", lt);
+        bb_json_double(&j, "median_overhead_s", lo);
+        bb_json_end_object(&j);
+    }
     bb_json_begin_object(&j, "phases");
     for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
         bb_json_int(&j, boxbfs_phase_name((boxbfs_phase_t)p), r->phase_bytes[p]);
@@ -263,6 +328,13 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_int(&j, "expand_k", o->expand_edges_per_thread);
     bb_json_int(&j, "expand_f0", o->expand_f0);
     bb_json_string(&j, "link_model", o->link_model.name);
+    bb_json_bool(&j, "throttle", o->throttle);
+    bb_json_string(&j, "order", o->order == BOXBFS_ORDER_TOPOLOGY ? "topology" : "given");
+    bb_json_string(&j, "direction", boxbfs_search_direction_name(o->direction));
+    bb_json_double(&j, "alpha", o->alpha);
+    bb_json_double(&j, "beta", o->beta);
+    bb_json_int(&j, "max_depth", o->max_depth);
+    bb_json_bool(&j, "reverse", r->reverse);
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);
     bb_json_int(&j, "memory_limit", (int64_t)o->device_memory_limit);
@@ -283,27 +355,29 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
 int bb_report_traffic_csv(FILE *f, const bb_bfs_report_t *r)
 {
     int ndev = r->opts->devices;
-    fprintf(f, "kind,src,dst,level,phase,bytes,messages,frontier,sent_vertices,modeled_exchange_s\n");
+    fprintf(f, "kind,src,dst,level,phase,bytes,messages,frontier,sent_vertices,modeled_exchange_s,"
+               "direction\n");
     for (int s = 0; s < ndev; s++)
         for (int d = 0; d < ndev; d++)
             if (s != d)
-                fprintf(f, "link,%d,%d,,,%lld,%lld,,,\n", s, d,
+                fprintf(f, "link,%d,%d,,,%lld,%lld,,,,\n", s, d,
                         (long long)r->link_bytes[(size_t)s * ndev + d],
                         (long long)r->link_messages[(size_t)s * ndev + d]);
     for (int l = 0; l < r->first_nlevels; l++) {
         const boxbfs_level_report_t *L = &r->first_levels[l];
-        fprintf(f, "level,,,%d,,%lld,%lld,%lld,%lld,%.9g\n", L->level, (long long)L->bytes,
+        fprintf(f, "level,,,%d,,%lld,%lld,%lld,%lld,%.9g,%s\n", L->level, (long long)L->bytes,
                 (long long)L->messages, (long long)L->frontier, (long long)L->sent_vertices,
-                L->modeled_exchange_s);
+                L->modeled_exchange_s,
+                boxbfs_search_direction_name((boxbfs_search_direction_t)L->direction));
     }
     for (int l = 0; l < r->first_nlevels; l++)
         for (int s = 0; s < ndev; s++)
             for (int d = 0; d < ndev; d++)
                 if (s != d)
-                    fprintf(f, "level_link,%d,%d,%d,,%lld,,,,\n", s, d, l,
+                    fprintf(f, "level_link,%d,%d,%d,,%lld,,,,,\n", s, d, l,
                             (long long)r->first_level_links[((size_t)l * ndev + s) * ndev + d]);
     for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
-        fprintf(f, "phase,,,,%s,%lld,%lld,,,\n", boxbfs_phase_name((boxbfs_phase_t)p),
+        fprintf(f, "phase,,,,%s,%lld,%lld,,,,\n", boxbfs_phase_name((boxbfs_phase_t)p),
                 (long long)r->phase_bytes[p], (long long)r->phase_messages[p]);
     return ferror(f) ? -1 : 0;
 }

@@ -13,8 +13,9 @@
 
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
-    uint64_t nloc, arcs, work_cap, bitmap_words;
-    size_t graph, state, visited, remote, work, outbox, inbox, gather, scratch, total;
+    uint64_t nloc, arcs, in_arcs, work_cap, bitmap_words;
+    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, scratch,
+        total;
 } mem_plan_t;
 
 static uint64_t words32(uint64_t bits) { return (bits + 31) / 32; }
@@ -32,6 +33,12 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
     p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
+    if (e->in_offsets) {   /* a directed graph's in-arcs, for bottom-up levels */
+        p->in_arcs = (uint64_t)(e->in_offsets[hi] - e->in_offsets[lo]);
+        p->in_graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->in_arcs * 4;
+    }
+    if (e->bottom_up)      /* the frontier of all n vertices, and this device's next part */
+        p->bitmaps = (size_t)words32(n) * 4 + (size_t)words32(p->nloc) * 4;
     p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
     if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
         p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
@@ -69,48 +76,61 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
         "%.2f, visited %.2f, remote parents %.2f, level work %.2f, outbox %.2f, inbox %.2f, "
         "other %.2f GiB; try more devices%s",
         d, e->devs[d].name, p->total / 1073741824.0, free_b / 1073741824.0,
-        (p->total - free_b) / 1073741824.0, p->graph / 1073741824.0, p->visited / 1073741824.0,
+        (p->total - free_b) / 1073741824.0, (p->graph + p->in_graph) / 1073741824.0,
+        p->visited / 1073741824.0,
         p->remote / 1073741824.0, p->work / 1073741824.0, p->outbox / 1073741824.0,
-        p->inbox / 1073741824.0, (p->state + p->gather + p->scratch) / 1073741824.0,
+        p->inbox / 1073741824.0, (p->state + p->gather + p->scratch + p->bitmaps) / 1073741824.0,
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
             ? " or --visited bit"
             : "");
 }
 
-/* Copy the device's rows (offsets rebased to 0, columns narrowed to 32 bits)
- * through a bounded host buffer. The graph may be a slice holding these rows
- * only: its columns start at arc columns_base. */
-static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
+/* Copy rows [lo, hi) of a CSR (offsets rebased to 0, columns narrowed to 32
+ * bits) to the device through a bounded host buffer. columns starts at arc
+ * columns_base: a slice holds its own rows only. */
+static boxbfs_status_t upload_rows(boxbfs_engine_t e, int d, const int64_t *off,
+                                   const int64_t *columns, int64_t columns_base, int64_t *dst_off,
+                                   uint32_t *dst_col)
 {
     enum { CHUNK = 1 << 22 };
     bb_engine_dev_t *D = &e->devs[d];
-    const int64_t *off = e->graph->offsets;
     uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
-    int64_t base = off[lo], arcs = off[hi] - off[lo], first = base - e->graph->columns_base;
-    boxbfs_status_t st;
+    int64_t base = off[lo], arcs = off[hi] - off[lo], first = base - columns_base;
+    boxbfs_status_t st = BOXBFS_OK;
     void *buf;
     BB_CHECK(bb_malloc((size_t)CHUNK * 8, "the upload buffer", &buf));
     for (uint64_t i = 0; i <= hi - lo; i += CHUNK) {
         uint64_t cnt = hi - lo + 1 - i < CHUNK ? hi - lo + 1 - i : CHUNK;
         int64_t *o64 = buf;
         for (uint64_t j = 0; j < cnt; j++) o64[j] = off[lo + i + j] - base;
-        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (int64_t *)D->k.offsets + i, o64, cnt * 8), st, out);
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, dst_off + i, o64, cnt * 8), st, out);
         BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
     }
     for (int64_t i = 0; i < arcs; i += CHUNK) {
         int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
         uint32_t *c32 = buf;
-        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)e->graph->columns[first + i + j];
-        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint32_t *)D->k.columns + i, c32, (size_t)cnt * 4),
-                      st, out);
+        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)columns[first + i + j];
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, dst_col + i, c32, (size_t)cnt * 4), st, out);
         BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
     }
-    BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
-                                   (size_t)(e->ndev + 1) * 8), st, out);
-    st = e->ops->sync(D->dev);
 out:
     free(buf);
     return st;
+}
+
+/* The device's rows (and in-arcs where bottom-up needs them) and the ranges. */
+static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    const struct boxbfs_graph *g = e->graph;
+    BB_CHECK(upload_rows(e, d, g->offsets, g->columns, g->columns_base, (int64_t *)D->k.offsets,
+                         (uint32_t *)D->k.columns));
+    if (e->in_offsets)
+        BB_CHECK(upload_rows(e, d, e->in_offsets, e->in_columns, 0, (int64_t *)D->k.in_offsets,
+                             (uint32_t *)D->k.in_columns));
+    BB_CHECK(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
+                              (size_t)(e->ndev + 1) * 8));
+    return e->ops->sync(D->dev);
 }
 
 static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *p)
@@ -132,6 +152,17 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
     BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->offsets));
     BB_CHECK(dev_alloc(e, d, (size_t)p->arcs * 4, &k->columns));
+    if (p->in_graph) {
+        BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->in_offsets));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->in_arcs * 4, &k->in_columns));
+    } else if (e->bottom_up) {   /* undirected: the in-arcs are the rows */
+        k->in_offsets = k->offsets;
+        k->in_columns = k->columns;
+    }
+    if (p->bitmaps) {
+        BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &k->frontier_bits));
+        BB_CHECK(dev_alloc(e, d, (size_t)words32(p->nloc) * 4, &k->own_bits));
+    }
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->level));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->frontier));
@@ -161,7 +192,9 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
         k->scratch_bytes = p->scratch;
     }
-    BB_CHECK(bb_calloc(BB_CTR_COUNT(ndev), 8, "counters", &D->ctr));
+    /* pinned: the per-level counter reads are true asynchronous copies */
+    BB_CHECK(e->ops->host_alloc(D->dev, BB_CTR_COUNT(ndev) * 8, (void **)&D->ctr));
+    memset(D->ctr, 0, BB_CTR_COUNT(ndev) * 8);
     return upload_slice(e, d);
 }
 
@@ -174,8 +207,8 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
                             "device %d would hold %llu arcs; at most 2^32 per device: use "
                             "more devices", d, (unsigned long long)p.arcs);
     BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
-    p.total = p.graph + p.state + p.visited + p.remote + p.work + p.outbox + p.inbox +
-              p.gather + p.scratch;
+    p.total = p.graph + p.in_graph + p.bitmaps + p.state + p.visited + p.remote + p.work +
+              p.outbox + p.inbox + p.gather + p.scratch;
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }

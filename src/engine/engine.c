@@ -155,6 +155,7 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
     BB_CHECK(bb_calloc(cells, sizeof(void *), "message sources", &e->src));
     BB_CHECK(bb_calloc(cells, sizeof(void *), "message destinations", &e->recv));
     BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->frontier_count));
+    BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier arcs", &e->frontier_arcs));
     BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->level_frontier));
     return BOXBFS_OK;
 }
@@ -182,13 +183,40 @@ static boxbfs_status_t check_slice(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
+/* Bottom-up levels need the frontier bitmaps, and on a directed graph the
+ * in-arcs of each device's rows: the transpose, built here from the whole
+ * graph and dropped once the devices hold their rows. A directed slice has
+ * no way to them: bottom-up is refused, auto stays top-down. */
+static boxbfs_status_t setup_bottom_up(boxbfs_engine_t e)
+{
+    const struct boxbfs_graph *g = e->graph;
+    e->bottom_up = e->opts.direction != BOXBFS_SEARCH_TOP_DOWN;
+    if (!e->bottom_up || !g->directed) return BOXBFS_OK;
+    if (bb_graph_is_slice(g)) {
+        if (e->opts.direction == BOXBFS_SEARCH_BOTTOM_UP)
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "bottom-up levels on directed graph %s need the in-arcs of the "
+                                "whole graph, which an MPI rank's slice does not hold: use "
+                                "--direction top-down, or --whole-graph", g->name);
+        BB_WARN(-1, "directed graph %s is loaded as slices: no in-arcs, so --direction auto "
+                    "runs top-down only (--whole-graph allows bottom-up levels)", g->name);
+        e->bottom_up = 0;
+        return BOXBFS_OK;
+    }
+    return bb_graph_transpose_csr(g, &e->in_offsets, &e->in_columns);
+}
+
 /* Open this process's devices, plan, check and set up each, and the exchange. */
 static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
     BB_CHECK(check_slice(e));
     BB_CHECK(open_devices(e));
     BB_CHECK(setup_links(e));
+    BB_CHECK(setup_bottom_up(e));
     for (int d = e->first; d < e->first + e->nlocal; d++) BB_CHECK(bb_engine_setup_device(e, d));
+    free(e->in_offsets);
+    free(e->in_columns);
+    e->in_offsets = e->in_columns = NULL;
     BB_CHECK(setup_exchange(e));
     return BOXBFS_OK;
 }
@@ -244,6 +272,16 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
                             (int)o->order);
     if (o->links == NULL && !o->links_measured && o->link_model.bandwidth_Bps <= 0)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "link model bandwidth must be positive");
+    if (o->direction != BOXBFS_SEARCH_AUTO && o->direction != BOXBFS_SEARCH_TOP_DOWN &&
+        o->direction != BOXBFS_SEARCH_BOTTOM_UP)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "search direction %d: use auto, top-down or bottom-up",
+                            (int)o->direction);
+    /* written so that NaN fails too */
+    if (!(o->alpha > 0 && o->alpha < 1e300) || !(o->beta > 0 && o->beta < 1e300))
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "direction switch alpha %g and beta %g must be finite and positive",
+                            o->alpha, o->beta);
     return BOXBFS_OK;
 }
 
@@ -318,8 +356,8 @@ void boxbfs_engine_free(boxbfs_engine_t e)
         bb_engine_dev_t *D = &e->devs[d];
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);
         if (e->xchg.stage && e->xchg.stage[d]) e->ops->host_free(D->dev, e->xchg.stage[d]);
+        if (D->ctr) e->ops->host_free(D->dev, D->ctr);
         if (D->dev) e->ops->close(D->dev);
-        free(D->ctr);
     }
     free(e->xchg.stage);
     free(e->devs);
@@ -338,7 +376,10 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     free(e->src);
     free(e->recv);
     free(e->frontier_count);
+    free(e->frontier_arcs);
     free(e->level_frontier);
+    free(e->in_offsets);
+    free(e->in_columns);
     if (e->team) e->team->close(e);
     free(e);
 }

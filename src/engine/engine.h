@@ -16,7 +16,7 @@
 #include "peer/exchange.h"
 #include "peer/traffic.h"
 
-#define BB_MAX_ALLOCS 24
+#define BB_MAX_ALLOCS 32
 
 typedef struct {
     bb_device_t *dev;              /* NULL for a device of another process */
@@ -25,7 +25,7 @@ typedef struct {
     void *allocs[BB_MAX_ALLOCS];
     int nallocs;
     size_t memory_bytes, visited_bytes;
-    uint64_t *ctr;                 /* host copy of k.counters */
+    uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc) */
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
 } bb_engine_dev_t;
 
@@ -55,7 +55,16 @@ struct boxbfs_engine {
     /* search state shared by the device threads */
     int64_t root;
     uint64_t *frontier_count;   /* per device: the frontier to expand, then the next one */
+    uint64_t *frontier_arcs;    /* per device: the out-arcs of frontier_count's vertices */
     uint64_t *level_frontier;   /* per device: the frontier expanded this level */
+    /* Direction-optimizing: bottom_up = 1 when bottom-up levels can run (the
+     * frontier bitmaps exist). close_level writes dir (of the next level),
+     * prev_dir and the totals, the same on every process; the device threads
+     * read them after the level's last barrier. */
+    int bottom_up;
+    int dir, prev_dir;
+    uint64_t total_frontier, prev_total_frontier, total_arcs, unexplored;
+    int64_t *in_offsets, *in_columns;   /* directed + bottom_up: the transpose (setup only) */
     double gather_modeled_s;    /* link-model time of the parent gather */
     int done;
     int64_t *parent_out;

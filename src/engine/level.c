@@ -1,11 +1,16 @@
 /* One BFS on the engine: a host thread per device runs the levels
- * [003 §3, 004 §2]: expand the owned frontier, contract it (sort-unique,
- * valid-flag or atomic), exchange each owner's segment with the left-right
- * schedule (list or bitmap on the wire [004 §5]), update, and stop when no
- * device has a next frontier. Device 0's thread also keeps the books for the
- * level (traffic of the small control messages, modeled time, report). How
- * devices meet and share their rows and books is the team's job: threads of
- * one process, or one device per MPI rank (engine.h, bb_team_ops_t). */
+ * [003 §3, 004 §2]. A top-down level expands the owned frontier, contracts
+ * it (sort-unique, valid-flag or atomic), exchanges each owner's segment
+ * with the left-right schedule (list or bitmap on the wire [004 §5]) and
+ * updates; a bottom-up level [Beamer] all-gathers every device's part of the
+ * frontier as a bitmap and lets each owned unvisited vertex find its parent
+ * there. The direction of each level follows Beamer's rule on global counts
+ * (the same on every backend and process). The search stops when no device
+ * has a next frontier or at the depth limit. Device 0's thread also keeps
+ * the books for the level (traffic of the small control messages, modeled
+ * time, report). How devices meet and share their rows and books is the
+ * team's job: threads of one process, or one device per MPI rank (engine.h,
+ * bb_team_ops_t). */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -32,6 +37,16 @@ static boxbfs_status_t read_counters(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
+/* The next frontier and its arcs are counted from here on (the atomic
+ * method and bottom-up update own vertices in their first kernel). */
+static boxbfs_status_t begin_level(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    BB_CHECK(e->ops->timer_record(D->dev, 0));
+    return e->ops->zero(D->dev, D->k.counters + BB_CTR_NEXT,
+                        (BB_CTR_NEXT_ARCS - BB_CTR_NEXT + 1) * sizeof(uint64_t));
+}
+
 /* Expand and contract this device's frontier; leave the segment sizes in row d. */
 static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount, int32_t level)
 {
@@ -39,19 +54,18 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
     const bb_kernel_ops_t *K = &e->ops->kernels;
     void *stream = e->ops->stream(D->dev);
     int ndev = e->ndev;
-    uint64_t zero = 0;
-    BB_CHECK(e->ops->timer_record(D->dev, 0));
-    /* the next frontier is counted from here on (atomic updates own vertices in the expand) */
-    BB_CHECK(e->ops->copy_h2d(D->dev, D->k.counters + BB_CTR_NEXT, &zero, 8));
+    BB_CHECK(begin_level(e, d));
     if (fcount == 0) {
-        memset(D->ctr, 0, BB_CTR_COUNT(ndev) * 8);
+        memset(D->ctr + BB_CTR_SEND, 0, 2 * (size_t)ndev * 8);
         BB_CHECK(e->ops->timer_record(D->dev, 1));
         BB_CHECK(e->ops->timer_record(D->dev, 2));
     } else if (e->opts.contract == BOXBFS_CONTRACT_ATOMIC) {
         BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand, level + 1));
         BB_CHECK(e->ops->timer_record(D->dev, 1));
         BB_CHECK(e->ops->timer_record(D->dev, 2));
-        BB_CHECK(read_counters(e, d));
+        /* one device: nothing to send (own vertices are done), so no round trip here */
+        if (ndev > 1) BB_CHECK(read_counters(e, d));
+        else memset(D->ctr + BB_CTR_SEND, 0, 2 * (size_t)ndev * 8);
     } else {
         /* valid-flag drops visited neighbors in the expand already: the same
          * vertices and bytes as flagging them after the sort, less to sort */
@@ -99,12 +113,54 @@ static boxbfs_status_t prepare_sends(boxbfs_engine_t e, int d)
             e->bytes[cell] = count * 4;
         }
     }
-    return e->ops->sync(D->dev);
+    /* other devices (and MPI, host staging) read what this stream wrote */
+    return ndev > 1 ? e->ops->sync(D->dev) : BOXBFS_OK;
+}
+
+/* A bottom-up level [Beamer]: this device's part of the frontier as a
+ * bitmap (packed from the list after a top-down level; written by the last
+ * bottom-up step otherwise) goes to every device's copy of the whole
+ * frontier bitmap (counted as the frontier_bitmap phase), then every owned
+ * vertex not reached yet looks for a parent in it. Timer slots: 0 start,
+ * 1 packed, 2 gathered, 3 searched (= 4: no update). */
+static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount, int32_t level,
+                                       int packed)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    const bb_kernel_ops_t *K = &e->ops->kernels;
+    void *stream = e->ops->stream(D->dev);
+    int ndev = e->ndev;
+    uint64_t lo = D->k.lo, bytes = bitmap_words(e, d) * 4;
+    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FRONTIER_BITMAP, level};
+    BB_CHECK(begin_level(e, d));
+    if (!packed)
+        BB_CHECK(K->pack_bitmap(&D->k, stream, D->k.frontier, fcount, D->k.own_bits,
+                                D->k.hi - lo));
+    BB_CHECK(e->ops->timer_record(D->dev, 1));
+    /* the own part is a local copy; lo is a multiple of 32 (the partition) */
+    BB_CHECK(e->ops->peer_copy(D->dev, D->k.frontier_bits + lo / 32, D->dev, D->k.own_bits, bytes));
+    for (int o = 0; o < ndev; o++) {
+        size_t cell = (size_t)d * ndev + o;
+        e->send_count[cell] = e->send_offset[cell] = 0;
+        e->as_bitmap[cell] = 0;
+        e->bytes[cell] = o == d ? 0 : bytes;
+        e->src[cell] = D->k.own_bits;
+        e->recv[cell] = D->k.frontier_bits + e->part.lo[o] / 32;   /* d receives o's part */
+    }
+    if (ndev > 1) BB_CHECK(e->ops->sync(D->dev));
+    if (e->team->publish_rows(e, d)) return BOXBFS_OK;
+    BB_CHECK(e->team->exchange(e, &round, d));
+    BB_CHECK(e->ops->timer_record(D->dev, 2));
+    if (ndev > 1) BB_CHECK(K->mark_frontier(&D->k, stream));
+    BB_CHECK(K->bottom_up(&D->k, stream, level + 1));
+    BB_CHECK(e->ops->timer_record(D->dev, 3));
+    BB_CHECK(e->ops->timer_record(D->dev, 4));
+    return read_counters(e, d);
 }
 
 /* Own discoveries first (their parents are local), then each source in
  * device order: the first to deliver a vertex becomes its parent's device. */
-static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level, uint64_t *next_p)
+static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
 {
     bb_engine_dev_t *D = &e->devs[d];
     const bb_kernel_ops_t *K = &e->ops->kernels;
@@ -126,18 +182,47 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level, uint
             BB_CHECK(K->update_list(&D->k, stream, in, NULL, e->send_count[cell], s, next_level));
     }
     BB_CHECK(e->ops->timer_record(D->dev, 4));
-    BB_CHECK(read_counters(e, d));
-    *next_p = D->ctr[BB_CTR_NEXT];
-    return BOXBFS_OK;
+    return read_counters(e, d);
 }
 
-static void read_phase_times(boxbfs_engine_t e, int d)
+static double elapsed(boxbfs_engine_t e, int d, int from, int to)
+{
+    double s;
+    return e->ops->timer_elapsed(e->devs[d].dev, from, to, &s) == BOXBFS_OK ? s : 0;
+}
+
+/* Slots 0-4 as the level recorded them: top-down expand, contract, exchange,
+ * update; bottom-up pack (contract), gather (exchange), search (expand). */
+static void read_phase_times(boxbfs_engine_t e, int d, int dir)
 {
     bb_engine_dev_t *D = &e->devs[d];
-    if (e->ops->timer_elapsed(D->dev, 0, 1, &D->expand_s) != BOXBFS_OK) D->expand_s = 0;
-    if (e->ops->timer_elapsed(D->dev, 1, 2, &D->contract_s) != BOXBFS_OK) D->contract_s = 0;
-    if (e->ops->timer_elapsed(D->dev, 2, 3, &D->exchange_s) != BOXBFS_OK) D->exchange_s = 0;
-    if (e->ops->timer_elapsed(D->dev, 3, 4, &D->update_s) != BOXBFS_OK) D->update_s = 0;
+    int bu = dir == BOXBFS_SEARCH_BOTTOM_UP;
+    D->contract_s = elapsed(e, d, bu ? 0 : 1, bu ? 1 : 2);
+    D->exchange_s = elapsed(e, d, bu ? 1 : 2, bu ? 2 : 3);
+    D->expand_s = elapsed(e, d, bu ? 2 : 0, bu ? 3 : 1);
+    D->update_s = elapsed(e, d, 3, 4);
+}
+
+/* Beamer's rule on the totals of the next level (e->total_*, e->unexplored):
+ * after a top-down level, bottom-up once the frontier grows and its arcs
+ * times alpha exceed the arcs not yet explored; after a bottom-up level,
+ * stay while the frontier grows or holds more than n / beta vertices. (The
+ * growth test keeps the tail top-down, where few arcs remain unexplored but
+ * a bottom-up level would still pay for the whole bitmap.) */
+static int choose_direction(const struct boxbfs_engine *e)
+{
+    const boxbfs_engine_options_t *o = &e->opts;
+    if (!e->bottom_up) return BOXBFS_SEARCH_TOP_DOWN;
+    if (o->direction != BOXBFS_SEARCH_AUTO) return (int)o->direction;
+    if (e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP)
+        return e->total_frontier > e->prev_total_frontier &&
+                       (double)e->total_arcs * o->alpha > (double)e->unexplored
+                   ? BOXBFS_SEARCH_BOTTOM_UP
+                   : BOXBFS_SEARCH_TOP_DOWN;
+    return e->total_frontier >= e->prev_total_frontier ||
+                   (double)e->total_frontier * o->beta > (double)e->graph->n
+               ? BOXBFS_SEARCH_BOTTOM_UP
+               : BOXBFS_SEARCH_TOP_DOWN;
 }
 
 /* After every device finished level L and published its books, on the first
@@ -145,30 +230,48 @@ static void read_phase_times(boxbfs_engine_t e, int d)
  * device 0 also the books: control messages, level report. Returns non-OK
  * only on allocation failure. */
 static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const uint64_t *frontier,
-                                   const uint64_t *next)
+                                   const uint64_t *next, const uint64_t *next_arcs)
 {
-    int ndev = e->ndev;
+    int ndev = e->ndev, dir = e->dir;
     boxbfs_level_report_t *r = &e->traffic.levels[level];
-    uint64_t total_next = 0;
-    double now = bb_now_s();
-    for (int s = 0; s < ndev; s++) total_next += next[s];
-    e->done = total_next == 0;
+    uint64_t total_next = 0, total_arcs = 0, level_arcs = e->total_arcs, unexplored = e->unexplored;
+    /* AUTO's switch needs the frontier's arcs with its size: 16 bytes, else 8 */
+    int64_t reduce_bytes = e->opts.direction == BOXBFS_SEARCH_AUTO && e->bottom_up ? 16 : 8;
+    double now = bb_now_s(), busiest = 0;
+    for (int s = 0; s < ndev; s++) {
+        total_next += next[s];
+        total_arcs += next_arcs[s];
+    }
+    e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
+    /* the next level's totals and direction, the same on every process */
+    e->unexplored -= level_arcs < e->unexplored ? level_arcs : e->unexplored;
+    e->prev_total_frontier = e->total_frontier;
+    e->total_frontier = total_next;
+    e->total_arcs = total_arcs;
+    e->prev_dir = dir;
+    e->dir = choose_direction(e);
     if (d0 != 0) return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
+    r->direction = dir;
+    r->frontier_arcs = (int64_t)level_arcs;
+    r->unexplored_arcs = (int64_t)unexplored;
     for (int s = 0; s < ndev; s++) {
         r->frontier += (int64_t)frontier[s];
         for (int d = 0; d < ndev; d++) {
             size_t cell = (size_t)s * ndev + d;
-            if (s == d) continue;
+            if (s == d || dir == BOXBFS_SEARCH_BOTTOM_UP) continue;
             r->sent_vertices += (int64_t)e->send_count[cell];
             r->bitmap_messages += e->as_bitmap[cell] && e->send_count[cell] ? 1 : 0;
-            /* the receiver learns each segment's size and format before the copy */
+            /* the receiver learns each segment's size and format before the copy
+             * (bottom-up parts have sizes known to all) */
             bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 8, 1);
         }
         if (s > 0) {   /* next-frontier sizes: reduce to device 0, broadcast the sum */
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, 8, 1);
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, 8, 1);
+            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, reduce_bytes, 1);
+            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, reduce_bytes, 1);
         }
         bb_engine_dev_t *D = &e->devs[s];
+        double sum = D->expand_s + D->contract_s + D->exchange_s + D->update_s;
+        if (sum > busiest) busiest = sum;
         e->traffic.level_devices[(size_t)level * ndev + s] =
             (boxbfs_level_device_t){.frontier = (int64_t)frontier[s], .expand_s = D->expand_s,
                                     .contract_s = D->contract_s, .exchange_s = D->exchange_s,
@@ -180,6 +283,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
     }
     r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     r->time_s = now - e->t_level;
+    r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
     e->t_level = now;
     return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
 }
@@ -210,17 +314,22 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
-    for (int level = 0;; level++) {
-        uint64_t fcount = e->frontier_count[d], next = 0;
+    for (int level = 0; !e->done; level++) {
+        uint64_t fcount = e->frontier_count[d];
+        int dir = e->dir, packed = e->prev_dir == BOXBFS_SEARCH_BOTTOM_UP;
         bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FRONTIER, level};
         if (SYNC_ALL(e)) return BOXBFS_OK;   /* everyone read this level's counts */
-        BB_CHECK_GOTO(expand_contract(e, d, fcount, level), st, out);
-        BB_CHECK_GOTO(prepare_sends(e, d), st, out);
-        if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
-        BB_CHECK_GOTO(e->team->exchange(e, &round, d), st, out);
-        BB_CHECK_GOTO(e->ops->timer_record(D->dev, 3), st, out);
-        BB_CHECK_GOTO(update(e, d, level + 1, &next), st, out);
-        read_phase_times(e, d);
+        if (dir == BOXBFS_SEARCH_BOTTOM_UP) {
+            BB_CHECK_GOTO(bottom_up_level(e, d, fcount, level, packed), st, out);
+        } else {
+            BB_CHECK_GOTO(expand_contract(e, d, fcount, level), st, out);
+            BB_CHECK_GOTO(prepare_sends(e, d), st, out);
+            if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
+            BB_CHECK_GOTO(e->team->exchange(e, &round, d), st, out);
+            BB_CHECK_GOTO(e->ops->timer_record(D->dev, 3), st, out);
+            BB_CHECK_GOTO(update(e, d, level + 1), st, out);
+        }
+        read_phase_times(e, d, dir);
         {
             bb_kstate_t *k = &D->k;   /* the next frontier becomes the frontier */
             uint32_t *t = k->frontier;
@@ -228,12 +337,13 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
             k->next_frontier = t;
         }
         e->level_frontier[d] = fcount;
-        e->frontier_count[d] = next;
+        e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
+        e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
         if (e->team->publish_books(e, d)) return BOXBFS_OK;
         if (d == e->first)
-            BB_CHECK_GOTO(close_level(e, d, level, e->level_frontier, e->frontier_count), st, out);
+            BB_CHECK_GOTO(close_level(e, d, level, e->level_frontier, e->frontier_count,
+                                      e->frontier_arcs), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;
-        if (e->done) break;
     }
     if (e->ndev > 1) BB_CHECK_GOTO(bb_engine_gather(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
@@ -283,13 +393,21 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
     e->root = root;
     e->parent_out = parent ? parent : own_parent;
     e->level_out = level ? level : own_level;
-    e->done = 0;
+    e->done = e->opts.max_depth == 0;
+    /* level 0: the root alone; nothing explored before it */
+    e->total_frontier = 1;
+    e->prev_total_frontier = 0;
+    e->total_arcs = (uint64_t)(e->graph->offsets[root + 1] - e->graph->offsets[root]);
+    e->unexplored = (uint64_t)e->graph->arcs;
+    e->prev_dir = BOXBFS_SEARCH_TOP_DOWN;
+    e->dir = choose_direction(e);
     e->fail = BOXBFS_OK;
     e->gather_modeled_s = 0;
     memset(&e->report, 0, sizeof e->report);
     bb_barrier_reset(&e->barrier);
     bb_traffic_reset(&e->traffic);
     BB_CHECK_GOTO(bb_traffic_level(&e->traffic, 0), st, out);
+    e->traffic.levels[0].direction = e->dir;   /* the row stays as is with --max-depth 0 */
     BB_CHECK_GOTO(bb_parallel_run(e->nlocal, device_main, &arg), st, out);
     if (e->fail != BOXBFS_OK) {
         st = bb_error_set(e->fail, "%s", e->fail_message);

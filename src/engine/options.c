@@ -23,6 +23,10 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->expand = BOXBFS_EXPAND_BINSEARCH;
     opts->expand_edges_per_thread = 8;
     opts->expand_f0 = 10;                /* [002 §5.1] */
+    opts->direction = BOXBFS_SEARCH_AUTO;
+    opts->alpha = 15;                    /* Beamer's and the GAP suite's figures */
+    opts->beta = 18;
+    opts->max_depth = -1;
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
@@ -64,6 +68,7 @@ const char *boxbfs_phase_name(boxbfs_phase_t v)
     case BOXBFS_PHASE_FRONTIER: return "frontier_exchange";
     case BOXBFS_PHASE_SIZES: return "sizes";
     case BOXBFS_PHASE_TERMINATION: return "termination_reduce";
+    case BOXBFS_PHASE_FRONTIER_BITMAP: return "frontier_bitmap";
     case BOXBFS_PHASE_PARENTS: return "parent_gather";
     case BOXBFS_PHASE_COUNT: break;
     }
@@ -76,4 +81,9 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend)
     const bb_device_ops_t *ops = backend == BOXBFS_BACKEND_CUDA ? bb_cuda_ops_ptr : &bb_cpu_ops;
     if (ops == NULL || ops->count(&count) != BOXBFS_OK) return 0;
     return count;
+}
+
+const char *boxbfs_search_direction_name(boxbfs_search_direction_t v)
+{
+    return v == BOXBFS_SEARCH_TOP_DOWN ? "top-down" : v == BOXBFS_SEARCH_BOTTOM_UP ? "bottom-up" : "auto";
 }

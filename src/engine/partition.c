@@ -24,6 +24,10 @@ boxbfs_status_t bb_partition_by_edges(const int64_t *offsets, int64_t n, int nde
             int64_t mid = a + (b - a) / 2;
             if ((double)offsets[mid] + (double)mid < target) a = mid + 1; else b = mid;
         }
+        /* the nearer multiple of BB_PARTITION_ALIGN, not below the previous boundary */
+        a = (a + BB_PARTITION_ALIGN / 2) / BB_PARTITION_ALIGN * BB_PARTITION_ALIGN;
+        if (a < (int64_t)lo[d - 1]) a = (int64_t)lo[d - 1];
+        if (a > n) a = n;
         lo[d] = (uint64_t)a;
     }
     part_p->ndev = ndev;

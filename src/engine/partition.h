@@ -2,13 +2,18 @@
  * [lo[d], lo[d+1]) and the adjacency lists of those vertices. Ranges are
  * balanced by edges (each vertex weighs its degree plus one, so ranges of
  * isolated vertices still split), and the owner of a vertex is found by
- * binary search over the ndev + 1 boundaries. */
+ * binary search over the ndev + 1 boundaries. Inner boundaries are multiples
+ * of BB_PARTITION_ALIGN, so that each device's part of a bitmap over all
+ * vertices is whole 32-bit words (the bottom-up frontier all-gather copies
+ * them into place). */
 #ifndef BB_PARTITION_H
 #define BB_PARTITION_H
 
 #include <stdint.h>
 
 #include "boxbfs.h"
+
+#define BB_PARTITION_ALIGN 32
 
 typedef struct {
     int ndev;

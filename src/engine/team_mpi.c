@@ -29,7 +29,7 @@ typedef struct {
     uint64_t *books;     /* size x BOOKS */
 } mpi_team_t;
 
-enum { BOOKS = 6 };      /* level_frontier, frontier_count, 4 phase times */
+enum { BOOKS = 7 };      /* level_frontier, frontier_count, frontier_arcs, 4 phase times */
 
 static boxbfs_status_t mpi_open(boxbfs_engine_t e)
 {
@@ -157,13 +157,15 @@ static int mpi_publish_books(boxbfs_engine_t e, int self)
     double times[4] = {D->expand_s, D->contract_s, D->exchange_s, D->update_s};
     mine[0] = e->level_frontier[self];
     mine[1] = e->frontier_count[self];
-    memcpy(mine + 2, times, sizeof times);
+    mine[2] = e->frontier_arcs[self];
+    memcpy(mine + 3, times, sizeof times);
     MPI_Allgather(mine, BOOKS, MPI_UINT64_T, t->books, BOOKS, MPI_UINT64_T, t->comm);
     for (int s = 0; s < e->ndev; s++) {
         const uint64_t *b = t->books + (size_t)s * BOOKS;
         e->level_frontier[s] = b[0];
         e->frontier_count[s] = b[1];
-        memcpy(times, b + 2, sizeof times);
+        e->frontier_arcs[s] = b[2];
+        memcpy(times, b + 3, sizeof times);
         e->devs[s].expand_s = times[0];
         e->devs[s].contract_s = times[1];
         e->devs[s].exchange_s = times[2];

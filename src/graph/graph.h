@@ -113,6 +113,12 @@ boxbfs_status_t bb_kron_parse(const char *spec, int *scale_p, int *edgefactor_p,
 boxbfs_status_t bb_graph_load_slice(const char *spec, int directed, int threads,
                                     boxbfs_graph_t *graph_p);
 
+/* The in-arcs of every vertex of a whole graph as CSR rows (offsets n + 1,
+ * columns arcs, each row ascending); the caller frees both. Returns OK,
+ * UNSUPPORTED for a slice, NO_MEMORY. */
+boxbfs_status_t bb_graph_transpose_csr(const struct boxbfs_graph *g, int64_t **offsets_p,
+                                       int64_t **columns_p);
+
 /* Online CPUs (>= 1), for default thread counts. */
 int bb_cpu_count(void);
 

@@ -1,0 +1,130 @@
+/* Bottom-up step on the GPU [Beamer et al., direction-optimizing BFS]: a
+ * warp takes 32 consecutive owned vertices (one word of the device's part of
+ * a bitmap, the partition being aligned to 32), each lane one vertex. A lane
+ * whose vertex is not reached yet scans its in-arcs, kChunk loads in flight
+ * at a time, for a member of the gathered frontier bitmap (n bits, mostly in
+ * L2) and stops at the first. A ballot gives the word of the next frontier's
+ * bitmap (written for every word, so no clearing pass), one atomic per warp
+ * appends the found vertices to the next frontier list, another adds their
+ * out-arcs. Also visited |= frontier (mark_frontier). */
+#include "config.h"
+
+#include "kernels/cuda/cuda_kernels.h"
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kChunk = 4;   /* in-arcs loaded together before the bitmap probes */
+
+__device__ __forceinline__ bool in_frontier(const uint32_t *bits, uint32_t v)
+{
+    return (__ldg(bits + (v >> 5)) >> (v & 31)) & 1u;
+}
+
+/* The first in-neighbour of lid in the frontier, if any. */
+__device__ __forceinline__ bool find_parent(const bb_kstate_t &k, uint32_t lid, uint32_t *parent)
+{
+    int64_t e = __ldg(k.in_offsets + lid);
+    const int64_t end = __ldg(k.in_offsets + lid + 1);
+    for (; e < end; e += kChunk) {
+        uint32_t c[kChunk];
+        bool hit[kChunk];
+#pragma unroll
+        for (int j = 0; j < kChunk; j++) c[j] = e + j < end ? __ldg(k.in_columns + e + j) : 0;
+#pragma unroll
+        for (int j = 0; j < kChunk; j++) hit[j] = e + j < end && in_frontier(k.frontier_bits, c[j]);
+#pragma unroll
+        for (int j = 0; j < kChunk; j++)
+            if (hit[j]) {
+                *parent = c[j];
+                return true;
+            }
+    }
+    return false;
+}
+
+__global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t next_level)
+{
+    const uint64_t nloc = k.hi - k.lo, nwords = (nloc + 31) / 32;
+    const uint64_t stride = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    unsigned long long *ctr = (unsigned long long *)k.counters;
+    for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords;
+         w += stride) {   /* warp-uniform */
+        const uint32_t lid = (uint32_t)(w * 32 + bb_lane());
+        bool open = lid < nloc;
+        if (k.visited && k.visited_bits)   /* one word per warp instead of 32 levels */
+            open = open && !((((const uint32_t *)k.visited)[(k.lo >> 5) + w] >> bb_lane()) & 1u);
+        else
+            open = open && k.level[lid] == -1;
+        uint32_t parent = 0;
+        const bool found = open && find_parent(k, lid, &parent);
+        const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
+        if (bb_lane() == 0) k.own_bits[w] = bits;
+        if (bits == 0) continue;   /* warp-uniform */
+        if (found) {
+            k.level[lid] = next_level;
+            k.pred[lid] = (int64_t)parent;
+            if (k.visited && !k.visited_bits) ((uint8_t *)k.visited)[k.lo + lid] = 1;
+        }
+        /* the word is this warp's alone in this kernel */
+        if (k.visited && k.visited_bits && bb_lane() == 0)
+            ((uint32_t *)k.visited)[(k.lo >> 5) + w] |= bits;
+        const unsigned long long slot = bb_warp_append(ctr + BB_CTR_NEXT, found ? 1u : 0u);
+        if (found) k.next_frontier[slot] = lid;
+        bb_warp_add(ctr + BB_CTR_NEXT_ARCS, found ? bb_degree(k.offsets, lid) : 0);
+    }
+}
+
+/* Word per thread; the byte layout sets one byte per frontier bit. */
+__global__ void __launch_bounds__(kThreads)
+    mark_frontier(const uint32_t *frontier_bits, uint64_t nwords, uint64_t n, void *visited,
+                  int bits_layout)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride) {
+        uint32_t f = frontier_bits[w];
+        if (f == 0) continue;
+        if (bits_layout) {
+            ((uint32_t *)visited)[w] |= f;
+            continue;
+        }
+        while (f) {
+            uint64_t v = w * 32 + (uint64_t)(__ffs(f) - 1);
+            f &= f - 1;
+            if (v < n) ((uint8_t *)visited)[v] = 1;
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" boxbfs_status_t bb_cuda_bottom_up(const bb_kstate_t *k, void *stream, int32_t next_level)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    uint64_t nloc = k->hi - k->lo;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (nloc == 0) return BOXBFS_OK;
+    if (k->frontier_bits == NULL || k->own_bits == NULL || k->in_offsets == NULL)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda bottom_up: no frontier bitmap or in-arcs");
+    int grid = bb_cuda_persistent_grid<bottom_up>(kThreads);
+    uint64_t need = bb_cuda_blocks((nloc + 31) / 32 * 32, kThreads);
+    if ((uint64_t)grid > need) grid = (int)need;
+    bottom_up<<<grid, kThreads, 0, s>>>(*k, next_level);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+extern "C" boxbfs_status_t bb_cuda_mark_frontier(const bb_kstate_t *k, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    uint64_t nwords = (k->n + 31) / 32;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (k->visited == NULL || nwords == 0) return BOXBFS_OK;
+    int grid = bb_cuda_persistent_grid<mark_frontier>(kThreads);
+    uint64_t need = bb_cuda_blocks(nwords, kThreads);
+    if ((uint64_t)grid > need) grid = (int)need;
+    mark_frontier<<<grid, kThreads, 0, s>>>(k->frontier_bits, nwords, k->n, k->visited,
+                                            k->visited_bits);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}

@@ -1,0 +1,231 @@
+/* Direction-optimizing BFS on the cpu backend: for --direction top-down,
+ * bottom-up and auto, on 1-5 devices and every contraction, undirected and
+ * directed Kronecker graphs and a hand graph give trees that pass the
+ * validator with the reference levels; each level's direction is the one
+ * asked for (auto: Beamer's switch, bottom-up in the middle of a kron search,
+ * top-down at its ends); bottom-up levels send exactly every other device's
+ * part of the frontier bitmap and nothing else; auto is deterministic. Also
+ * the depth limit (validated, equal to the reference cut at K), the reversed
+ * graph (the reference on the transpose), and bad options. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boxbfs.h"
+#include "check.h"
+
+typedef struct {
+    int nlevels, td, bu;
+    int64_t total, bitmap, frontier;
+} summary_t;
+
+/* Run one search and check it against the reference levels (cut at the
+ * engine's depth limit); summary of its levels in *s. */
+static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t root, summary_t *s)
+{
+    int64_t n = boxbfs_graph_vertices(g);
+    int64_t *parent = malloc((size_t)n * 8), *ref_parent = malloc((size_t)n * 8);
+    int32_t *level = malloc((size_t)n * 4), *ref_level = malloc((size_t)n * 4);
+    boxbfs_engine_t e = NULL;
+    const boxbfs_search_report_t *r;
+    int ok = 0;
+    memset(s, 0, sizeof *s);
+    if (!parent || !ref_parent || !level || !ref_level) goto out;
+    if (boxbfs_engine_create(g, o, &e) != BOXBFS_OK || boxbfs_engine_run(e, root, parent, level, &r) != BOXBFS_OK) {
+        fprintf(stderr, "engine: %s\n", boxbfs_last_error());
+        goto out;
+    }
+    if (boxbfs_validate_depth(g, root, parent, level, o->max_depth, NULL) != BOXBFS_OK) {
+        fprintf(stderr, "%s N=%d %s %s root %lld: %s\n", boxbfs_graph_name(g), o->devices,
+                boxbfs_search_direction_name(o->direction), boxbfs_contract_name(o->contract),
+                (long long)root, boxbfs_last_error());
+        goto out;
+    }
+    boxbfs_bfs_reference(g, root, ref_parent, ref_level);
+    for (int64_t v = 0; v < n; v++)
+        if (o->max_depth >= 0 && ref_level[v] > o->max_depth) ref_level[v] = -1;
+    if (memcmp(level, ref_level, (size_t)n * 4) != 0) {
+        fprintf(stderr, "%s N=%d %s: levels differ from the reference\n", boxbfs_graph_name(g),
+                o->devices, boxbfs_search_direction_name(o->direction));
+        goto out;
+    }
+    s->nlevels = r->nlevels;
+    s->total = r->total_bytes;
+    s->bitmap = r->phase_bytes[BOXBFS_PHASE_FRONTIER_BITMAP];
+    s->frontier = r->phase_bytes[BOXBFS_PHASE_FRONTIER];
+    for (int l = 0; l < r->nlevels; l++) {
+        const boxbfs_level_report_t *L = &r->level_reports[l];
+        int64_t bitmap = 0;
+        const int64_t *links = r->level_link_bytes + (size_t)l * o->devices * o->devices;
+        s->td += L->direction == BOXBFS_SEARCH_TOP_DOWN;
+        s->bu += L->direction == BOXBFS_SEARCH_BOTTOM_UP;
+        CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN || L->direction == BOXBFS_SEARCH_BOTTOM_UP);
+        if (o->direction != BOXBFS_SEARCH_AUTO) CHECK(L->direction == (int)o->direction);
+        /* (with --max-depth 0 the root's row is never run) */
+        if (L->direction != BOXBFS_SEARCH_BOTTOM_UP || o->max_depth == 0) continue;
+        /* a bottom-up level: every device's bitmap part to every other one,
+         * and the reduce of the next frontier's size (with its arcs for auto);
+         * the parts are whole words of the aligned ranges: n / 32 in all */
+        CHECK(L->sent_vertices == 0 && L->bitmap_messages == 0);
+        for (int c = 0; c < o->devices * o->devices; c++) bitmap += links[c];
+        CHECK(bitmap == L->bytes);
+        CHECK(L->bytes == (o->devices - 1) * (((n + 31) / 32) * 4 +
+                                              2 * (o->direction == BOXBFS_SEARCH_AUTO ? 16 : 8)));
+    }
+    if (o->devices == 1) CHECK(s->total == 0);
+    if (o->direction == BOXBFS_SEARCH_TOP_DOWN) CHECK(s->bitmap == 0);
+    ok = 1;
+out:
+    boxbfs_engine_free(e);
+    free(parent); free(ref_parent); free(level); free(ref_level);
+    return ok;
+}
+
+/* Every direction x device count x contraction; auto twice (deterministic). */
+static void sweep(boxbfs_graph_t g, int64_t root, int expect_switch)
+{
+    for (int ndev = 1; ndev <= 5; ndev++)
+        for (int c = 0; c < 3; c++) {
+            summary_t s[3], again;
+            for (int dir = 0; dir < 3; dir++) {
+                boxbfs_engine_options_t o;
+                boxbfs_engine_options_init(&o);
+                o.devices = ndev;
+                o.contract = (boxbfs_contract_t)c;
+                o.visited = (boxbfs_visited_t)((ndev + c) % 2);
+                o.wire = (boxbfs_wire_t)(ndev % 3);
+                o.direction = (boxbfs_search_direction_t)dir;
+                CHECK(run_one(g, &o, root, &s[dir]));
+                if (dir == BOXBFS_SEARCH_AUTO) {
+                    CHECK(run_one(g, &o, root, &again));
+                    CHECK(memcmp(&s[dir], &again, sizeof again) == 0);
+                }
+            }
+            /* every direction takes the same number of levels */
+            CHECK(s[0].nlevels == s[1].nlevels && s[1].nlevels == s[2].nlevels);
+            CHECK(s[BOXBFS_SEARCH_BOTTOM_UP].td == 0);
+            if (ndev > 1) CHECK(s[BOXBFS_SEARCH_BOTTOM_UP].bitmap > 0);
+            if (expect_switch) {   /* kron: top-down first and last, bottom-up between */
+                CHECK(s[BOXBFS_SEARCH_AUTO].bu > 0 && s[BOXBFS_SEARCH_AUTO].td >= 2);
+                if (ndev > 1) CHECK(s[BOXBFS_SEARCH_AUTO].frontier < s[BOXBFS_SEARCH_TOP_DOWN].frontier);
+            }
+        }
+}
+
+static void depth_limit(boxbfs_graph_t g, int64_t root)
+{
+    for (int k = 0; k <= 4; k++)
+        for (int dir = 0; dir < 3; dir++) {
+            boxbfs_engine_options_t o;
+            summary_t s;
+            boxbfs_engine_options_init(&o);
+            o.devices = 3;
+            o.max_depth = k;
+            o.direction = (boxbfs_search_direction_t)dir;
+            CHECK(run_one(g, &o, root, &s));
+            CHECK(s.nlevels == (k == 0 ? 1 : k));
+        }
+    {   /* a tree deeper than the limit fails R7 */
+        int64_t n = boxbfs_graph_vertices(g);
+        int64_t *parent = malloc((size_t)n * 8);
+        int32_t *level = malloc((size_t)n * 4);
+        CHECK(parent && level);
+        if (parent && level) {
+            CHECK_OK(boxbfs_bfs_reference(g, root, parent, level));
+            CHECK(boxbfs_validate_depth(g, root, parent, level, 1, NULL) == BOXBFS_ERR_VALIDATION);
+            CHECK(strstr(boxbfs_last_error(), "R7") != NULL);
+            CHECK_OK(boxbfs_validate_depth(g, root, parent, level, -1, NULL));
+        }
+        free(parent);
+        free(level);
+    }
+}
+
+/* The reversed directed graph: every arc turned around, searched in every
+ * direction against the reference on the reversed graph. */
+static void reverse(boxbfs_graph_t g, int64_t root)
+{
+    boxbfs_graph_t r = NULL, rr = NULL;
+    CHECK_OK(boxbfs_graph_reverse(g, &r));
+    if (r == NULL) return;
+    CHECK(boxbfs_graph_arcs(r) == boxbfs_graph_arcs(g));
+    CHECK(boxbfs_graph_is_directed(r));
+    CHECK_OK(boxbfs_graph_reverse(r, &rr));   /* twice: the original arcs */
+    if (rr) {
+        int64_t n = boxbfs_graph_vertices(g);
+        CHECK(memcmp(boxbfs_graph_offsets(rr), boxbfs_graph_offsets(g), (size_t)(n + 1) * 8) == 0);
+        CHECK(memcmp(boxbfs_graph_columns(rr), boxbfs_graph_columns(g),
+                     (size_t)boxbfs_graph_arcs(g) * 8) == 0);
+    }
+    for (int dir = 0; dir < 3; dir++) {
+        boxbfs_engine_options_t o;
+        summary_t s;
+        boxbfs_engine_options_init(&o);
+        o.devices = 2;
+        o.direction = (boxbfs_search_direction_t)dir;
+        CHECK(run_one(r, &o, root, &s));
+    }
+    CHECK(boxbfs_graph_reverse(NULL, &r) == BOXBFS_ERR_INVALID_ARG);
+    boxbfs_graph_free(rr);
+    boxbfs_graph_free(r);
+}
+
+static void bad_options(boxbfs_graph_t g)
+{
+    boxbfs_engine_options_t o;
+    boxbfs_engine_t e = NULL;
+    boxbfs_engine_options_init(&o);
+    CHECK(o.direction == BOXBFS_SEARCH_AUTO && o.alpha == 15 && o.beta == 18 && o.max_depth < 0);
+    o.alpha = 0;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+    CHECK(strstr(boxbfs_last_error(), "alpha") != NULL);
+    o.alpha = NAN;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+    o.alpha = 15;
+    o.beta = INFINITY;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+    o.beta = 18;
+    o.direction = (boxbfs_search_direction_t)7;
+    CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
+    CHECK(strstr(boxbfs_last_error(), "direction 7") != NULL);
+    CHECK(e == NULL);
+    CHECK(strcmp(boxbfs_search_direction_name(BOXBFS_SEARCH_BOTTOM_UP), "bottom-up") == 0);
+    CHECK(strcmp(boxbfs_phase_name(BOXBFS_PHASE_FRONTIER_BITMAP), "frontier_bitmap") == 0);
+}
+
+/* A path, a star and isolated vertices (one the root of an empty search). */
+static boxbfs_graph_t hand_graph(int directed)
+{
+    static const int64_t src[] = {0, 1, 2, 3, 4, 6, 6, 6, 6, 11, 12, 13, 14, 11, 1, 9, 40, 41};
+    static const int64_t dst[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 14, 11, 13, 0, 22, 41, 70};
+    boxbfs_graph_t g = NULL;
+    CHECK_OK(boxbfs_graph_from_edges(72, (int64_t)(sizeof src / sizeof src[0]), src, dst,
+                                     directed, &g));
+    return g;
+}
+
+int main(void)
+{
+    boxbfs_graph_t kron = NULL, dkron = NULL, hand = hand_graph(0), dhand = hand_graph(1);
+    boxbfs_load_options_t lo = {BOXBFS_DIRECTION_DIRECTED, 0, 0};
+    CHECK_OK(boxbfs_graph_load("kron:12", NULL, &kron));
+    CHECK_OK(boxbfs_graph_load("kron:11", &lo, &dkron));
+    if (!kron || !dkron || !hand || !dhand) CHECK_DONE();
+    sweep(kron, 1, 1);
+    sweep(dkron, 3, 0);
+    sweep(hand, 0, 0);
+    sweep(hand, 71, 0);   /* isolated root: one level */
+    sweep(dhand, 6, 0);
+    depth_limit(kron, 1);
+    depth_limit(dkron, 3);
+    reverse(dkron, 3);
+    reverse(dhand, 41);
+    bad_options(kron);
+    boxbfs_graph_free(kron);
+    boxbfs_graph_free(dkron);
+    boxbfs_graph_free(hand);
+    boxbfs_graph_free(dhand);
+    CHECK_DONE();
+}
