@@ -28,6 +28,20 @@ enum {
 #define BB_CTR_SEND_COUNT(o) (BB_CTR_SEND + (o))
 #define BB_CTR_SEND_OFFSET(ndev, o) (BB_CTR_SEND + (ndev) + (o))
 
+/* The one-device loop of small levels (bb_kernel_ops_t.small_levels): the
+ * frontier at level `level` is in kstate.frontier. */
+typedef struct {
+    int32_t level;
+    int32_t max_depth;         /* < 0: none */
+    uint64_t count, arcs;      /* the frontier's size and out-arcs */
+    uint64_t prev_count;       /* the level before's frontier (Beamer's growth test) */
+    uint64_t unexplored;       /* arcs not expanded yet, this frontier's included */
+    uint64_t max_arcs;         /* run a level only while its frontier has at most this many arcs */
+    double alpha;              /* > 0: stop where auto switches to bottom-up (the engine's rule) */
+    uint32_t log_cap;          /* levels kstate.level_log holds */
+} bb_loop_params_t;
+#define BB_LOG_FIELDS 4        /* per level: frontier, its arcs, nanoseconds, 0 */
+
 /* One device's BFS state: pointers are device memory of that device. */
 typedef struct {
     int ndev, self;
@@ -67,6 +81,7 @@ typedef struct {
     uint32_t *inbox;                      /* ndev regions of (hi - lo) entries: from source s */
     uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers */
     uint64_t *counters;                   /* BB_CTR_COUNT(ndev) */
+    uint64_t *level_log;                  /* one device: BB_LOG_FIELDS per small level */
     void *scratch;                        /* backend temporaries (CUB), scratch_bytes */
     size_t scratch_bytes;
 } bb_kstate_t;
@@ -126,6 +141,14 @@ typedef struct {
     /* visited |= frontier_bits: the frontier of every device counts as
      * visited here, so that a later top-down level does not send it again. */
     boxbfs_status_t (*mark_frontier)(const bb_kstate_t *k, void *stream);
+    /* One device alone: top-down levels one after the other without the host
+     * (no launch, copy or sync per level), while the frontier is non-empty,
+     * within p->max_arcs, above the depth limit, top-down by the engine's
+     * rule and the log has room. Each level as the atomic method does it
+     * (level, parent, visited, next frontier), logged in level_log. Then
+     * counters[EXPANDED] = levels run, [NEXT] and [NEXT_ARCS] = the frontier
+     * left, which is in next_frontier when the count of levels is odd. */
+    boxbfs_status_t (*small_levels)(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -156,7 +179,9 @@ typedef struct {
                                           const uint32_t *req, const uint32_t *resp,         \
                                           uint64_t count, uint64_t source_lo);               \
     boxbfs_status_t PREFIX##_bottom_up(const bb_kstate_t *k, void *stream, int32_t next_level); \
-    boxbfs_status_t PREFIX##_mark_frontier(const bb_kstate_t *k, void *stream);
+    boxbfs_status_t PREFIX##_mark_frontier(const bb_kstate_t *k, void *stream);                \
+    boxbfs_status_t PREFIX##_small_levels(const bb_kstate_t *k, void *stream,                  \
+                                          const bb_loop_params_t *p);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

@@ -265,12 +265,17 @@ typedef struct {
      * fewer than n / beta vertices. */
     double alpha, beta;
     int max_depth;             /* < 0: no limit; K: vertices deeper than K stay unreached */
+    /* One device: top-down levels whose frontier has at most this many arcs
+     * run one after the other inside one kernel launch (no host round trip
+     * per level; high-diameter graphs have thousands of such levels).
+     * 0: every level from the host. */
+    int64_t device_loop_arcs;
 } boxbfs_engine_options_t;
 
 /* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
  * peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
  * nvlink4 link model, direction AUTO with alpha = 15, beta = 18, no depth
- * limit. */
+ * limit, device loop for levels of up to 16384 arcs. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
  * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G

@@ -6,7 +6,8 @@
  * top-down at its ends); bottom-up levels send exactly every other device's
  * part of the frontier bitmap and nothing else; auto is deterministic. Also
  * the depth limit (validated, equal to the reference cut at K), the reversed
- * graph (the reference on the transpose), and bad options. */
+ * graph (the reference on the transpose), the one-device loop of small
+ * levels (the same rows as the host's levels), and bad options. */
 #include "config.h"
 
 #include <math.h>
@@ -114,6 +115,51 @@ static void sweep(boxbfs_graph_t g, int64_t root, int expect_switch)
         }
 }
 
+/* One device: the device loop (levels of at most device_loop_arcs arcs
+ * without the host) gives the rows of the host's levels, flagged. */
+static void device_loop(boxbfs_graph_t g, int64_t root)
+{
+    static const int64_t limits[] = {0, 1, 64, 4096, INT64_MAX};
+    const size_t nlimits = sizeof limits / sizeof limits[0];
+    const boxbfs_search_report_t *r;
+    boxbfs_level_report_t base[64];
+    int nbase = 0;
+    for (int dir = 0; dir < 3; dir++)
+        for (int depth = -1; depth <= 3; depth += 4)
+            for (size_t i = 0; i < nlimits; i++) {
+                boxbfs_engine_options_t o;
+                boxbfs_engine_t e = NULL;
+                int loop_levels = 0;
+                boxbfs_engine_options_init(&o);
+                o.direction = (boxbfs_search_direction_t)dir;
+                o.device_loop_arcs = limits[i];
+                o.max_depth = depth;
+                CHECK_OK(boxbfs_engine_create(g, &o, &e));
+                if (e == NULL) continue;
+                CHECK_OK(boxbfs_engine_run(e, root, NULL, NULL, &r));
+                CHECK(r->nlevels <= 64);
+                if (i == 0 && r->nlevels <= 64) {   /* no loop: the rows to match */
+                    memcpy(base, r->level_reports, (size_t)r->nlevels * sizeof *base);
+                    nbase = r->nlevels;
+                }
+                CHECK(r->nlevels == nbase);
+                for (int l = 0; l < nbase && l < r->nlevels; l++) {
+                    const boxbfs_level_report_t *L = &r->level_reports[l];
+                    CHECK(L->frontier == base[l].frontier && L->direction == base[l].direction &&
+                          L->frontier_arcs == base[l].frontier_arcs &&
+                          L->unexplored_arcs == base[l].unexplored_arcs);
+                    if (L->device_loop) {
+                        loop_levels++;
+                        CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN &&
+                              L->frontier_arcs <= limits[i]);
+                    }
+                }
+                if (i == 0 || dir == BOXBFS_SEARCH_BOTTOM_UP) CHECK(loop_levels == 0);
+                if (i == nlimits - 1 && dir != BOXBFS_SEARCH_BOTTOM_UP) CHECK(loop_levels > 0);
+                boxbfs_engine_free(e);
+            }
+}
+
 static void depth_limit(boxbfs_graph_t g, int64_t root)
 {
     for (int k = 0; k <= 4; k++)
@@ -218,6 +264,9 @@ int main(void)
     sweep(hand, 0, 0);
     sweep(hand, 71, 0);   /* isolated root: one level */
     sweep(dhand, 6, 0);
+    device_loop(kron, 1);
+    device_loop(dkron, 3);
+    device_loop(hand, 0);
     depth_limit(kron, 1);
     depth_limit(dkron, 3);
     reverse(dkron, 3);

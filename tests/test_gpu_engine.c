@@ -82,6 +82,7 @@ static int snap_equal(const snap_t *a, const snap_t *b)
             x->sent_vertices != y->sent_vertices || x->bytes != y->bytes ||
             x->messages != y->messages || x->bitmap_messages != y->bitmap_messages ||
             x->direction != y->direction || x->frontier_arcs != y->frontier_arcs ||
+            x->device_loop != y->device_loop ||
             x->unexplored_arcs != y->unexplored_arcs)
             return 0;
     }

@@ -171,6 +171,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .gather_apply = bb_cpu_gather_apply,
         .bottom_up = bb_cpu_bottom_up,
         .mark_frontier = bb_cpu_mark_frontier,
+        .small_levels = bb_cpu_small_levels,
     },
     .count = cpu_count,
     .open = cpu_open,

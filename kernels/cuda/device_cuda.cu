@@ -283,6 +283,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .gather_apply = bb_cuda_gather_apply,
         .bottom_up = bb_cuda_bottom_up,
         .mark_frontier = bb_cuda_mark_frontier,
+        .small_levels = bb_cuda_small_levels,
     },
     .count = cuda_count,
     .open = cuda_open,

@@ -41,6 +41,8 @@ static void bfs_usage(FILE *f)
         "                         holds fewer than vertices / B (default 18)\n"
         "  --max-depth K          stop after K levels: vertices deeper than K stay unreached\n"
         "  --reverse              follow the arcs of a directed graph against their direction\n"
+        "  --device-loop ARCS     one device: top-down levels of at most ARCS frontier arcs run\n"
+        "                         inside one kernel launch, without the host (default 16384; 0: off)\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
@@ -233,6 +235,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--max-depth");
             if (bb_parse_i64(v, 0, INT32_MAX, &n)) { bb_cli_error("--max-depth: '%s' is not a depth >= 0", v); return -1; }
             a->eo.max_depth = (int)n;
+        } else if (OPT("--device-loop")) {
+            NEED_VALUE("--device-loop");
+            if (bb_parse_i64(v, 0, INT64_MAX, &n)) { bb_cli_error("--device-loop: '%s' is not an arc count >= 0", v); return -1; }
+            a->eo.device_loop_arcs = n;
         } else if (strcmp(arg, "--reverse") == 0) {
             a->reverse = 1;
         } else if (OPT("--expand")) {

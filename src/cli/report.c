@@ -72,6 +72,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
             boxbfs_search_direction_name(o->direction), o->alpha, o->beta);
     if (o->max_depth < 0) fprintf(f, "none");
     else fprintf(f, "%d", o->max_depth);
+    if (o->devices == 1) fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
     fprintf(f, "%s\n", r->reverse ? "  reversed: arcs followed against their direction" : "");
     fprintf(f,
             "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)\n"
@@ -335,6 +336,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_double(&j, "beta", o->beta);
     bb_json_int(&j, "max_depth", o->max_depth);
     bb_json_bool(&j, "reverse", r->reverse);
+    bb_json_int(&j, "device_loop_arcs", o->device_loop_arcs);
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);
     bb_json_int(&j, "memory_limit", (int64_t)o->device_memory_limit);

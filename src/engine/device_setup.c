@@ -40,6 +40,7 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     if (e->bottom_up)      /* the frontier of all n vertices, and this device's next part */
         p->bitmaps = (size_t)words32(n) * 4 + (size_t)words32(p->nloc) * 4;
     p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
+    if (ndev == 1) p->state += (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8;   /* the loop's log */
     if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
         p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
     p->remote = ndev > 1 ? (size_t)n * 4 : 0;
@@ -169,6 +170,11 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
     BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 4, &k->scan));
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
+    if (ndev == 1) {
+        BB_CHECK(dev_alloc(e, d, (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8, &k->level_log));
+        BB_CHECK(bb_malloc((size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8, "the level log",
+                           &D->loop_log));
+    }
     if (p->visited) {
         BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
         D->visited_bytes = p->visited;

@@ -278,6 +278,9 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
                             "search direction %d: use auto, top-down or bottom-up",
                             (int)o->direction);
     /* written so that NaN fails too */
+    if (o->device_loop_arcs < 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device loop arcs %lld must be >= 0",
+                            (long long)o->device_loop_arcs);
     if (!(o->alpha > 0 && o->alpha < 1e300) || !(o->beta > 0 && o->beta < 1e300))
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "direction switch alpha %g and beta %g must be finite and positive",
@@ -357,6 +360,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);
         if (e->xchg.stage && e->xchg.stage[d]) e->ops->host_free(D->dev, e->xchg.stage[d]);
         if (D->ctr) e->ops->host_free(D->dev, D->ctr);
+        free(D->loop_log);
         if (D->dev) e->ops->close(D->dev);
     }
     free(e->xchg.stage);

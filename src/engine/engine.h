@@ -17,6 +17,7 @@
 #include "peer/traffic.h"
 
 #define BB_MAX_ALLOCS 32
+#define BB_LOOP_LOG 4096    /* levels one device loop launch logs */
 
 typedef struct {
     bb_device_t *dev;              /* NULL for a device of another process */
@@ -26,6 +27,7 @@ typedef struct {
     int nallocs;
     size_t memory_bytes, visited_bytes;
     uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc) */
+    uint64_t *loop_log;            /* one device: host copy of k.level_log */
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
 } bb_engine_dev_t;
 

@@ -229,6 +229,23 @@ static int choose_direction(const struct boxbfs_engine *e)
  * device of each process: termination and the next level's table row; on
  * device 0 also the books: control messages, level report. Returns non-OK
  * only on allocation failure. */
+/* After level `level` found total_next vertices with total_arcs out-arcs:
+ * termination, the next level's totals and direction (the same on every
+ * process), its row in the books. */
+static boxbfs_status_t advance(boxbfs_engine_t e, int level, uint64_t total_next,
+                               uint64_t total_arcs)
+{
+    uint64_t level_arcs = e->total_arcs;
+    e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
+    e->unexplored -= level_arcs < e->unexplored ? level_arcs : e->unexplored;
+    e->prev_total_frontier = e->total_frontier;
+    e->total_frontier = total_next;
+    e->total_arcs = total_arcs;
+    e->prev_dir = e->dir;
+    e->dir = choose_direction(e);
+    return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
+}
+
 static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const uint64_t *frontier,
                                    const uint64_t *next, const uint64_t *next_arcs)
 {
@@ -242,15 +259,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
         total_next += next[s];
         total_arcs += next_arcs[s];
     }
-    e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
-    /* the next level's totals and direction, the same on every process */
-    e->unexplored -= level_arcs < e->unexplored ? level_arcs : e->unexplored;
-    e->prev_total_frontier = e->total_frontier;
-    e->total_frontier = total_next;
-    e->total_arcs = total_arcs;
-    e->prev_dir = dir;
-    e->dir = choose_direction(e);
-    if (d0 != 0) return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
+    if (d0 != 0) return advance(e, level, total_next, total_arcs);
     r->direction = dir;
     r->frontier_arcs = (int64_t)level_arcs;
     r->unexplored_arcs = (int64_t)unexplored;
@@ -285,7 +294,65 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
     r->time_s = now - e->t_level;
     r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
     e->t_level = now;
-    return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
+    return advance(e, level, total_next, total_arcs);
+}
+
+/* One device, top-down, a frontier within device_loop_arcs: the device loop. */
+static int loop_fits(const struct boxbfs_engine *e)
+{
+    return e->ndev == 1 && e->opts.device_loop_arcs > 0 && e->dir == BOXBFS_SEARCH_TOP_DOWN &&
+           e->total_frontier > 0 && e->total_arcs <= (uint64_t)e->opts.device_loop_arcs;
+}
+
+/* Run the device loop from level *level_p and book the levels it ran (one
+ * row each, times from the device's log); *level_p moves past them. */
+static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    const uint64_t *log = D->loop_log;
+    uint64_t runs;
+    bb_loop_params_t p = {
+        .level = *level_p, .max_depth = e->opts.max_depth, .count = e->total_frontier,
+        .arcs = e->total_arcs, .prev_count = e->prev_total_frontier, .unexplored = e->unexplored,
+        .max_arcs = (uint64_t)e->opts.device_loop_arcs,
+        /* where choose_direction would turn to bottom-up, the loop stops */
+        .alpha = e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO ? e->opts.alpha : 0,
+        .log_cap = BB_LOOP_LOG};
+    BB_CHECK(e->ops->kernels.small_levels(&D->k, e->ops->stream(D->dev), &p));
+    BB_CHECK(read_counters(e, d));
+    runs = D->ctr[BB_CTR_EXPANDED];
+    if (runs > BB_LOOP_LOG)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "device loop ran %llu levels, log holds %d",
+                            (unsigned long long)runs, BB_LOOP_LOG);
+    BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log, D->k.level_log, runs * BB_LOG_FIELDS * 8));
+    BB_CHECK(e->ops->sync(D->dev));
+    for (uint64_t i = 0; i < runs; i++) {
+        int level = *level_p + (int)i;
+        const uint64_t *L = log + i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
+        boxbfs_level_report_t *r = &e->traffic.levels[level];
+        double s = (double)L[2] * 1e-9;
+        r->direction = BOXBFS_SEARCH_TOP_DOWN;
+        r->device_loop = 1;
+        r->frontier = (int64_t)L[0];
+        r->frontier_arcs = (int64_t)L[1];
+        r->unexplored_arcs = (int64_t)e->unexplored;
+        r->time_s = r->expand_s = s;
+        e->traffic.level_devices[level] =
+            (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
+        BB_CHECK(advance(e, level, i + 1 < runs ? N[0] : D->ctr[BB_CTR_NEXT],
+                         i + 1 < runs ? N[1] : D->ctr[BB_CTR_NEXT_ARCS]));
+    }
+    if (runs % 2) {   /* the frontier left is in the other buffer */
+        uint32_t *t = D->k.frontier;
+        D->k.frontier = D->k.next_frontier;
+        D->k.next_frontier = t;
+    }
+    e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
+    e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
+    e->t_level = bb_now_s();
+    *level_p += (int)runs;
+    *runs_p = runs;
+    return BOXBFS_OK;
 }
 
 static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
@@ -315,9 +382,16 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     for (int level = 0; !e->done; level++) {
-        uint64_t fcount = e->frontier_count[d];
+        uint64_t fcount = e->frontier_count[d], runs = 0;
         int dir = e->dir, packed = e->prev_dir == BOXBFS_SEARCH_BOTTOM_UP;
         bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FRONTIER, level};
+        if (loop_fits(e)) {   /* one device: no other thread to meet */
+            BB_CHECK_GOTO(device_loop(e, d, &level, &runs), st, out);
+            if (runs > 0) {
+                level--;   /* the loop moved past its levels */
+                continue;
+            }
+        }
         if (SYNC_ALL(e)) return BOXBFS_OK;   /* everyone read this level's counts */
         if (dir == BOXBFS_SEARCH_BOTTOM_UP) {
             BB_CHECK_GOTO(bottom_up_level(e, d, fcount, level, packed), st, out);

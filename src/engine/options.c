@@ -27,6 +27,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->alpha = 15;                    /* Beamer's and the GAP suite's figures */
     opts->beta = 18;
     opts->max_depth = -1;
+    opts->device_loop_arcs = 16384;   /* ~16 arcs per thread of the loop's one block */
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
