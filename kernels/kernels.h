@@ -114,6 +114,10 @@ typedef struct {
     /* Owner-local list -> bitmap of nbits bits (words of 32 bits, zeroed first). */
     boxbfs_status_t (*pack_bitmap)(const bb_kstate_t *k, void *stream, const uint32_t *list,
                                    uint64_t count, uint32_t *bitmap, uint64_t nbits);
+    /* Bitmap of nbits bits -> the list of its set bits' indices (count of
+     * them known to the caller), in no particular order. */
+    boxbfs_status_t (*unpack_bitmap)(const bb_kstate_t *k, void *stream, const uint32_t *bitmap,
+                                     uint64_t nbits, uint32_t *list);
     /* Received (or own) vertices -> level/pred/visited, next frontier,
      * counters[NEXT] += new ones. parents: lids on this device (own segment
      * only) or NULL (from device src: pred = -(src+2)). */
@@ -135,8 +139,8 @@ typedef struct {
     /* Bottom-up step [Beamer]: every owned vertex not reached yet scans its
      * in-arcs for a member of frontier_bits and stops at the first: level
      * next_level, parent that member's gid, visited; it joins the next
-     * frontier (list, counters[NEXT], [NEXT_ARCS]) and own_bits, every word
-     * of which is written. */
+     * frontier as a bit of own_bits (every word of which is written) and in
+     * counters[NEXT] and [NEXT_ARCS]; no list (unpack_bitmap makes it). */
     boxbfs_status_t (*bottom_up)(const bb_kstate_t *k, void *stream, int32_t next_level);
     /* visited |= frontier_bits: the frontier of every device counts as
      * visited here, so that a later top-down level does not send it again. */
@@ -163,6 +167,9 @@ typedef struct {
     boxbfs_status_t PREFIX##_expand_atomic(const bb_kstate_t *k, void *stream,               \
                                            uint64_t frontier_count, int expand,              \
                                            int32_t next_level);                              \
+    boxbfs_status_t PREFIX##_unpack_bitmap(const bb_kstate_t *k, void *stream,               \
+                                           const uint32_t *bitmap, uint64_t nbits,           \
+                                           uint32_t *list);                                  \
     boxbfs_status_t PREFIX##_pack_bitmap(const bb_kstate_t *k, void *stream,                 \
                                          const uint32_t *list, uint64_t count,               \
                                          uint32_t *bitmap, uint64_t nbits);                  \

@@ -3,8 +3,9 @@
  * member of the frontier (a bitmap over all vertices, every device's part
  * gathered) and stops at the first, which becomes its parent: the search
  * checks a vertex's arcs only until it is found, not every arc of the
- * frontier. The next frontier comes out as a list and as this device's
- * bitmap part, whose every word is written. */
+ * frontier. The next frontier comes out as this device's bitmap part alone,
+ * every word of it written (unpack_bitmap makes the list where a top-down
+ * level follows). */
 #include "config.h"
 
 #include <string.h>
@@ -31,7 +32,7 @@ boxbfs_status_t bb_cpu_bottom_up(const bb_kstate_t *k, void *stream, int32_t nex
             k->pred[lid] = (int64_t)u;
             if (k->visited) bb_cpu_visit(k, k->lo + lid);
             k->own_bits[lid >> 5] |= 1u << (lid & 31);
-            k->next_frontier[next++] = (uint32_t)lid;
+            next++;
             arcs += bb_cpu_degree(k, lid);
             break;
         }

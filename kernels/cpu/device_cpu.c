@@ -164,6 +164,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .contract = bb_cpu_contract,
         .expand_atomic = bb_cpu_expand_atomic,
         .pack_bitmap = bb_cpu_pack_bitmap,
+        .unpack_bitmap = bb_cpu_unpack_bitmap,
         .update_list = bb_cpu_update_list,
         .update_bitmap = bb_cpu_update_bitmap,
         .gather_requests = bb_cpu_gather_requests,

@@ -7,6 +7,8 @@
  * lists (atomic method) stay correct, just with more of them. */
 #include "config.h"
 
+#include <cub/block/block_scan.cuh>
+
 #include "kernels/cuda/cuda_kernels.h"
 
 namespace {
@@ -31,7 +33,42 @@ __global__ void __launch_bounds__(kThreads)
     if (valid && (int)bb_lane() == __ffs(peers) - 1) atomicOr(bitmap + word, acc);
 }
 
+/* A word per thread: a block scan of the words' bit counts places the
+ * block's ids after one atomic on the cursor. */
+__global__ void __launch_bounds__(kThreads)
+    unpack(const uint32_t *bitmap, uint64_t nbits, uint32_t *list, unsigned long long *cursor)
+{
+    using Scan = cub::BlockScan<unsigned, kThreads>;
+    __shared__ typename Scan::TempStorage tmp;
+    __shared__ unsigned long long base;
+    const uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t bits = w < (nbits + 31) / 32 ? bitmap[w] : 0u;
+    if (w * 32 + 32 > nbits && w * 32 < nbits) bits &= (1u << (nbits - w * 32)) - 1u;
+    unsigned first, total;
+    Scan(tmp).ExclusiveSum((unsigned)__popc(bits), first, total);
+    if (threadIdx.x == 0) base = total ? atomicAdd(cursor, (unsigned long long)total) : 0;
+    __syncthreads();
+    for (unsigned long long at = base + first; bits; bits &= bits - 1)
+        list[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1));
+}
+
 }  // namespace
+
+extern "C" boxbfs_status_t bb_cuda_unpack_bitmap(const bb_kstate_t *k, void *stream,
+                                                 const uint32_t *bitmap, uint64_t nbits,
+                                                 uint32_t *list)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    /* the cursor: counters[EXPANDED], which no other kernel of this level uses */
+    unsigned long long *cursor = (unsigned long long *)k->counters + BB_CTR_EXPANDED;
+    uint64_t nwords = (nbits + 31) / 32;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (nwords == 0) return BOXBFS_OK;
+    BB_CUDA_CHECK(cudaMemsetAsync(cursor, 0, sizeof *cursor, s));
+    unpack<<<bb_cuda_blocks(nwords, kThreads), kThreads, 0, s>>>(bitmap, nbits, list, cursor);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
 
 extern "C" boxbfs_status_t bb_cuda_pack_bitmap(const bb_kstate_t *k, void *stream,
                                                const uint32_t *list, uint64_t count,

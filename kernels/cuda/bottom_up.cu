@@ -4,9 +4,11 @@
  * whose vertex is not reached yet scans its in-arcs, kChunk loads in flight
  * at a time, for a member of the gathered frontier bitmap (n bits, mostly in
  * L2) and stops at the first. A ballot gives the word of the next frontier's
- * bitmap (written for every word, so no clearing pass), one atomic per warp
- * appends the found vertices to the next frontier list, another adds their
- * out-arcs. Also visited |= frontier (mark_frontier). */
+ * bitmap (written for every word, so no clearing pass). The next frontier is
+ * that bitmap alone (unpack_bitmap makes the list when a top-down level
+ * follows): with a list, every warp of the grid would append through one
+ * contended counter. Its size and out-arcs are summed per block. Also
+ * visited |= frontier (mark_frontier). */
 #include "config.h"
 
 #include "kernels/cuda/cuda_kernels.h"
@@ -48,6 +50,10 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
     const uint64_t nloc = k.hi - k.lo, nwords = (nloc + 31) / 32;
     const uint64_t stride = ((uint64_t)gridDim.x * blockDim.x) >> 5;
     unsigned long long *ctr = (unsigned long long *)k.counters;
+    __shared__ bb_block_sum found_acc, arcs_acc;
+    unsigned long long found_n = 0, arcs = 0;   /* this thread's, summed at the end */
+    found_acc.begin();
+    arcs_acc.begin();
     for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords;
          w += stride) {   /* warp-uniform */
         const uint32_t lid = (uint32_t)(w * 32 + bb_lane());
@@ -65,14 +71,18 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
             k.level[lid] = next_level;
             k.pred[lid] = (int64_t)parent;
             if (k.visited && !k.visited_bits) ((uint8_t *)k.visited)[k.lo + lid] = 1;
+            found_n++;
+            arcs += bb_degree(k.offsets, lid);
         }
         /* the word is this warp's alone in this kernel */
         if (k.visited && k.visited_bits && bb_lane() == 0)
             ((uint32_t *)k.visited)[(k.lo >> 5) + w] |= bits;
-        const unsigned long long slot = bb_warp_append(ctr + BB_CTR_NEXT, found ? 1u : 0u);
-        if (found) k.next_frontier[slot] = lid;
-        bb_warp_add(ctr + BB_CTR_NEXT_ARCS, found ? bb_degree(k.offsets, lid) : 0);
     }
+    /* no list and one atomic per block: the counters are every warp's */
+    bb_warp_add(&found_acc.value, found_n);
+    bb_warp_add(&arcs_acc.value, arcs);
+    found_acc.end(ctr + BB_CTR_NEXT);
+    arcs_acc.end(ctr + BB_CTR_NEXT_ARCS);
 }
 
 /* Word per thread; the byte layout sets one byte per frontier bit. */

@@ -129,7 +129,9 @@ static __device__ __forceinline__ unsigned long long bb_warp_append(unsigned lon
 }
 
 /* Warp-wide sum of x added to *counter with one atomic (none when 0); every
- * lane of the warp must call it. */
+ * lane of the warp must call it. For a counter that every warp of the grid
+ * adds to, pass a block's shared accumulator (bb_block_sum) instead: one
+ * global atomic per block, not per warp, on the contended address. */
 static __device__ __forceinline__ void bb_warp_add(unsigned long long *counter,
                                                    unsigned long long x)
 {
@@ -137,6 +139,23 @@ static __device__ __forceinline__ void bb_warp_add(unsigned long long *counter,
     for (int d = 16; d > 0; d >>= 1) x += __shfl_down_sync(BB_FULL_MASK, x, d);
     if (bb_lane() == 0 && x) atomicAdd(counter, x);
 }
+
+/* A block's shared accumulator of a global counter: begin() before the
+ * block's work (all threads), add with bb_warp_add(&acc, x), end() after it
+ * (all threads): one global atomic per block. */
+struct bb_block_sum {
+    unsigned long long value;
+    __device__ void begin()
+    {
+        if (threadIdx.x == 0) value = 0;
+        __syncthreads();
+    }
+    __device__ void end(unsigned long long *counter)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0 && value) atomicAdd(counter, value);
+    }
+};
 
 /* Out-arcs of owned local vertex lid (Beamer's counts). */
 static __device__ __forceinline__ unsigned long long bb_degree(const int64_t *offsets, uint32_t lid)

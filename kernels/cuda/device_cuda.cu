@@ -276,6 +276,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .contract = bb_cuda_contract,
         .expand_atomic = bb_cuda_expand_atomic,
         .pack_bitmap = bb_cuda_pack_bitmap,
+        .unpack_bitmap = bb_cuda_unpack_bitmap,
         .update_list = bb_cuda_update_list,
         .update_bitmap = bb_cuda_update_bitmap,
         .gather_requests = bb_cuda_gather_requests,

@@ -85,11 +85,14 @@ __device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total
 struct WriteAll {
     uint32_t *nbr, *nbr_parent;
     unsigned long long *expanded;
+    __device__ unsigned long long *next_arcs() const { return nullptr; }
     __device__ void start(uint64_t total) const { *expanded = total; }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
-                               const uint32_t (&v)[K], const uint32_t (&u)[K]) const
+                               const uint32_t (&v)[K], const uint32_t (&u)[K],
+                               bb_block_sum &arcs_acc) const
     {
+        (void)arcs_acc;
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (valid[j]) {
@@ -106,14 +109,17 @@ struct FilterAppend {
     int bits;
     uint32_t *nbr, *nbr_parent;
     unsigned long long *expanded;
+    __device__ unsigned long long *next_arcs() const { return nullptr; }
     __device__ void start(uint64_t) const {}
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
-                               const uint32_t (&v)[K], const uint32_t (&u)[K]) const
+                               const uint32_t (&v)[K], const uint32_t (&u)[K],
+                               bb_block_sum &arcs_acc) const
     {
         bool keep[K];
         unsigned n = 0;
         (void)e;
+        (void)arcs_acc;
 #pragma unroll
         for (int j = 0; j < K; j++) {
             bool seen = false;
@@ -147,14 +153,16 @@ struct AtomicVisit {
     int32_t *level;
     int64_t *pred;
     uint32_t *next_frontier;
-    unsigned long long *next, *next_arcs;
+    unsigned long long *next, *arcs_counter;
     const int64_t *offsets;
     uint64_t lo, hi;
     int32_t next_level;
+    __device__ unsigned long long *next_arcs() const { return arcs_counter; }
     __device__ void start(uint64_t) const {}
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
-                               const uint32_t (&v)[K], const uint32_t (&u)[K]) const
+                               const uint32_t (&v)[K], const uint32_t (&u)[K],
+                               bb_block_sum &arcs_acc) const
     {
         bool win[K];
         (void)e;
@@ -182,7 +190,7 @@ struct AtomicVisit {
                 next_frontier[slot++] = lid;
                 arcs += bb_degree(offsets, lid);
             }
-        bb_warp_add(next_arcs, arcs);
+        bb_warp_add(&arcs_acc.value, arcs);   /* shared: one global atomic per block */
         if (ndev == 1) return;
 #pragma unroll
         for (int j = 0; j < K; j++)
@@ -210,8 +218,10 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
 {
     if (f.count == 0) return;
     const uint64_t total = frontier_edges(f);
-    if (take_mergepath(f, total)) return;
+    if (take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
     if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
+    __shared__ bb_block_sum arcs_acc;
+    arcs_acc.begin();
     const uint32_t *scan = f.scan;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
     uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
@@ -255,8 +265,9 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
                               : 0;
 #pragma unroll
         for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
-        consume(valid, e, v, u);
+        consume(valid, e, v, u, arcs_acc);
     }
+    arcs_acc.end(consume.next_arcs());
 }
 
 /* Split of the merge path at diagonal d: how many frontier vertices come
@@ -280,8 +291,10 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
     __shared__ uint32_t s_split[2];
     if (f.count == 0) return;
     const uint64_t total = frontier_edges(f);
-    if (!take_mergepath(f, total)) return;
+    if (!take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
     if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
+    __shared__ bb_block_sum arcs_acc;
+    arcs_acc.begin();
     const uint64_t path = total + f.count;
     for (uint64_t tile = blockIdx.x; tile * kMpTile < path; tile += gridDim.x) {
         const uint64_t d0 = tile * kMpTile, d1 = d0 + kMpTile < path ? d0 + kMpTile : path;
@@ -338,10 +351,11 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
             }
 #pragma unroll
             for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
-            consume(valid, e, v, u);
+            consume(valid, e, v, u, arcs_acc);
         }
         __syncthreads();
     }
+    arcs_acc.end(consume.next_arcs());
 }
 
 /* Scan the degrees into k->scan and launch the

@@ -42,12 +42,13 @@ __global__ void reset_root(bb_kstate_t k, uint64_t root, int owned)
 }
 
 /* All lanes of the warp call this; lanes with fresh append lid and count
- * its out-arcs. */
-__device__ __forceinline__ void append_fresh(const UpdateArgs &a, bool fresh, uint32_t lid)
+ * its out-arcs into the block's sum (one global atomic per block). */
+__device__ __forceinline__ void append_fresh(const UpdateArgs &a, bool fresh, uint32_t lid,
+                                             bb_block_sum &arcs)
 {
     unsigned ballot = __ballot_sync(BB_FULL_MASK, fresh);
     if (ballot == 0) return;
-    bb_warp_add(a.next_arcs, fresh ? bb_degree(a.offsets, lid) : 0);
+    bb_warp_add(&arcs.value, fresh ? bb_degree(a.offsets, lid) : 0);
     unsigned long long base = 0;
     int leader = __ffs(ballot) - 1;
     if ((int)bb_lane() == leader) base = atomicAdd(a.next, (unsigned long long)__popc(ballot));
@@ -62,6 +63,8 @@ __global__ void __launch_bounds__(kThreads)
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool fresh = false;
     uint32_t lid = 0;
+    __shared__ bb_block_sum arcs;
+    arcs.begin();
     if (i < count) {
         lid = list[i];
         if (a.level[lid] == -1) {
@@ -71,7 +74,8 @@ __global__ void __launch_bounds__(kThreads)
             if (a.visited) bb_mark(a.visited, a.bits, (uint32_t)(a.lo + lid));
         }
     }
-    append_fresh(a, fresh, lid);   /* no early return above: whole warps arrive */
+    append_fresh(a, fresh, lid, arcs);   /* no early return above: whole warps arrive */
+    arcs.end(a.next_arcs);
 }
 
 /* Warp per 32 bitmap words: lane j loads word w0 + j; the warp then walks
@@ -81,9 +85,11 @@ __global__ void __launch_bounds__(kThreads)
 {
     const uint64_t nwords = (nbits + 31) / 32;
     const uint64_t w0 = (((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32;
-    if (w0 >= nwords) return;   /* warp-uniform */
+    __shared__ bb_block_sum arcs;
+    arcs.begin();
+    /* warps past the end skip the loop (no return: the block meets at the end) */
     const uint32_t mine = w0 + bb_lane() < nwords ? bitmap[w0 + bb_lane()] : 0;
-    for (int j = 0; j < 32; j++) {
+    for (int j = 0; j < 32 && w0 < nwords; j++) {
         uint32_t word = __shfl_sync(BB_FULL_MASK, mine, j);
         if (word == 0) continue;   /* warp-uniform */
         uint64_t lid = (w0 + (uint64_t)j) * 32 + bb_lane();
@@ -94,8 +100,9 @@ __global__ void __launch_bounds__(kThreads)
             a.pred[lid] = a.from_src;
             if (a.visited) bb_mark(a.visited, a.bits, (uint32_t)(a.lo + lid));
         }
-        append_fresh(a, fresh, (uint32_t)lid);
+        append_fresh(a, fresh, (uint32_t)lid, arcs);
     }
+    arcs.end(a.next_arcs);
 }
 
 UpdateArgs make_args(const bb_kstate_t *k, int src, int32_t next_level)

@@ -385,6 +385,10 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
         uint64_t fcount = e->frontier_count[d], runs = 0;
         int dir = e->dir, packed = e->prev_dir == BOXBFS_SEARCH_BOTTOM_UP;
         bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FRONTIER, level};
+        if (dir == BOXBFS_SEARCH_TOP_DOWN && packed)   /* bottom-up left a bitmap: the list */
+            BB_CHECK_GOTO(e->ops->kernels.unpack_bitmap(&D->k, e->ops->stream(D->dev),
+                                                        D->k.own_bits, D->k.hi - D->k.lo,
+                                                        D->k.frontier), st, out);
         if (loop_fits(e)) {   /* one device: no other thread to meet */
             BB_CHECK_GOTO(device_loop(e, d, &level, &runs), st, out);
             if (runs > 0) {
