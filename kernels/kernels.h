@@ -36,6 +36,7 @@ typedef struct {
     uint64_t count, arcs;      /* the frontier's size and out-arcs */
     uint64_t prev_count;       /* the level before's frontier (Beamer's growth test) */
     uint64_t unexplored;       /* arcs not expanded yet, this frontier's included */
+    uint64_t n;                /* vertices of the graph */
     uint64_t max_arcs;         /* run a level only while its frontier has at most this many arcs */
     double alpha;              /* > 0: stop where auto switches to bottom-up (the engine's rule) */
     uint32_t log_cap;          /* levels kstate.level_log holds */

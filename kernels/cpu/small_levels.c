@@ -13,7 +13,8 @@ static int stop(const bb_loop_params_t *p, int32_t level, uint64_t count, uint64
 {
     return count == 0 || (p->max_depth >= 0 && level >= p->max_depth) || arcs > p->max_arcs ||
            runs == p->log_cap ||
-           (p->alpha > 0 && count > prev && (double)arcs * p->alpha > (double)unexplored);
+           (p->alpha > 0 && count > prev &&
+            (double)arcs * p->alpha > (double)unexplored + (double)p->n);
 }
 
 boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p)

@@ -39,7 +39,8 @@ __device__ __forceinline__ bool stop(const bb_loop_params_t &p, int32_t level, u
 {
     return count == 0 || (p.max_depth >= 0 && level >= p.max_depth) || arcs > p.max_arcs ||
            runs == p.log_cap ||
-           (p.alpha > 0 && count > prev && (double)arcs * p.alpha > (double)unexplored);
+           (p.alpha > 0 && count > prev &&
+            (double)arcs * p.alpha > (double)unexplored + (double)p.n);
 }
 
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)

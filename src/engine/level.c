@@ -205,10 +205,12 @@ static void read_phase_times(boxbfs_engine_t e, int d, int dir)
 
 /* Beamer's rule on the totals of the next level (e->total_*, e->unexplored):
  * after a top-down level, bottom-up once the frontier grows and its arcs
- * times alpha exceed the arcs not yet explored; after a bottom-up level,
- * stay while the frontier grows or holds more than n / beta vertices. (The
- * growth test keeps the tail top-down, where few arcs remain unexplored but
- * a bottom-up level would still pay for the whole bitmap.) */
+ * times alpha exceed the arcs not yet explored plus n (a bottom-up level
+ * looks at every vertex at least once: near the end of a search few arcs
+ * remain unexplored, and without the n a road network's tail would turn
+ * bottom-up at a cost of all n vertices per level); after a bottom-up level,
+ * stay while the frontier grows or holds more than n / beta vertices. The
+ * one-device loop applies the same test (kernels' small_levels). */
 static int choose_direction(const struct boxbfs_engine *e)
 {
     const boxbfs_engine_options_t *o = &e->opts;
@@ -216,7 +218,8 @@ static int choose_direction(const struct boxbfs_engine *e)
     if (o->direction != BOXBFS_SEARCH_AUTO) return (int)o->direction;
     if (e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP)
         return e->total_frontier > e->prev_total_frontier &&
-                       (double)e->total_arcs * o->alpha > (double)e->unexplored
+                       (double)e->total_arcs * o->alpha >
+                           (double)e->unexplored + (double)e->graph->n
                    ? BOXBFS_SEARCH_BOTTOM_UP
                    : BOXBFS_SEARCH_TOP_DOWN;
     return e->total_frontier >= e->prev_total_frontier ||
@@ -314,6 +317,7 @@ static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint6
     bb_loop_params_t p = {
         .level = *level_p, .max_depth = e->opts.max_depth, .count = e->total_frontier,
         .arcs = e->total_arcs, .prev_count = e->prev_total_frontier, .unexplored = e->unexplored,
+        .n = (uint64_t)e->graph->n,
         .max_arcs = (uint64_t)e->opts.device_loop_arcs,
         /* where choose_direction would turn to bottom-up, the loop stops */
         .alpha = e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO ? e->opts.alpha : 0,
