@@ -24,6 +24,17 @@ constexpr int kThreads = 256;                        /* binsearch block      */
 constexpr int kMpThreads = 256;                      /* mergepath block      */
 constexpr int kMpSteps = 8;                          /* path steps per thread */
 constexpr uint32_t kMpTile = kMpThreads * kMpSteps;  /* path items per tile   */
+constexpr int kStage = 512;                          /* staged ids per warp: >= 32 x K */
+
+/* The binsearch block's staging of the atomic method's next frontier: each
+ * warp gathers its own vertices' ids here and appends kStage at a time, so
+ * the next-frontier counter, which every warp of the grid adds to, sees one
+ * atomic per kStage ids instead of one per call. (The merge path's tiles
+ * fill its shared memory: it appends directly.) */
+struct WarpStage {
+    uint32_t ids[kThreads / 32][kStage];
+    unsigned count[kThreads / 32];
+};
 /* K, the edges per thread [004 §3.4.1, Fig 3: 4 was best], and f0, the
  * hybrid threshold [002 §4.4, §5.1: expand factor (edges over frontier
  * vertices) above f0 = 10 takes the merge path], come from the engine options
@@ -86,13 +97,15 @@ struct WriteAll {
     uint32_t *nbr, *nbr_parent;
     unsigned long long *expanded;
     __device__ unsigned long long *next_arcs() const { return nullptr; }
+    __device__ void flush(WarpStage *) const {}
     __device__ void start(uint64_t total) const { *expanded = total; }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
-                               bb_block_sum &arcs_acc) const
+                               bb_block_sum &arcs_acc, WarpStage *stage) const
     {
         (void)arcs_acc;
+        (void)stage;
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (valid[j]) {
@@ -110,16 +123,18 @@ struct FilterAppend {
     uint32_t *nbr, *nbr_parent;
     unsigned long long *expanded;
     __device__ unsigned long long *next_arcs() const { return nullptr; }
+    __device__ void flush(WarpStage *) const {}
     __device__ void start(uint64_t) const {}
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
-                               bb_block_sum &arcs_acc) const
+                               bb_block_sum &arcs_acc, WarpStage *stage) const
     {
         bool keep[K];
         unsigned n = 0;
         (void)e;
         (void)arcs_acc;
+        (void)stage;
 #pragma unroll
         for (int j = 0; j < K; j++) {
             bool seen = false;
@@ -159,10 +174,23 @@ struct AtomicVisit {
     int32_t next_level;
     __device__ unsigned long long *next_arcs() const { return arcs_counter; }
     __device__ void start(uint64_t) const {}
+    /* The warp's staged ids to the next frontier (all lanes call it). */
+    __device__ void flush(WarpStage *stage) const
+    {
+        const unsigned w = threadIdx.x >> 5, c = stage->count[w];
+        unsigned long long base = 0;
+        if (c == 0) return;   /* warp-uniform */
+        if (bb_lane() == 0) base = atomicAdd(next, (unsigned long long)c);
+        base = __shfl_sync(BB_FULL_MASK, base, 0);
+        for (unsigned i = bb_lane(); i < c; i += 32) next_frontier[base + i] = stage->ids[w][i];
+        __syncwarp();
+        if (bb_lane() == 0) stage->count[w] = 0;
+        __syncwarp();
+    }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
-                               bb_block_sum &arcs_acc) const
+                               bb_block_sum &arcs_acc, WarpStage *stage) const
     {
         bool win[K];
         (void)e;
@@ -179,17 +207,37 @@ struct AtomicVisit {
             own[j] = win[j] && v[j] >= lo && v[j] < hi;
             n += own[j];
         }
-        /* own vertices: one aggregated atomic per warp for the next frontier */
-        unsigned long long slot = bb_warp_append(next, n), arcs = 0;
+        /* own vertices: staged per warp (binsearch), else one aggregated
+         * atomic per warp for the next frontier */
+        unsigned long long slot, arcs = 0;
+        uint32_t *to = next_frontier;
+        if (stage) {
+            unsigned incl = n;
+#pragma unroll
+            for (int d = 1; d < 32; d <<= 1) {
+                unsigned t = __shfl_up_sync(BB_FULL_MASK, incl, d);
+                if (bb_lane() >= (unsigned)d) incl += t;
+            }
+            const unsigned total = __shfl_sync(BB_FULL_MASK, incl, 31), w = threadIdx.x >> 5;
+            if (stage->count[w] + total > (unsigned)kStage) flush(stage);
+            const unsigned c = stage->count[w];
+            __syncwarp();
+            if (bb_lane() == 0) stage->count[w] = c + total;
+            slot = c + incl - n;
+            to = stage->ids[w];
+        } else {
+            slot = bb_warp_append(next, n);
+        }
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (own[j]) {
                 uint32_t lid = (uint32_t)(v[j] - lo);
                 level[lid] = next_level;
                 pred[lid] = (int64_t)(lo + u[j]);
-                next_frontier[slot++] = lid;
+                to[slot++] = lid;
                 arcs += bb_degree(offsets, lid);
             }
+        if (stage) __syncwarp();   /* the ids are staged before the next flush reads them */
         bb_warp_add(&arcs_acc.value, arcs);   /* shared: one global atomic per block */
         if (ndev == 1) return;
 #pragma unroll
@@ -221,7 +269,9 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
     if (take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
     if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
     __shared__ bb_block_sum arcs_acc;
-    arcs_acc.begin();
+    __shared__ WarpStage stage;
+    if (bb_lane() == 0) stage.count[threadIdx.x >> 5] = 0;
+    arcs_acc.begin();   /* (its barrier also publishes the stage counts) */
     const uint32_t *scan = f.scan;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
     uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
@@ -265,8 +315,9 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
                               : 0;
 #pragma unroll
         for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
-        consume(valid, e, v, u, arcs_acc);
+        consume(valid, e, v, u, arcs_acc, &stage);
     }
+    consume.flush(&stage);
     arcs_acc.end(consume.next_arcs());
 }
 
@@ -351,7 +402,7 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
             }
 #pragma unroll
             for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
-            consume(valid, e, v, u, arcs_acc);
+            consume(valid, e, v, u, arcs_acc, nullptr);
         }
         __syncthreads();
     }
