@@ -1,9 +1,10 @@
 /* Bottom-up step on the GPU [Beamer et al., direction-optimizing BFS]: a
  * warp takes 32 consecutive owned vertices (one word of the device's part of
  * a bitmap, the partition being aligned to 32), each lane one vertex. A lane
- * whose vertex is not reached yet scans its in-arcs, kChunk loads in flight
- * at a time, for a member of the gathered frontier bitmap (n bits, mostly in
- * L2) and stops at the first. A ballot gives the word of the next frontier's
+ * whose vertex is not reached yet checks its first 2, then kChunk in-arcs
+ * (loads in flight together) against the gathered frontier bitmap (n bits,
+ * mostly in L2); the lists of the lanes still searching are then scanned by the whole
+ * warp, 32 arcs at a time, up to the first hit. A ballot gives the word of the next frontier's
  * bitmap (written for every word, so no clearing pass). The next frontier is
  * that bitmap alone (unpack_bitmap makes the list when a top-down level
  * follows): with a list, every warp of the grid would append through one
@@ -23,24 +24,44 @@ __device__ __forceinline__ bool in_frontier(const uint32_t *bits, uint32_t v)
     return (__ldg(bits + (v >> 5)) >> (v & 31)) & 1u;
 }
 
-/* The first in-neighbour of lid in the frontier, if any. */
-__device__ __forceinline__ bool find_parent(const bb_kstate_t &k, uint32_t lid, uint32_t *parent)
+/* The first member of the frontier among in_columns[e, min(e + C, end)),
+ * its C loads in flight together; *e_p moves past them. */
+template <int C>
+__device__ __forceinline__ bool lane_chunk(const bb_kstate_t &k, int64_t *e_p, int64_t end,
+                                           uint32_t *parent)
 {
-    int64_t e = __ldg(k.in_offsets + lid);
-    const int64_t end = __ldg(k.in_offsets + lid + 1);
-    for (; e < end; e += kChunk) {
-        uint32_t c[kChunk];
-        bool hit[kChunk];
+    const int64_t e = *e_p;
+    uint32_t c[C];
+    bool hit[C];
+    *e_p = e + C < end ? e + C : end;
 #pragma unroll
-        for (int j = 0; j < kChunk; j++) c[j] = e + j < end ? __ldg(k.in_columns + e + j) : 0;
+    for (int j = 0; j < C; j++) c[j] = e + j < end ? __ldg(k.in_columns + e + j) : 0;
 #pragma unroll
-        for (int j = 0; j < kChunk; j++) hit[j] = e + j < end && in_frontier(k.frontier_bits, c[j]);
+    for (int j = 0; j < C; j++) hit[j] = e + j < end && in_frontier(k.frontier_bits, c[j]);
 #pragma unroll
-        for (int j = 0; j < kChunk; j++)
-            if (hit[j]) {
-                *parent = c[j];
-                return true;
-            }
+    for (int j = 0; j < C; j++)
+        if (hit[j]) {
+            *parent = c[j];
+            return true;
+        }
+    return false;
+}
+
+/* The rest of one lane's in-arcs [e, end), scanned by the whole warp 32 at a
+ * time (a long list would keep one lane, and its warp, busy for its whole
+ * length): the first hit in order, as a lane's scan would find it. Every
+ * lane calls it with the same e and end. */
+__device__ __forceinline__ bool warp_scan(const bb_kstate_t &k, int64_t e, int64_t end,
+                                          uint32_t *parent)
+{
+    for (int64_t base = e; base < end; base += 32) {   /* warp-uniform */
+        const int64_t i = base + bb_lane();
+        const uint32_t c = i < end ? __ldg(k.in_columns + i) : 0;
+        const unsigned hits = __ballot_sync(BB_FULL_MASK, i < end && in_frontier(k.frontier_bits, c));
+        if (hits) {
+            *parent = __shfl_sync(BB_FULL_MASK, c, __ffs(hits) - 1);
+            return true;
+        }
     }
     return false;
 }
@@ -63,7 +84,28 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
         else
             open = open && k.level[lid] == -1;
         uint32_t parent = 0;
-        const bool found = open && find_parent(k, lid, &parent);
+        int64_t next = 0, end = 0;
+        bool found = false;
+        if (open) {   /* two arcs, then four: where the frontier holds most arcs (the
+                       * middle levels) the first one or two hit, and the bitmap
+                       * probes are what the L2 is busy with */
+            next = __ldg(k.in_offsets + lid);
+            end = __ldg(k.in_offsets + lid + 1);
+            found = lane_chunk<2>(k, &next, end, &parent) ||
+                    (next < end && lane_chunk<kChunk>(k, &next, end, &parent));
+        }
+        /* lanes with arcs left: the warp scans each of their lists together */
+        for (unsigned more = __ballot_sync(BB_FULL_MASK, open && !found && next < end); more;
+             more &= more - 1) {
+            const int src = __ffs(more) - 1;
+            uint32_t p = 0;
+            const bool hit = warp_scan(k, __shfl_sync(BB_FULL_MASK, next, src),
+                                       __shfl_sync(BB_FULL_MASK, end, src), &p);
+            if ((int)bb_lane() == src) {
+                found = hit;
+                parent = p;
+            }
+        }
         const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
         if (bb_lane() == 0) k.own_bits[w] = bits;
         if (bits == 0) continue;   /* warp-uniform */

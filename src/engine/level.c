@@ -137,8 +137,14 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
         BB_CHECK(K->pack_bitmap(&D->k, stream, D->k.frontier, fcount, D->k.own_bits,
                                 D->k.hi - lo));
     BB_CHECK(e->ops->timer_record(D->dev, 1));
-    /* the own part is a local copy; lo is a multiple of 32 (the partition) */
-    BB_CHECK(e->ops->peer_copy(D->dev, D->k.frontier_bits + lo / 32, D->dev, D->k.own_bits, bytes));
+    if (ndev == 1) {   /* the own part is the whole bitmap: the two trade places */
+        uint32_t *t = D->k.frontier_bits;
+        D->k.frontier_bits = D->k.own_bits;
+        D->k.own_bits = t;
+    } else {   /* the own part is a local copy; lo is a multiple of 32 (the partition) */
+        BB_CHECK(e->ops->peer_copy(D->dev, D->k.frontier_bits + lo / 32, D->dev, D->k.own_bits,
+                                   bytes));
+    }
     for (int o = 0; o < ndev; o++) {
         size_t cell = (size_t)d * ndev + o;
         e->send_count[cell] = e->send_offset[cell] = 0;
