@@ -29,6 +29,10 @@ typedef struct {
     uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc) */
     uint64_t *loop_log;            /* one device: host copy of k.level_log */
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
+    /* this level's timer slots: alias[s] = the slot recorded at the same
+     * point (no work between them: no event recorded, no query made) */
+    int8_t alias[8];
+    int last_stamp;
 } bb_engine_dev_t;
 
 struct boxbfs_engine {

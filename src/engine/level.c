@@ -37,12 +37,30 @@ static boxbfs_status_t read_counters(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
+/* Phase timestamps (slots 0-4 of a level, read by read_phase_times): stamp
+ * records one on the stream after work; same marks a slot that follows
+ * another with no work between (one device has no exchange, the atomic
+ * method no contraction): no event and no query, several host calls less
+ * per level. */
+static boxbfs_status_t stamp(boxbfs_engine_t e, int d, int slot)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    D->alias[slot] = (int8_t)slot;
+    D->last_stamp = slot;
+    return e->ops->timer_record(D->dev, slot);
+}
+
+static void same(boxbfs_engine_t e, int d, int slot)
+{
+    e->devs[d].alias[slot] = (int8_t)e->devs[d].last_stamp;
+}
+
 /* The next frontier and its arcs are counted from here on (the atomic
  * method and bottom-up update own vertices in their first kernel). */
 static boxbfs_status_t begin_level(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
-    BB_CHECK(e->ops->timer_record(D->dev, 0));
+    BB_CHECK(stamp(e, d, 0));
     return e->ops->zero(D->dev, D->k.counters + BB_CTR_NEXT,
                         (BB_CTR_NEXT_ARCS - BB_CTR_NEXT + 1) * sizeof(uint64_t));
 }
@@ -57,12 +75,12 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
     BB_CHECK(begin_level(e, d));
     if (fcount == 0) {
         memset(D->ctr + BB_CTR_SEND, 0, 2 * (size_t)ndev * 8);
-        BB_CHECK(e->ops->timer_record(D->dev, 1));
-        BB_CHECK(e->ops->timer_record(D->dev, 2));
+        same(e, d, 1);
+        same(e, d, 2);
     } else if (e->opts.contract == BOXBFS_CONTRACT_ATOMIC) {
         BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand, level + 1));
-        BB_CHECK(e->ops->timer_record(D->dev, 1));
-        BB_CHECK(e->ops->timer_record(D->dev, 2));
+        BB_CHECK(stamp(e, d, 1));
+        same(e, d, 2);
         /* one device: nothing to send (own vertices are done), so no round trip here */
         if (ndev > 1) BB_CHECK(read_counters(e, d));
         else memset(D->ctr + BB_CTR_SEND, 0, 2 * (size_t)ndev * 8);
@@ -71,10 +89,10 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
          * vertices and bytes as flagging them after the sort, less to sort */
         int filter = e->opts.contract == BOXBFS_CONTRACT_VALID_FLAG;
         BB_CHECK(K->expand(&D->k, stream, fcount, filter, (int)e->opts.expand));
-        BB_CHECK(e->ops->timer_record(D->dev, 1));
+        BB_CHECK(stamp(e, d, 1));
         BB_CHECK(read_counters(e, d));
         BB_CHECK(K->contract(&D->k, stream, D->ctr[BB_CTR_EXPANDED]));
-        BB_CHECK(e->ops->timer_record(D->dev, 2));
+        BB_CHECK(stamp(e, d, 2));
         BB_CHECK(read_counters(e, d));
     }
     for (int o = 0; o < ndev; o++) {
@@ -133,10 +151,13 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
     uint64_t lo = D->k.lo, bytes = bitmap_words(e, d) * 4;
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FRONTIER_BITMAP, level};
     BB_CHECK(begin_level(e, d));
-    if (!packed)
+    if (!packed) {
         BB_CHECK(K->pack_bitmap(&D->k, stream, D->k.frontier, fcount, D->k.own_bits,
                                 D->k.hi - lo));
-    BB_CHECK(e->ops->timer_record(D->dev, 1));
+        BB_CHECK(stamp(e, d, 1));
+    } else {
+        same(e, d, 1);
+    }
     if (ndev == 1) {   /* the own part is the whole bitmap: the two trade places */
         uint32_t *t = D->k.frontier_bits;
         D->k.frontier_bits = D->k.own_bits;
@@ -156,11 +177,12 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
     if (ndev > 1) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return BOXBFS_OK;
     BB_CHECK(e->team->exchange(e, &round, d));
-    BB_CHECK(e->ops->timer_record(D->dev, 2));
+    if (ndev > 1) BB_CHECK(stamp(e, d, 2));
+    else same(e, d, 2);
     if (ndev > 1) BB_CHECK(K->mark_frontier(&D->k, stream));
     BB_CHECK(K->bottom_up(&D->k, stream, level + 1));
-    BB_CHECK(e->ops->timer_record(D->dev, 3));
-    BB_CHECK(e->ops->timer_record(D->dev, 4));
+    BB_CHECK(stamp(e, d, 3));
+    same(e, d, 4);
     return read_counters(e, d);
 }
 
@@ -174,6 +196,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     int ndev = e->ndev;
     uint64_t nloc = D->k.hi - D->k.lo;
     size_t own = (size_t)d * ndev + d;
+    int launched = e->send_count[own] > 0;
     if (e->send_count[own] > 0)
         BB_CHECK(K->update_list(&D->k, stream, D->k.outbox + e->send_offset[own],
                                 D->k.outbox_parent + e->send_offset[own], e->send_count[own], d,
@@ -182,19 +205,23 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
         size_t cell = (size_t)s * ndev + d;
         const uint32_t *in = D->k.inbox + (size_t)s * nloc;
         if (s == d || e->send_count[cell] == 0) continue;
+        launched = 1;
         if (e->as_bitmap[cell])
             BB_CHECK(K->update_bitmap(&D->k, stream, in, nloc, s, next_level));
         else
             BB_CHECK(K->update_list(&D->k, stream, in, NULL, e->send_count[cell], s, next_level));
     }
-    BB_CHECK(e->ops->timer_record(D->dev, 4));
+    if (launched) BB_CHECK(stamp(e, d, 4));
+    else same(e, d, 4);
     return read_counters(e, d);
 }
 
 static double elapsed(boxbfs_engine_t e, int d, int from, int to)
 {
+    const bb_engine_dev_t *D = &e->devs[d];
     double s;
-    return e->ops->timer_elapsed(e->devs[d].dev, from, to, &s) == BOXBFS_OK ? s : 0;
+    if (D->alias[from] == D->alias[to]) return 0;   /* no work between them */
+    return e->ops->timer_elapsed(D->dev, D->alias[from], D->alias[to], &s) == BOXBFS_OK ? s : 0;
 }
 
 /* Slots 0-4 as the level recorded them: top-down expand, contract, exchange,
@@ -414,7 +441,8 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
             BB_CHECK_GOTO(prepare_sends(e, d), st, out);
             if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
             BB_CHECK_GOTO(e->team->exchange(e, &round, d), st, out);
-            BB_CHECK_GOTO(e->ops->timer_record(D->dev, 3), st, out);
+            if (e->ndev > 1) BB_CHECK_GOTO(stamp(e, d, 3), st, out);
+            else same(e, d, 3);
             BB_CHECK_GOTO(update(e, d, level + 1), st, out);
         }
         read_phase_times(e, d, dir);
