@@ -47,7 +47,13 @@ int main(void)
     o.devices = 2;
     CHECK_OK(boxbfs_links_load("10MB/s,2ms", &l));
     o.links = l;
+    /* unthrottled: the least of 3 runs (a loaded machine stretches the barriers) */
     run(g, &o, &meas0, &model0);
+    for (int attempt = 1; attempt < 3 && meas0 >= 0.5 * model0; attempt++) {
+        double m0, mod0;
+        run(g, &o, &m0, &mod0);
+        if (m0 < meas0) meas0 = m0;
+    }
     o.throttle = 1;
     /* a loaded machine oversleeps: up to 3 attempts, the upper bound must hold once */
     for (int attempt = 0; attempt < 3; attempt++) {
