@@ -469,6 +469,12 @@ static void expect_structure_error(int defect, const char *fragment)
     case 2: g->offsets[2] = g->offsets[3] + 1; break;            /* offsets not monotone */
     case 3: g->input_edges += 1; break;                          /* credits do not add up */
     case 4: g->external[4] = g->external[3]; break;              /* external ids repeat */
+    case 5: g->id_base = -1; break;                              /* ids below 0 */
+    case 6: g->external[0] = -1; break;                          /* "no vertex" as an id */
+    case 7:                                                      /* credits overflow */
+        g->input_edges = INT64_MAX;
+        g->edge_credit[0] = g->edge_credit[1] = INT64_MAX;
+        break;
     }
     CHECK_OK(bb_io_save_binary(g, path));
     expect_error(FMT_BIN, path, BOXBFS_ERR_PARSE, 0, fragment);
@@ -544,6 +550,43 @@ static void test_binary(void)
     expect_structure_error(2, "offsets not monotone");
     expect_structure_error(3, "edge credits sum to 6, the header says 7");
     expect_structure_error(4, "external ids not strictly ascending");
+    expect_structure_error(5, "negative id base -1 (byte 48)");
+    expect_structure_error(6, "external id -1 of vertex 0 (byte 552) is negative");
+    expect_structure_error(7, "edge credits up to vertex 1 (byte 520) exceed the header's");
+
+    /* issue 16: every id of the file must fit in [0, INT64_MAX] (an id base
+     * near INT64_MAX made external ids overflow: --output printed negative
+     * ids), and the credits must not overflow while they are summed */
+    expect_error(FMT_BIN, data_path("bad_id_base.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "id base 9223372036854775806 (byte 48) + n 5 - 1 exceeds the largest vertex id");
+    expect_error(FMT_BIN, data_path("bad_id_negative.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "negative id base -3 (byte 48)");
+    expect_error(FMT_BIN, data_path("bad_credit_sum.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "edge credits up to vertex 1 (byte 520) exceed the header's 9223372036854775807");
+    expect_error(FMT_BIN, data_path("bad_external.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "external id -7 of vertex 0 (byte 552) is negative");
+    {   /* the largest id base that fits: the last vertex is INT64_MAX */
+        boxbfs_graph_t top = load_ok(FMT_MTX, data_path("io_small.mtx"), BOXBFS_DIRECTION_DEFAULT);
+        const char *path = tmp_path("top.bbcsr");
+        if (top != NULL) {
+            boxbfs_graph_t back;
+            int64_t v = -1;
+            top->id_base = INT64_MAX - 4;
+            CHECK_OK(bb_io_save_binary(top, path));
+            back = load_ok(FMT_BIN, path, BOXBFS_DIRECTION_DEFAULT);
+            if (back != NULL) {
+                CHECK(boxbfs_graph_external_id(back, 4) == INT64_MAX);
+                CHECK(boxbfs_graph_external_id(back, 0) == INT64_MAX - 4);
+                CHECK_OK(boxbfs_graph_internal_id(back, INT64_MAX, &v));
+                CHECK(v == 4);
+                boxbfs_graph_free(back);
+            }
+            top->id_base = INT64_MAX - 3;
+            CHECK_OK(bb_io_save_binary(top, path));
+            expect_error(FMT_BIN, path, BOXBFS_ERR_PARSE, 0, "exceeds the largest vertex id");
+            boxbfs_graph_free(top);
+        }
+    }
 
     /* write failures */
     CHECK(bb_io_save_binary(g, "/nonexistent-dir/g.bbcsr") == BOXBFS_ERR_IO);

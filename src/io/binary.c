@@ -4,7 +4,9 @@
  * columns[arcs], edge_credit[n], external[n] (when flag 2 is set). Loading
  * maps the file (MAP_PRIVATE) and points the graph into it; where mmap fails,
  * or BOXBFS_NO_MMAP is set in the environment, the arrays are read instead.
- * Every size, the checksums and the CSR invariants are checked before use.
+ * Every size, the checksums and the CSR invariants are checked before use,
+ * and every field that feeds arithmetic is range-checked first (ids fit in
+ * [0, INT64_MAX], the edge credits' sum cannot overflow).
  * A slice (bb_io_load_binary_rows) reads everything but the columns of the
  * other rows, and checks the same except the payload checksum. */
 #include "config.h"
@@ -180,6 +182,16 @@ static boxbfs_status_t check_header(const char *path, const file_header_t *h, in
                             "%lld, self-loops %lld, duplicate arcs %lld", path, (long long)h->n,
                             (long long)h->arcs, (long long)h->input_edges,
                             (long long)h->self_loops, (long long)h->duplicate_arcs);
+    /* Vertex i is external id id_base + i (without an external array): every
+     * id must fit in [0, INT64_MAX], and -1 means "no vertex". */
+    if (h->id_base < 0)
+        return bb_error_set(BOXBFS_ERR_PARSE, "%s: negative id base %lld (byte 48)", path,
+                            (long long)h->id_base);
+    if (h->id_base > INT64_MAX - (h->n - 1))
+        return bb_error_set(BOXBFS_ERR_PARSE,
+                            "%s: id base %lld (byte 48) + n %lld - 1 exceeds the largest vertex "
+                            "id %lld", path, (long long)h->id_base, (long long)h->n,
+                            (long long)INT64_MAX);
     if (memchr(h->name, '\0', sizeof h->name) == NULL)
         return bb_error_set(BOXBFS_ERR_PARSE, "%s: graph name (byte 96) is not terminated", path);
     words = payload_words(h);
@@ -257,12 +269,22 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
                                 "%s: edge credit %lld of vertex %lld (byte %llu) outside "
                                 "[0, %lld]", path, (long long)g->edge_credit[v], (long long)v,
                                 byte_at(credit_base, v), (long long)g->input_edges);
+        /* credit <= input_edges so far: the sum cannot overflow */
+        if (g->edge_credit[v] > g->input_edges - credit)
+            return bb_error_set(BOXBFS_ERR_PARSE,
+                                "%s: edge credits up to vertex %lld (byte %llu) exceed the "
+                                "header's %lld input edges", path, (long long)v,
+                                byte_at(credit_base, v), (long long)g->input_edges);
         credit += g->edge_credit[v];
     }
     if (credit != g->input_edges)
         return bb_error_set(BOXBFS_ERR_PARSE,
                             "%s: edge credits sum to %lld, the header says %lld input edges", path,
                             (long long)credit, (long long)g->input_edges);
+    if (g->external != NULL && g->external[0] < 0)
+        return bb_error_set(BOXBFS_ERR_PARSE,
+                            "%s: external id %lld of vertex 0 (byte %llu) is negative", path,
+                            (long long)g->external[0], byte_at(ext_base, 0));
     if (g->external != NULL)
         for (int64_t v = 1; v < n; v++)
             if (g->external[v] <= g->external[v - 1])
