@@ -56,6 +56,8 @@ expect_bad info "$d/bad_token.mtx" "bad_token.mtx:4: non-numeric token 'x1'"
 expect_bad info "$d/bad_column.mtx" "bad_column.mtx:4: missing column id"
 expect_bad info "$d/bad_empty.mtx" "bad_empty.mtx: empty file"
 expect_bad info "$d/bad_truncated.mtx.gz" "truncated or corrupt gzip data"
+# issue 16: bytes after the last gzip member
+expect_bad info "$d/bad_trailing.txt.gz" "bad_trailing.txt.gz:3: unexpected data after the end of the gzip data"
 # SNAP edge lists
 expect_bad info "$d/bad_negative.txt" "bad_negative.txt:3: negative target vertex id -3"
 expect_bad info "$d/bad_token.txt" "bad_token.txt:2: non-numeric token 'x1'"

@@ -268,6 +268,8 @@ static void test_snap(void)
     check_gaps(load_ok(FMT_SNAP, data_path("io_gaps_crlf.txt"), BOXBFS_DIRECTION_DEFAULT), 0, 6);
     check_gaps(load_ok(FMT_SNAP, data_path("io_gaps_crlf.txt"), BOXBFS_DIRECTION_DIRECTED), 1, 6);
     check_gaps(load_ok(FMT_SNAP, data_path("io_gaps.txt.gz"), BOXBFS_DIRECTION_DEFAULT), 0, 6);
+    /* gzip members one after the other (cat a.gz b.gz c.gz) are one file */
+    check_gaps(load_ok(FMT_SNAP, data_path("io_members.txt.gz"), BOXBFS_DIRECTION_DEFAULT), 0, 6);
 
     /* ids exactly 0..n-1: no external array needed */
     g = load_ok(FMT_SNAP, data_path("io_dense.txt"), BOXBFS_DIRECTION_DEFAULT);
@@ -327,6 +329,10 @@ static void test_bad_text(void)
         {"bad_column.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 4, "missing column id"},
         {"bad_empty.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 0, "empty file"},
         {"bad_truncated.mtx.gz", FMT_MTX, BOXBFS_ERR_PARSE, 11, "truncated or corrupt gzip"},
+        /* issue 16: bytes after the last gzip member */
+        {"bad_trailing.txt.gz", FMT_SNAP, BOXBFS_ERR_PARSE, 3,
+         "unexpected data after the end of the gzip data (byte 28 of the file is not the start "
+         "of another gzip member)"},
         {"bad_negative.txt", FMT_SNAP, BOXBFS_ERR_PARSE, 3, "negative target vertex id -3"},
         {"bad_token.txt", FMT_SNAP, BOXBFS_ERR_PARSE, 2, "non-numeric token 'x1'"},
         {"bad_third.txt", FMT_SNAP, BOXBFS_ERR_PARSE, 3, "unexpected token '1' after the two"},
@@ -454,6 +460,22 @@ static void patch_file(const char *path, long offset, const void *bytes, size_t 
     int fd = open(path, O_WRONLY);
     CHECK(fd >= 0 && pwrite(fd, bytes, count, offset) == (ssize_t)count);
     if (fd >= 0) close(fd);
+}
+
+/* gzip framing: a gzip member followed by bytes that start no other member
+ * (gzread dropped them silently, and the edges in them), a stray byte, a
+ * second member cut after its magic, a cut trailer, reserved header flags. */
+static void test_gzip_framing(void)
+{
+    const char *path = tmp_path("garbage.txt.gz");
+    CHECK(copy_file(data_path("io_gaps.txt.gz"), path, 0, "\x1f") == 0);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 0, "unexpected data after the end of the gzip");
+    CHECK(copy_file(data_path("io_gaps.txt.gz"), path, 0, "\x1f\x8b") == 0);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 0, "truncated or corrupt gzip data");
+    CHECK(copy_file(data_path("io_gaps.txt.gz"), path, 4, NULL) == 0);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 0, "truncated or corrupt gzip data");
+    patch_file(path, 3, "\xe0", 1);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 1, "truncated or corrupt gzip data");
 }
 
 /* Save a graph with one in-memory defect; the checksums are right, so the
@@ -750,6 +772,7 @@ int main(void)
     test_snap();
     test_bad_text();
     test_binary();
+    test_gzip_framing();
     test_edgelist();
     test_datasets();
     for (int i = 0; i < ncreated; i++) unlink(created[i]);
