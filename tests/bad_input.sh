@@ -56,7 +56,9 @@ expect_bad info "$d/bad_token.mtx" "bad_token.mtx:4: non-numeric token 'x1'"
 expect_bad info "$d/bad_column.mtx" "bad_column.mtx:4: missing column id"
 expect_bad info "$d/bad_empty.mtx" "bad_empty.mtx: empty file"
 expect_bad info "$d/bad_truncated.mtx.gz" "truncated or corrupt gzip data"
-# issue 16: bytes after the last gzip member
+# issue 16: sizes that feed allocations; bytes after the last gzip member
+expect_bad info "$d/bad_rows.mtx" "bad_rows.mtx:3: matrix has 2199023255552 rows, more than the 1099511627776 vertices"
+expect_bad info "$d/bad_entries.mtx" "bad_entries.mtx:4: expected 9223372036854775807 entries, found 1"
 expect_bad info "$d/bad_trailing.txt.gz" "bad_trailing.txt.gz:3: unexpected data after the end of the gzip data"
 # SNAP edge lists
 expect_bad info "$d/bad_negative.txt" "bad_negative.txt:3: negative target vertex id -3"

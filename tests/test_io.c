@@ -329,7 +329,11 @@ static void test_bad_text(void)
         {"bad_column.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 4, "missing column id"},
         {"bad_empty.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 0, "empty file"},
         {"bad_truncated.mtx.gz", FMT_MTX, BOXBFS_ERR_PARSE, 11, "truncated or corrupt gzip"},
-        /* issue 16: bytes after the last gzip member */
+        /* issue 16: header fields that feed allocations, gzip framing */
+        {"bad_rows.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 3,
+         "matrix has 2199023255552 rows, more than the 1099511627776 vertices boxbfs accepts"},
+        {"bad_entries.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 4,
+         "expected 9223372036854775807 entries, found 1"},
         {"bad_trailing.txt.gz", FMT_SNAP, BOXBFS_ERR_PARSE, 3,
          "unexpected data after the end of the gzip data (byte 28 of the file is not the start "
          "of another gzip member)"},
@@ -377,6 +381,14 @@ static void test_bad_text(void)
             expect_error(FMT_MTX, path, BOXBFS_ERR_PARSE, 0, "truncated or corrupt gzip");
         }
     }
+    /* The vertex limit (lowered by the fuzz harnesses) applies to every format. */
+    bb_io_set_max_vertices(4);
+    expect_error(FMT_MTX, data_path("io_small.mtx"), BOXBFS_ERR_PARSE, 4,
+                 "matrix has 5 rows, more than the 4 vertices boxbfs accepts");
+    expect_error(FMT_SNAP, data_path("io_gaps.txt"), BOXBFS_ERR_PARSE, 0,
+                 "5 distinct vertex ids, more than the 4 vertices boxbfs accepts");
+    bb_io_set_max_vertices(0);   /* back to the default */
+    CHECK(bb_io_max_vertices() == BB_IO_MAX_VERTICES);
     /* Through the public loader, which picks the format by suffix. */
     {
         boxbfs_graph_t g = NULL;

@@ -192,6 +192,10 @@ static boxbfs_status_t check_header(const char *path, const file_header_t *h, in
                             "%s: id base %lld (byte 48) + n %lld - 1 exceeds the largest vertex "
                             "id %lld", path, (long long)h->id_base, (long long)h->n,
                             (long long)INT64_MAX);
+    if (h->n > bb_io_max_vertices())
+        return bb_error_set(BOXBFS_ERR_PARSE, "%s: %lld vertices (byte 24), more than the %lld "
+                            "boxbfs accepts", path, (long long)h->n,
+                            (long long)bb_io_max_vertices());
     if (memchr(h->name, '\0', sizeof h->name) == NULL)
         return bb_error_set(BOXBFS_ERR_PARSE, "%s: graph name (byte 96) is not terminated", path);
     words = payload_words(h);

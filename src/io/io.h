@@ -8,6 +8,15 @@
 #include "boxbfs.h"
 #include "graph/graph.h"
 
+/* The most vertices a graph file may declare (a Matrix Market size line, a
+ * .bbcsr header, the distinct ids of an edge list): BB_IO_MAX_VERTICES, as
+ * many as the largest generated graph (kron:40). A file above it fails with
+ * PARSE, not with an allocation of terabytes. The fuzz harnesses lower it
+ * (set it before loading; not thread-safe). */
+#define BB_IO_MAX_VERTICES ((int64_t)1 << 40)
+int64_t bb_io_max_vertices(void);
+void bb_io_set_max_vertices(int64_t max_vertices);
+
 boxbfs_status_t bb_io_load_mtx(const char *path, boxbfs_direction_t direction, int threads,
                                boxbfs_graph_t *graph_p);
 boxbfs_status_t bb_io_load_snap(const char *path, boxbfs_direction_t direction, int threads,

@@ -146,6 +146,13 @@ boxbfs_status_t bb_io_load_snap(const char *path, boxbfs_direction_t direction, 
         bb_edges_free(&edges);
         return st;
     }
+    if (n > bb_io_max_vertices()) {
+        free(external);
+        bb_edges_free(&edges);
+        return bb_error_set(BOXBFS_ERR_PARSE, "%s: %lld distinct vertex ids, more than the %lld "
+                            "vertices boxbfs accepts", path, (long long)n,
+                            (long long)bb_io_max_vertices());
+    }
     edges.n = n;
     /* Consumes edges and adopts external, success or not. */
     return bb_graph_build(&edges, direction == BOXBFS_DIRECTION_DIRECTED, threads, external, 0,
