@@ -32,6 +32,11 @@ typedef boxbfs_status_t (*bb_pick_rows_fn)(const int64_t *offsets, int64_t n, vo
 boxbfs_status_t bb_io_load_binary_rows(const char *path, bb_pick_rows_fn pick, void *arg,
                                        boxbfs_graph_t *graph_p);
 boxbfs_status_t bb_io_save_binary(boxbfs_graph_t graph, const char *path);
+/* Rewrite the payload and header checksums of a .bbcsr image of size bytes in
+ * memory (nothing when it is shorter than the header), so that a fuzzer's
+ * mutations reach the checks behind the checksums. The payload checksum
+ * covers the whole 8-byte words after the header. */
+void bb_io_binary_seal(void *image, size_t size);
 /* Write a SNAP-style edge list ("# ..." header, "src dst" per stored arc;
  * undirected graphs write each edge once, u <= v), external ids. */
 boxbfs_status_t bb_io_save_edgelist(boxbfs_graph_t graph, const char *path);
