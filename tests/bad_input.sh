@@ -75,6 +75,7 @@ expect_bad info "$d/bad_id_base.bbcsr" "bad_id_base.bbcsr: id base 9223372036854
 expect_bad info "$d/bad_id_negative.bbcsr" "bad_id_negative.bbcsr: negative id base -3 (byte 48)"
 expect_bad info "$d/bad_credit_sum.bbcsr" "bad_credit_sum.bbcsr: edge credits up to vertex 1 (byte 520) exceed"
 expect_bad info "$d/bad_external.bbcsr" "bad_external.bbcsr: external id -7 of vertex 0 (byte 552) is negative"
+expect_bad info "$d/bad_asymmetric.bbcsr" "bad_asymmetric.bbcsr: the graph is undirected (flags, byte 16) but arc 0 -> 1"
 # Missing files
 expect_bad info "$tmp/no_such_file.mtx" "no_such_file.mtx: cannot open"
 expect_bad info "$tmp/no_such_file.txt" "no_such_file.txt: cannot open"

@@ -505,6 +505,8 @@ static void expect_structure_error(int defect, const char *fragment)
     case 4: g->external[4] = g->external[3]; break;              /* external ids repeat */
     case 5: g->id_base = -1; break;                              /* ids below 0 */
     case 6: g->external[0] = -1; break;                          /* "no vertex" as an id */
+    case 8: g->columns[8] = 3; break;                            /* 30 -> 20 gone: 30 -> 30 */
+    case 9: g->columns[9] = 3; break;                            /* 100 -> 7 gone: 100 -> 30 */
     case 7:                                                      /* credits overflow */
         g->input_edges = INT64_MAX;
         g->edge_credit[0] = g->edge_credit[1] = INT64_MAX;
@@ -599,6 +601,13 @@ static void test_binary(void)
                  "edge credits up to vertex 1 (byte 520) exceed the header's 9223372036854775807");
     expect_error(FMT_BIN, data_path("bad_external.bbcsr"), BOXBFS_ERR_PARSE, 0,
                  "external id -7 of vertex 0 (byte 552) is negative");
+    /* found by tests/fuzz/fuzz_bbcsr: the directed flag cleared on a directed
+     * graph's rows; the reference BFS's tree then failed validation */
+    expect_error(FMT_BIN, data_path("bad_asymmetric.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "the graph is undirected (flags, byte 16) but arc 0 -> 1 (byte 424) has no "
+                 "reverse arc");
+    expect_structure_error(8, "but arc 2 -> 3 (byte 480) has no reverse arc");
+    expect_structure_error(9, "but arc 0 -> 4 (byte 440) has no reverse arc");
     {   /* the largest id base that fits: the last vertex is INT64_MAX */
         boxbfs_graph_t top = load_ok(FMT_MTX, data_path("io_small.mtx"), BOXBFS_DIRECTION_DEFAULT);
         const char *path = tmp_path("top.bbcsr");

@@ -4,11 +4,12 @@
  * columns[arcs], edge_credit[n], external[n] (when flag 2 is set). Loading
  * maps the file (MAP_PRIVATE) and points the graph into it; where mmap fails,
  * or BOXBFS_NO_MMAP is set in the environment, the arrays are read instead.
- * Every size, the checksums and the CSR invariants are checked before use,
- * and every field that feeds arithmetic is range-checked first (ids fit in
- * [0, INT64_MAX], the edge credits' sum cannot overflow).
- * A slice (bb_io_load_binary_rows) reads everything but the columns of the
- * other rows, and checks the same except the payload checksum. */
+ * Every size, the checksums and the CSR invariants (an undirected graph's
+ * rows symmetric among them) are checked before use, and every field that
+ * feeds arithmetic is range-checked first (ids fit in [0, INT64_MAX], the
+ * edge credits' sum cannot overflow). A slice (bb_io_load_binary_rows) reads
+ * everything but the columns of the other rows, and checks the same except
+ * the payload checksum and the symmetry, which need every row. */
 #include "config.h"
 
 #include "io/io.h"
@@ -298,6 +299,69 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
     return BOXBFS_OK;
 }
 
+/* An undirected graph stores each edge both ways: row v holds u exactly when
+ * row u holds v (the search and its validation rely on it). Whole graphs
+ * only: a slice holds the columns of its own rows.
+ * First a sequential fingerprint: every arc u -> v adds the hash of the pair
+ * {u, v} when u < v and subtracts it when u > v, so the sum is 0 when the
+ * graph is symmetric, and a missing reverse arc leaves a hash behind (the
+ * rows have no duplicates). Only then, to name the arc, the exact pass: the
+ * entries below u in row u must be, in order, the rows w < u that hold u, so
+ * a cursor per row (next[u]) consumes them as those rows go by; it reads the
+ * rows in random order, several times slower than the fingerprint. */
+static inline uint64_t pair_hash(uint64_t lo, uint64_t hi)
+{
+    uint64_t x = lo * P1 + hi * P3;
+    x ^= x >> 32;
+    x *= P2;
+    x ^= x >> 29;
+    return x;
+}
+
+static boxbfs_status_t check_symmetric(const char *path, const struct boxbfs_graph *g)
+{
+    const int64_t n = g->n, *off = g->offsets, *col = g->columns;
+    const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
+    uint64_t sum = 0;
+    int64_t *next, from = -1, to = -1, at = -1;
+
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t k = off[u]; k < off[u + 1]; k++) {
+            int64_t v = col[k];
+            if (v > u) sum += pair_hash((uint64_t)u, (uint64_t)v);
+            else if (v < u) sum -= pair_hash((uint64_t)v, (uint64_t)u);
+        }
+    if (sum == 0) return BOXBFS_OK;
+
+    BB_CHECK(bb_malloc((size_t)n * sizeof *next, "the symmetry check", &next));
+    memcpy(next, off, (size_t)n * sizeof *next);
+    for (int64_t u = 0; u < n && at < 0; u++) {
+        if (next[u] < off[u + 1] && col[next[u]] < u) {   /* u -> w, w < u: no w -> u */
+            from = u, to = col[next[u]], at = next[u];
+            break;
+        }
+        for (int64_t k = off[u]; k < off[u + 1]; k++) {
+            int64_t v = col[k];
+            if (v <= u) continue;
+            if (next[v] < off[v + 1] && col[next[v]] == u) {
+                next[v]++;
+                continue;
+            }
+            if (next[v] < off[v + 1] && col[next[v]] < u)   /* v -> w, w < u: no w -> v */
+                from = v, to = col[next[v]], at = next[v];
+            else
+                from = u, to = v, at = k;
+            break;
+        }
+    }
+    free(next);
+    if (at < 0) return BOXBFS_OK;   /* not reached: a symmetric graph sums to 0 exactly */
+    return bb_error_set(BOXBFS_ERR_PARSE,
+                        "%s: the graph is undirected (flags, byte 16) but arc %lld -> %lld "
+                        "(byte %llu) has no reverse arc", path, (long long)from, (long long)to,
+                        byte_at(col_base, at));
+}
+
 /* pread exactly bytes at offset. */
 static boxbfs_status_t read_full(int fd, const char *path, void *buf, uint64_t bytes,
                                  uint64_t offset)
@@ -448,6 +512,7 @@ boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
                      (unsigned long long)checksum);
     BB_CHECK_GOTO(check_offsets(path, g), st, out_graph);
     BB_CHECK_GOTO(check_csr(path, g), st, out_graph);
+    if (!g->directed) BB_CHECK_GOTO(check_symmetric(path, g), st, out_graph);
     close(fd);
     *graph_p = g;
     return BOXBFS_OK;

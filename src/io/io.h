@@ -28,7 +28,8 @@ typedef boxbfs_status_t (*bb_pick_rows_fn)(const int64_t *offsets, int64_t n, vo
                                            int64_t *lo_p, int64_t *hi_p);
 /* A slice of a .bbcsr file: offsets, edge credits and external ids whole,
  * the columns of the rows pick chooses only (read with pread, never the
- * others'). Checked as bb_io_load_binary checks, except the payload checksum. */
+ * others'). Checked as bb_io_load_binary checks, except the payload checksum
+ * and an undirected graph's symmetry (both need every row). */
 boxbfs_status_t bb_io_load_binary_rows(const char *path, bb_pick_rows_fn pick, void *arg,
                                        boxbfs_graph_t *graph_p);
 boxbfs_status_t bb_io_save_binary(boxbfs_graph_t graph, const char *path);
