@@ -94,7 +94,9 @@ boxbfs_status_t bb_reader_open(bb_reader_t *reader, const char *path)
                         : bytes > UINT64_MAX / DEFLATE_MAX_RATIO ? UINT64_MAX
                                                                  : bytes * DEFLATE_MAX_RATIO;
     }
-    r->cap = block_for(r->text_bound);
+    /* gzip text comes in blocks of at most IN_BYTES (as zlib's gzread gave
+     * it): 1032 x a small file would still be megabytes */
+    r->cap = block_for(r->gzip && r->text_bound > IN_BYTES ? IN_BYTES : r->text_bound);
     BB_CHECK_GOTO(bb_malloc(r->cap + 1, "the file read buffer", &r->buf), st, out_close);
     if (!r->gzip) {
         memcpy(r->buf, head, have);
