@@ -42,7 +42,15 @@ int64_t bb_traffic_total_messages(const bb_traffic_t *t);
 double bb_link_model_leftright_s(const boxbfs_link_model_t *m, int ndev, const uint64_t *bytes);
 
 /* "25e9", "25G", "25GB/s", "20Gb/s" -> bytes/s; "5e-6", "5us", "1ms" -> s.
- * 0 on success, -1 when malformed (peer/link_model.c). */
+ * 0 on success, -1 when malformed, -2 when the figure is out of range
+ * (peer/link_model.c): a bandwidth must be finite and at least
+ * BB_LINK_MIN_BANDWIDTH_BPS, a latency finite, positive and at most
+ * BB_LINK_MAX_LATENCY_S, so that every modeled time (latency + bytes /
+ * bandwidth, which --throttle sleeps for) is finite. */
+#define BB_LINK_MIN_BANDWIDTH_BPS 1.0
+#define BB_LINK_MAX_LATENCY_S 3600.0
+#define BB_LINK_BANDWIDTH_RANGE "a bandwidth must be finite and at least 1 B/s"
+#define BB_LINK_LATENCY_RANGE "a latency must be finite, positive and at most 3600 s"
 int bb_parse_bandwidth(const char *s, double *bps_p);
 int bb_parse_latency(const char *s, double *sec_p);
 

@@ -56,6 +56,10 @@ expect_bad info "$d/bad_token.mtx" "bad_token.mtx:4: non-numeric token 'x1'"
 expect_bad info "$d/bad_column.mtx" "bad_column.mtx:4: missing column id"
 expect_bad info "$d/bad_empty.mtx" "bad_empty.mtx: empty file"
 expect_bad info "$d/bad_truncated.mtx.gz" "truncated or corrupt gzip data"
+# issue 16: sizes that feed allocations; bytes after the last gzip member
+expect_bad info "$d/bad_rows.mtx" "bad_rows.mtx:3: matrix has 2199023255552 rows, more than the 1099511627776 vertices"
+expect_bad info "$d/bad_entries.mtx" "bad_entries.mtx:4: expected 9223372036854775807 entries, found 1"
+expect_bad info "$d/bad_trailing.txt.gz" "bad_trailing.txt.gz:3: unexpected data after the end of the gzip data"
 # SNAP edge lists
 expect_bad info "$d/bad_negative.txt" "bad_negative.txt:3: negative target vertex id -3"
 expect_bad info "$d/bad_token.txt" "bad_token.txt:2: non-numeric token 'x1'"
@@ -66,12 +70,19 @@ expect_bad info "$d/bad_empty.txt" "bad_empty.txt: no edges"
 # Binary CSR
 printf 'not a graph\n' >"$tmp/bad_magic.bbcsr"
 expect_bad info "$tmp/bad_magic.bbcsr" "bad_magic.bbcsr: bad magic"
+# issue 16: header fields whose ids or sums do not fit in 64 bits (checksums right)
+expect_bad info "$d/bad_id_base.bbcsr" "bad_id_base.bbcsr: id base 9223372036854775806 (byte 48) + n 5 - 1 exceeds"
+expect_bad info "$d/bad_id_negative.bbcsr" "bad_id_negative.bbcsr: negative id base -3 (byte 48)"
+expect_bad info "$d/bad_credit_sum.bbcsr" "bad_credit_sum.bbcsr: edge credits up to vertex 1 (byte 520) exceed"
+expect_bad info "$d/bad_external.bbcsr" "bad_external.bbcsr: external id -7 of vertex 0 (byte 552) is negative"
+expect_bad info "$d/bad_asymmetric.bbcsr" "bad_asymmetric.bbcsr: the graph is undirected (flags, byte 16) but arc 0 -> 1"
 # Missing files
 expect_bad info "$tmp/no_such_file.mtx" "no_such_file.mtx: cannot open"
 expect_bad info "$tmp/no_such_file.txt" "no_such_file.txt: cannot open"
 # The search command loads the same way.
 expect_bad bfs "$d/bad_range.mtx" "bad_range.mtx:3: vertex 9 out of range [1, 5]"
 expect_bad bfs "$d/bad_comments.txt" "bad_comments.txt: no edges"
+expect_bad bfs "$d/bad_id_base.bbcsr" "bad_id_base.bbcsr: id base 9223372036854775806"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures bad-input check(s) failed" >&2

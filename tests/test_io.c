@@ -268,6 +268,8 @@ static void test_snap(void)
     check_gaps(load_ok(FMT_SNAP, data_path("io_gaps_crlf.txt"), BOXBFS_DIRECTION_DEFAULT), 0, 6);
     check_gaps(load_ok(FMT_SNAP, data_path("io_gaps_crlf.txt"), BOXBFS_DIRECTION_DIRECTED), 1, 6);
     check_gaps(load_ok(FMT_SNAP, data_path("io_gaps.txt.gz"), BOXBFS_DIRECTION_DEFAULT), 0, 6);
+    /* gzip members one after the other (cat a.gz b.gz c.gz) are one file */
+    check_gaps(load_ok(FMT_SNAP, data_path("io_members.txt.gz"), BOXBFS_DIRECTION_DEFAULT), 0, 6);
 
     /* ids exactly 0..n-1: no external array needed */
     g = load_ok(FMT_SNAP, data_path("io_dense.txt"), BOXBFS_DIRECTION_DEFAULT);
@@ -327,6 +329,14 @@ static void test_bad_text(void)
         {"bad_column.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 4, "missing column id"},
         {"bad_empty.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 0, "empty file"},
         {"bad_truncated.mtx.gz", FMT_MTX, BOXBFS_ERR_PARSE, 11, "truncated or corrupt gzip"},
+        /* issue 16: header fields that feed allocations, gzip framing */
+        {"bad_rows.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 3,
+         "matrix has 2199023255552 rows, more than the 1099511627776 vertices boxbfs accepts"},
+        {"bad_entries.mtx", FMT_MTX, BOXBFS_ERR_PARSE, 4,
+         "expected 9223372036854775807 entries, found 1"},
+        {"bad_trailing.txt.gz", FMT_SNAP, BOXBFS_ERR_PARSE, 3,
+         "unexpected data after the end of the gzip data (byte 28 of the file is not the start "
+         "of another gzip member)"},
         {"bad_negative.txt", FMT_SNAP, BOXBFS_ERR_PARSE, 3, "negative target vertex id -3"},
         {"bad_token.txt", FMT_SNAP, BOXBFS_ERR_PARSE, 2, "non-numeric token 'x1'"},
         {"bad_third.txt", FMT_SNAP, BOXBFS_ERR_PARSE, 3, "unexpected token '1' after the two"},
@@ -371,6 +381,14 @@ static void test_bad_text(void)
             expect_error(FMT_MTX, path, BOXBFS_ERR_PARSE, 0, "truncated or corrupt gzip");
         }
     }
+    /* The vertex limit (lowered by the fuzz harnesses) applies to every format. */
+    bb_io_set_max_vertices(4);
+    expect_error(FMT_MTX, data_path("io_small.mtx"), BOXBFS_ERR_PARSE, 4,
+                 "matrix has 5 rows, more than the 4 vertices boxbfs accepts");
+    expect_error(FMT_SNAP, data_path("io_gaps.txt"), BOXBFS_ERR_PARSE, 0,
+                 "5 distinct vertex ids, more than the 4 vertices boxbfs accepts");
+    bb_io_set_max_vertices(0);   /* back to the default */
+    CHECK(bb_io_max_vertices() == BB_IO_MAX_VERTICES);
     /* Through the public loader, which picks the format by suffix. */
     {
         boxbfs_graph_t g = NULL;
@@ -456,6 +474,22 @@ static void patch_file(const char *path, long offset, const void *bytes, size_t 
     if (fd >= 0) close(fd);
 }
 
+/* gzip framing: a gzip member followed by bytes that start no other member
+ * (gzread dropped them silently, and the edges in them), a stray byte, a
+ * second member cut after its magic, a cut trailer, reserved header flags. */
+static void test_gzip_framing(void)
+{
+    const char *path = tmp_path("garbage.txt.gz");
+    CHECK(copy_file(data_path("io_gaps.txt.gz"), path, 0, "\x1f") == 0);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 0, "unexpected data after the end of the gzip");
+    CHECK(copy_file(data_path("io_gaps.txt.gz"), path, 0, "\x1f\x8b") == 0);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 0, "truncated or corrupt gzip data");
+    CHECK(copy_file(data_path("io_gaps.txt.gz"), path, 4, NULL) == 0);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 0, "truncated or corrupt gzip data");
+    patch_file(path, 3, "\xe0", 1);
+    expect_error(FMT_SNAP, path, BOXBFS_ERR_PARSE, 1, "truncated or corrupt gzip data");
+}
+
 /* Save a graph with one in-memory defect; the checksums are right, so the
  * loader's structural checks must find it. */
 static void expect_structure_error(int defect, const char *fragment)
@@ -469,6 +503,14 @@ static void expect_structure_error(int defect, const char *fragment)
     case 2: g->offsets[2] = g->offsets[3] + 1; break;            /* offsets not monotone */
     case 3: g->input_edges += 1; break;                          /* credits do not add up */
     case 4: g->external[4] = g->external[3]; break;              /* external ids repeat */
+    case 5: g->id_base = -1; break;                              /* ids below 0 */
+    case 6: g->external[0] = -1; break;                          /* "no vertex" as an id */
+    case 8: g->columns[8] = 3; break;                            /* 30 -> 20 gone: 30 -> 30 */
+    case 9: g->columns[9] = 3; break;                            /* 100 -> 7 gone: 100 -> 30 */
+    case 7:                                                      /* credits overflow */
+        g->input_edges = INT64_MAX;
+        g->edge_credit[0] = g->edge_credit[1] = INT64_MAX;
+        break;
     }
     CHECK_OK(bb_io_save_binary(g, path));
     expect_error(FMT_BIN, path, BOXBFS_ERR_PARSE, 0, fragment);
@@ -544,6 +586,50 @@ static void test_binary(void)
     expect_structure_error(2, "offsets not monotone");
     expect_structure_error(3, "edge credits sum to 6, the header says 7");
     expect_structure_error(4, "external ids not strictly ascending");
+    expect_structure_error(5, "negative id base -1 (byte 48)");
+    expect_structure_error(6, "external id -1 of vertex 0 (byte 552) is negative");
+    expect_structure_error(7, "edge credits up to vertex 1 (byte 520) exceed the header's");
+
+    /* issue 16: every id of the file must fit in [0, INT64_MAX] (an id base
+     * near INT64_MAX made external ids overflow: --output printed negative
+     * ids), and the credits must not overflow while they are summed */
+    expect_error(FMT_BIN, data_path("bad_id_base.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "id base 9223372036854775806 (byte 48) + n 5 - 1 exceeds the largest vertex id");
+    expect_error(FMT_BIN, data_path("bad_id_negative.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "negative id base -3 (byte 48)");
+    expect_error(FMT_BIN, data_path("bad_credit_sum.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "edge credits up to vertex 1 (byte 520) exceed the header's 9223372036854775807");
+    expect_error(FMT_BIN, data_path("bad_external.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "external id -7 of vertex 0 (byte 552) is negative");
+    /* found by tests/fuzz/fuzz_bbcsr: the directed flag cleared on a directed
+     * graph's rows; the reference BFS's tree then failed validation */
+    expect_error(FMT_BIN, data_path("bad_asymmetric.bbcsr"), BOXBFS_ERR_PARSE, 0,
+                 "the graph is undirected (flags, byte 16) but arc 0 -> 1 (byte 424) has no "
+                 "reverse arc");
+    expect_structure_error(8, "but arc 2 -> 3 (byte 480) has no reverse arc");
+    expect_structure_error(9, "but arc 0 -> 4 (byte 440) has no reverse arc");
+    {   /* the largest id base that fits: the last vertex is INT64_MAX */
+        boxbfs_graph_t top = load_ok(FMT_MTX, data_path("io_small.mtx"), BOXBFS_DIRECTION_DEFAULT);
+        const char *path = tmp_path("top.bbcsr");
+        if (top != NULL) {
+            boxbfs_graph_t back;
+            int64_t v = -1;
+            top->id_base = INT64_MAX - 4;
+            CHECK_OK(bb_io_save_binary(top, path));
+            back = load_ok(FMT_BIN, path, BOXBFS_DIRECTION_DEFAULT);
+            if (back != NULL) {
+                CHECK(boxbfs_graph_external_id(back, 4) == INT64_MAX);
+                CHECK(boxbfs_graph_external_id(back, 0) == INT64_MAX - 4);
+                CHECK_OK(boxbfs_graph_internal_id(back, INT64_MAX, &v));
+                CHECK(v == 4);
+                boxbfs_graph_free(back);
+            }
+            top->id_base = INT64_MAX - 3;
+            CHECK_OK(bb_io_save_binary(top, path));
+            expect_error(FMT_BIN, path, BOXBFS_ERR_PARSE, 0, "exceeds the largest vertex id");
+            boxbfs_graph_free(top);
+        }
+    }
 
     /* write failures */
     CHECK(bb_io_save_binary(g, "/nonexistent-dir/g.bbcsr") == BOXBFS_ERR_IO);
@@ -707,6 +793,7 @@ int main(void)
     test_snap();
     test_bad_text();
     test_binary();
+    test_gzip_framing();
     test_edgelist();
     test_datasets();
     for (int i = 0; i < ncreated; i++) unlink(created[i]);

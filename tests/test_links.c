@@ -136,6 +136,45 @@ int main(void)
     bad("bad_empty.links", BOXBFS_ERR_PARSE, "bad_empty.links: no slot or link lines");
     bad("bad_word.links", BOXBFS_ERR_PARSE, "bad_word.links:1: unknown word 'speed=3'");
     bad("no_such_file.links", BOXBFS_ERR_INVALID_ARG, "unknown link model");
+    /* figures that are not finite and positive (issue 16): --throttle slept
+     * forever on latency=inf, latency=nan modeled every exchange as 0 s */
+    bad("bad_latency_inf.links", BOXBFS_ERR_PARSE,
+        "bad_latency_inf.links:3: bad latency 'inf': a latency must be finite, positive");
+    bad("bad_latency_nan.links", BOXBFS_ERR_PARSE,
+        "bad_latency_nan.links:2: bad latency 'nan': a latency must be finite, positive");
+    bad("bad_bandwidth_inf.links", BOXBFS_ERR_PARSE,
+        "bad_bandwidth_inf.links:3: bad bandwidth 'inf': a bandwidth must be finite");
+    bad("bad_bandwidth_huge.links", BOXBFS_ERR_PARSE,
+        "bad_bandwidth_huge.links:3: bad bandwidth '1e300TB/s': a bandwidth must be finite");
+    {
+        static const struct {
+            const char *line, *want;
+        } figures[] = {
+            {"slot * bandwidth=1GB/s latency=-1us", "x:1: bad latency '-1us': a latency must"},
+            {"slot * bandwidth=1GB/s latency=0", "x:1: bad latency '0': a latency must"},
+            {"slot * bandwidth=1GB/s latency=2h", "x:1: bad latency '2h' (e.g."},
+            {"slot * bandwidth=1GB/s latency=7200", "x:1: bad latency '7200': a latency must"},
+            {"slot * bandwidth=1GB/s latency=INFINITY", "x:1: bad latency 'INFINITY': a latency"},
+            {"slot * bandwidth=1GB/s latency=1e400us", "x:1: bad latency '1e400us': a latency"},
+            {"slot * bandwidth=-nan latency=1us", "x:1: bad bandwidth '-nan': a bandwidth must"},
+            {"slot * bandwidth=0 latency=1us", "x:1: bad bandwidth '0': a bandwidth must"},
+            {"slot * bandwidth=0.5b/s latency=1us", "x:1: bad bandwidth '0.5b/s': a bandwidth"},
+            {"slot * bandwidth=1e-310 latency=1us", "x:1: bad bandwidth '1e-310': a bandwidth"},
+        };
+        for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+            l = NULL;
+            CHECK(boxbfs_links_parse(figures[i].line, "x", &l) == BOXBFS_ERR_PARSE && l == NULL);
+            if (strstr(boxbfs_last_error(), figures[i].want) == NULL) {
+                fprintf(stderr, "'%s': message '%s' lacks '%s'\n", figures[i].line,
+                        boxbfs_last_error(), figures[i].want);
+                CHECK(0);
+            }
+        }
+        /* the extremes that stay finite are accepted */
+        CHECK_OK(boxbfs_links_parse("slot * bandwidth=1B/s latency=3600s\n"
+                                    "link 0 1 bandwidth=1e300 latency=1e-300\n", "x", &l));
+        boxbfs_links_free(l);
+    }
     CHECK(boxbfs_links_parse("link 2 2 bandwidth=1GB/s latency=1us", "x", &l) == BOXBFS_ERR_PARSE);
     CHECK(strstr(boxbfs_last_error(), "x:1: link 2 2 joins a device to itself") != NULL);
     /* a pair nothing covers */

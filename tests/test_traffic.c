@@ -59,5 +59,15 @@ int main(void)
     CHECK(boxbfs_link_model_parse("1GB/s,soon", &m) == BOXBFS_ERR_INVALID_ARG);
     CHECK(strstr(boxbfs_last_error(), "bad latency") != NULL);
     CHECK(boxbfs_link_model_parse("", &m) == BOXBFS_ERR_INVALID_ARG);
+    /* every figure finite and positive (issue 16), the same rule as in files */
+    {
+        static const char *const refused[] = {"1GB/s,nan", "1GB/s,inf", "1GB/s,-0", "inf,1us",
+                                              "nan,1us", "1e300TB/s,1us", "0.1,1us",
+                                              "1GB/s,1e300"};
+        for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+            CHECK(boxbfs_link_model_parse(refused[i], &m) == BOXBFS_ERR_INVALID_ARG);
+            CHECK(strstr(boxbfs_last_error(), "must be finite") != NULL);
+        }
+    }
     CHECK_DONE();
 }

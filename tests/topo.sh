@@ -60,6 +60,12 @@ check "bfs --link-model measured --order topology" "[ $? -eq 0 ] && grep -q '\"n
 check "bfs --throttle" "[ $? -eq 0 ]"
 "$BOXBFS" bfs kron:8 --backend cpu --link-model "$TESTDATA/links/bad_latency.links" >/dev/null 2>"$tmp/e3"; rc=$?
 check "bad description: FILE:LINE, exit 1" "[ $rc -eq 1 ] && grep -q 'bad_latency.links:4: bad latency' '$tmp/e3'"
+# issue 16: latency=inf made --throttle wait forever; refused with FILE:LINE
+"$BOXBFS" bfs kron:8 --backend cpu --devices 2 --throttle --link-model "$TESTDATA/links/bad_latency_inf.links" \
+    >/dev/null 2>"$tmp/e6"; rc=$?
+check "latency=inf: FILE:LINE, exit 1" "[ $rc -eq 1 ] && grep -q \"bad_latency_inf.links:3: bad latency 'inf': a latency must be finite\" '$tmp/e6'"
+"$BOXBFS" bfs kron:8 --backend cpu --devices 2 --throttle --link-model 1GB/s,nan >/dev/null 2>"$tmp/e7"; rc=$?
+check "BW,nan: exit 1" "[ $rc -eq 1 ] && grep -q \"bad latency 'nan': a latency must be finite\" '$tmp/e7'"
 "$BOXBFS" bfs kron:8 --backend cpu --devices 3 --link-model "$TESTDATA/links/partial.links" >/dev/null 2>"$tmp/e4"; rc=$?
 check "uncovered pair: named" "[ $rc -eq 1 ] && grep -q 'no figure for 0 -> 2' '$tmp/e4'"
 "$BOXBFS" bfs kron:8 --order fastest >/dev/null 2>"$tmp/e5"; rc=$?

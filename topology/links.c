@@ -90,61 +90,68 @@ static int parse_device(const char *tok, int *d_p)
     } while (0)
 
 /* One non-empty line, split into tokens (modified in place). */
-static boxbfs_status_t parse_line(boxbfs_links_t l, char *line, const char *src, int lineno)
+static boxbfs_status_t parse_line(boxbfs_links_t l, char *line, const char *src, long lineno)
 {
     char *tok[16];
     int ntok = 0, have_bw = 0, have_lat = 0, first;
     bb_link_rule_t r = {0, -1, -1, 0, 0, 0};
     boxbfs_status_t st = BOXBFS_OK;
     for (char *p = strtok(line, " \t\r"); p; p = strtok(NULL, " \t\r")) {
-        if (ntok == 16) PARSE_FAIL("%s:%d: too many words (at most 16)", src, lineno);
+        if (ntok == 16) PARSE_FAIL("%s:%ld: too many words (at most 16)", src, lineno);
         tok[ntok++] = p;
     }
     if (ntok == 0) return BOXBFS_OK;
     if (strcmp(tok[0], "name") == 0) {
-        if (ntok != 2) PARSE_FAIL("%s:%d: 'name' takes one word", src, lineno);
+        if (ntok != 2) PARSE_FAIL("%s:%ld: 'name' takes one word", src, lineno);
         snprintf(l->name, sizeof l->name, "%s", tok[1]);
         return BOXBFS_OK;
     }
     if (strcmp(tok[0], "slot") == 0) {
         if (ntok < 2 || parse_device(tok[1], &r.a))
-            PARSE_FAIL("%s:%d: 'slot' needs a device number or '*', got '%s'", src, lineno,
+            PARSE_FAIL("%s:%ld: 'slot' needs a device number or '*', got '%s'", src, lineno,
                        ntok < 2 ? "" : tok[1]);
         first = 2;
     } else if (strcmp(tok[0], "link") == 0) {
         r.is_link = 1;
         if (ntok < 3 || parse_device(tok[1], &r.a) || parse_device(tok[2], &r.b))
-            PARSE_FAIL("%s:%d: 'link' needs two device numbers or '*' (link 0 1 ...)", src, lineno);
+            PARSE_FAIL("%s:%ld: 'link' needs two device numbers or '*' (link 0 1 ...)", src, lineno);
         if (r.a >= 0 && r.a == r.b)
-            PARSE_FAIL("%s:%d: link %d %d joins a device to itself", src, lineno, r.a, r.b);
+            PARSE_FAIL("%s:%ld: link %d %d joins a device to itself", src, lineno, r.a, r.b);
         first = 3;
     } else {
-        PARSE_FAIL("%s:%d: unknown directive '%s' (expected slot, link or name)", src, lineno,
+        PARSE_FAIL("%s:%ld: unknown directive '%s' (expected slot, link or name)", src, lineno,
                    tok[0]);
     }
     for (int i = first; i < ntok; i++) {
         char *t = tok[i];
         if (strncmp(t, "bandwidth=", 10) == 0) {
-            if (bb_parse_bandwidth(t + 10, &r.bw))
-                PARSE_FAIL("%s:%d: bad bandwidth '%s' (e.g. 450GB/s, 20Gb/s, 25e9)", src, lineno,
+            int bad = bb_parse_bandwidth(t + 10, &r.bw);
+            if (bad == -2)
+                PARSE_FAIL("%s:%ld: bad bandwidth '%s': %s", src, lineno, t + 10,
+                           BB_LINK_BANDWIDTH_RANGE);
+            if (bad)
+                PARSE_FAIL("%s:%ld: bad bandwidth '%s' (e.g. 450GB/s, 20Gb/s, 25e9)", src, lineno,
                            t + 10);
             have_bw = 1;
         } else if (strncmp(t, "latency=", 8) == 0) {
-            if (bb_parse_latency(t + 8, &r.lat))
-                PARSE_FAIL("%s:%d: bad latency '%s' (e.g. 2.3us, 1ms, 5e-6)", src, lineno, t + 8);
+            int bad = bb_parse_latency(t + 8, &r.lat);
+            if (bad == -2)
+                PARSE_FAIL("%s:%ld: bad latency '%s': %s", src, lineno, t + 8, BB_LINK_LATENCY_RANGE);
+            if (bad)
+                PARSE_FAIL("%s:%ld: bad latency '%s' (e.g. 2.3us, 1ms, 5e-6)", src, lineno, t + 8);
             have_lat = 1;
         } else if (strcmp(t, "shared") == 0 || strcmp(t, "dedicated") == 0) {
             if (r.is_link)
-                PARSE_FAIL("%s:%d: '%s' applies to slots; a link between two devices is its own",
+                PARSE_FAIL("%s:%ld: '%s' applies to slots; a link between two devices is its own",
                            src, lineno, t);
             r.shared = t[0] == 's';
         } else {
-            PARSE_FAIL("%s:%d: unknown word '%s' (expected bandwidth=, latency=, shared, dedicated)",
+            PARSE_FAIL("%s:%ld: unknown word '%s' (expected bandwidth=, latency=, shared, dedicated)",
                        src, lineno, t);
         }
     }
-    if (!have_bw) PARSE_FAIL("%s:%d: %s without bandwidth=", src, lineno, tok[0]);
-    if (!have_lat) PARSE_FAIL("%s:%d: %s without latency=", src, lineno, tok[0]);
+    if (!have_bw) PARSE_FAIL("%s:%ld: %s without bandwidth=", src, lineno, tok[0]);
+    if (!have_lat) PARSE_FAIL("%s:%ld: %s without latency=", src, lineno, tok[0]);
     st = add_rule(l, &r);
 out:
     return st;
@@ -155,7 +162,7 @@ boxbfs_status_t boxbfs_links_parse(const char *text, const char *source, boxbfs_
     boxbfs_links_t l;
     boxbfs_status_t st = BOXBFS_OK;
     char *copy = NULL, *line, *next;
-    int lineno = 0;
+    long lineno = 0;
     if (text == NULL || links_p == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_links_parse: NULL argument");
     if (source == NULL) source = "link description";

@@ -4,9 +4,12 @@
  * columns[arcs], edge_credit[n], external[n] (when flag 2 is set). Loading
  * maps the file (MAP_PRIVATE) and points the graph into it; where mmap fails,
  * or BOXBFS_NO_MMAP is set in the environment, the arrays are read instead.
- * Every size, the checksums and the CSR invariants are checked before use.
- * A slice (bb_io_load_binary_rows) reads everything but the columns of the
- * other rows, and checks the same except the payload checksum. */
+ * Every size, the checksums and the CSR invariants (an undirected graph's
+ * rows symmetric among them) are checked before use, and every field that
+ * feeds arithmetic is range-checked first (ids fit in [0, INT64_MAX], the
+ * edge credits' sum cannot overflow). A slice (bb_io_load_binary_rows) reads
+ * everything but the columns of the other rows, and checks the same except
+ * the payload checksum and the symmetry, which need every row. */
 #include "config.h"
 
 #include "io/io.h"
@@ -180,6 +183,20 @@ static boxbfs_status_t check_header(const char *path, const file_header_t *h, in
                             "%lld, self-loops %lld, duplicate arcs %lld", path, (long long)h->n,
                             (long long)h->arcs, (long long)h->input_edges,
                             (long long)h->self_loops, (long long)h->duplicate_arcs);
+    /* Vertex i is external id id_base + i (without an external array): every
+     * id must fit in [0, INT64_MAX], and -1 means "no vertex". */
+    if (h->id_base < 0)
+        return bb_error_set(BOXBFS_ERR_PARSE, "%s: negative id base %lld (byte 48)", path,
+                            (long long)h->id_base);
+    if (h->id_base > INT64_MAX - (h->n - 1))
+        return bb_error_set(BOXBFS_ERR_PARSE,
+                            "%s: id base %lld (byte 48) + n %lld - 1 exceeds the largest vertex "
+                            "id %lld", path, (long long)h->id_base, (long long)h->n,
+                            (long long)INT64_MAX);
+    if (h->n > bb_io_max_vertices())
+        return bb_error_set(BOXBFS_ERR_PARSE, "%s: %lld vertices (byte 24), more than the %lld "
+                            "boxbfs accepts", path, (long long)h->n,
+                            (long long)bb_io_max_vertices());
     if (memchr(h->name, '\0', sizeof h->name) == NULL)
         return bb_error_set(BOXBFS_ERR_PARSE, "%s: graph name (byte 96) is not terminated", path);
     words = payload_words(h);
@@ -257,12 +274,22 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
                                 "%s: edge credit %lld of vertex %lld (byte %llu) outside "
                                 "[0, %lld]", path, (long long)g->edge_credit[v], (long long)v,
                                 byte_at(credit_base, v), (long long)g->input_edges);
+        /* credit <= input_edges so far: the sum cannot overflow */
+        if (g->edge_credit[v] > g->input_edges - credit)
+            return bb_error_set(BOXBFS_ERR_PARSE,
+                                "%s: edge credits up to vertex %lld (byte %llu) exceed the "
+                                "header's %lld input edges", path, (long long)v,
+                                byte_at(credit_base, v), (long long)g->input_edges);
         credit += g->edge_credit[v];
     }
     if (credit != g->input_edges)
         return bb_error_set(BOXBFS_ERR_PARSE,
                             "%s: edge credits sum to %lld, the header says %lld input edges", path,
                             (long long)credit, (long long)g->input_edges);
+    if (g->external != NULL && g->external[0] < 0)
+        return bb_error_set(BOXBFS_ERR_PARSE,
+                            "%s: external id %lld of vertex 0 (byte %llu) is negative", path,
+                            (long long)g->external[0], byte_at(ext_base, 0));
     if (g->external != NULL)
         for (int64_t v = 1; v < n; v++)
             if (g->external[v] <= g->external[v - 1])
@@ -270,6 +297,69 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
                                     "%s: external ids not strictly ascending at vertex %lld "
                                     "(byte %llu)", path, (long long)v, byte_at(ext_base, v));
     return BOXBFS_OK;
+}
+
+/* An undirected graph stores each edge both ways: row v holds u exactly when
+ * row u holds v (the search and its validation rely on it). Whole graphs
+ * only: a slice holds the columns of its own rows.
+ * First a sequential fingerprint: every arc u -> v adds the hash of the pair
+ * {u, v} when u < v and subtracts it when u > v, so the sum is 0 when the
+ * graph is symmetric, and a missing reverse arc leaves a hash behind (the
+ * rows have no duplicates). Only then, to name the arc, the exact pass: the
+ * entries below u in row u must be, in order, the rows w < u that hold u, so
+ * a cursor per row (next[u]) consumes them as those rows go by; it reads the
+ * rows in random order, several times slower than the fingerprint. */
+static inline uint64_t pair_hash(uint64_t lo, uint64_t hi)
+{
+    uint64_t x = lo * P1 + hi * P3;
+    x ^= x >> 32;
+    x *= P2;
+    x ^= x >> 29;
+    return x;
+}
+
+static boxbfs_status_t check_symmetric(const char *path, const struct boxbfs_graph *g)
+{
+    const int64_t n = g->n, *off = g->offsets, *col = g->columns;
+    const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
+    uint64_t sum = 0;
+    int64_t *next, from = -1, to = -1, at = -1;
+
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t k = off[u]; k < off[u + 1]; k++) {
+            int64_t v = col[k];
+            if (v > u) sum += pair_hash((uint64_t)u, (uint64_t)v);
+            else if (v < u) sum -= pair_hash((uint64_t)v, (uint64_t)u);
+        }
+    if (sum == 0) return BOXBFS_OK;
+
+    BB_CHECK(bb_malloc((size_t)n * sizeof *next, "the symmetry check", &next));
+    memcpy(next, off, (size_t)n * sizeof *next);
+    for (int64_t u = 0; u < n && at < 0; u++) {
+        if (next[u] < off[u + 1] && col[next[u]] < u) {   /* u -> w, w < u: no w -> u */
+            from = u, to = col[next[u]], at = next[u];
+            break;
+        }
+        for (int64_t k = off[u]; k < off[u + 1]; k++) {
+            int64_t v = col[k];
+            if (v <= u) continue;
+            if (next[v] < off[v + 1] && col[next[v]] == u) {
+                next[v]++;
+                continue;
+            }
+            if (next[v] < off[v + 1] && col[next[v]] < u)   /* v -> w, w < u: no w -> v */
+                from = v, to = col[next[v]], at = next[v];
+            else
+                from = u, to = v, at = k;
+            break;
+        }
+    }
+    free(next);
+    if (at < 0) return BOXBFS_OK;   /* not reached: a symmetric graph sums to 0 exactly */
+    return bb_error_set(BOXBFS_ERR_PARSE,
+                        "%s: the graph is undirected (flags, byte 16) but arc %lld -> %lld "
+                        "(byte %llu) has no reverse arc", path, (long long)from, (long long)to,
+                        byte_at(col_base, at));
 }
 
 /* pread exactly bytes at offset. */
@@ -422,6 +512,7 @@ boxbfs_status_t bb_io_load_binary(const char *path, boxbfs_graph_t *graph_p)
                      (unsigned long long)checksum);
     BB_CHECK_GOTO(check_offsets(path, g), st, out_graph);
     BB_CHECK_GOTO(check_csr(path, g), st, out_graph);
+    if (!g->directed) BB_CHECK_GOTO(check_symmetric(path, g), st, out_graph);
     close(fd);
     *graph_p = g;
     return BOXBFS_OK;
@@ -480,6 +571,30 @@ out_graph:
     boxbfs_graph_free(g);
     close(fd);
     return st;
+}
+
+/* ---- sealing a mutated image (fuzz harnesses) ------------------------------ */
+
+void bb_io_binary_seal(void *image, size_t size)
+{
+    file_header_t h;
+    int64_t *words;
+    size_t nwords;
+    hash_t hash;
+    if (image == NULL || size < HEADER_BYTES) return;
+    memcpy(&h, image, sizeof h);
+    nwords = (size - HEADER_BYTES) / 8u;
+    hash_init(&hash);
+    if (nwords > 0) {   /* the payload may sit at any alignment in the caller's buffer */
+        words = malloc(nwords * 8u);
+        if (words == NULL) return;
+        memcpy(words, (char *)image + HEADER_BYTES, nwords * 8u);
+        hash_update(&hash, words, (int64_t)nwords);
+        free(words);
+    }
+    h.payload_checksum = hash_final(&hash);
+    h.header_checksum = header_hash(&h);
+    memcpy(image, &h, sizeof h);
 }
 
 /* ---- saving -------------------------------------------------------------- */

@@ -18,9 +18,11 @@
 #include "common/error.h"
 #include "io/reader.h"
 
-/* Initial edge list capacity at most this many edges: a size line that lies
- * must not make us allocate terabytes before the first entry. */
+/* Initial edge list capacity at most this many edges, and at most what the
+ * file could hold (an entry "1 1\n" is 4 bytes): a size line that lies must
+ * not make us allocate gigabytes before the first entry. */
 #define MAX_PRESIZE ((int64_t)1 << 26)
+#define MIN_ENTRY_BYTES 4u
 
 typedef enum { FIELD_PATTERN, FIELD_REAL, FIELD_INTEGER } field_t;
 
@@ -165,6 +167,10 @@ boxbfs_status_t bb_io_load_mtx(const char *path, boxbfs_direction_t direction, i
         BB_FAIL_GOTO(st, BOXBFS_ERR_PARSE, out_close,
                      "%s:%lld: matrix has 0 rows, a graph needs at least one vertex", path,
                      (long long)r.line);
+    if (rows > bb_io_max_vertices())
+        BB_FAIL_GOTO(st, BOXBFS_ERR_PARSE, out_close,
+                     "%s:%lld: matrix has %lld rows, more than the %lld vertices boxbfs accepts",
+                     path, (long long)r.line, (long long)rows, (long long)bb_io_max_vertices());
     size_line = r.line;
 
     mirror = symmetric && direction == BOXBFS_DIRECTION_DIRECTED;
@@ -174,6 +180,8 @@ boxbfs_status_t bb_io_load_mtx(const char *path, boxbfs_direction_t direction, i
                                    : "the entry ('row column value')";
     {
         int64_t presize = nnz < MAX_PRESIZE ? nnz : MAX_PRESIZE;
+        uint64_t fits = bb_reader_text_bound(&r) / MIN_ENTRY_BYTES + 1;
+        if ((uint64_t)presize > fits) presize = (int64_t)fits;
         BB_CHECK_GOTO(bb_edges_init(&edges, mirror ? 2 * presize : presize), st, out_close);
     }
     edges.n = rows;

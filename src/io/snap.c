@@ -16,6 +16,11 @@
 #include "io/reader.h"
 
 #define INITIAL_EDGES ((int64_t)1 << 16)
+#define MIN_LINE_BYTES 4u   /* "0 1\n": no more edges than the file's bytes / 4 */
+/* A largest id below 4 x edges + DENSE_SLACK is renumbered through a direct
+ * map over [0, largest id], a larger one by sorting the endpoints (a tiny
+ * file with an id of 10^6 must not cost an 8 MB map). */
+#define DENSE_SLACK ((int64_t)1 << 12)
 
 /* LSD radix sort of non-negative keys below 2^bits, 8 bits per pass. */
 static void radix_sort(int64_t *keys, int64_t *tmp, int64_t count, int bits)
@@ -101,7 +106,7 @@ out_free:
  * *external_p gets the sorted distinct ids, or NULL when they are 0..n-1. */
 static boxbfs_status_t renumber(bb_edges_t *e, int64_t max_id, int64_t **external_p, int64_t *n_p)
 {
-    if (max_id < 4 * e->count + ((int64_t)1 << 20))
+    if (max_id < 4 * e->count + DENSE_SLACK)
         return renumber_dense(e, max_id, external_p, n_p);
     return renumber_sparse(e, max_id, external_p, n_p);
 }
@@ -121,7 +126,12 @@ boxbfs_status_t bb_io_load_snap(const char *path, boxbfs_direction_t direction, 
         direction != BOXBFS_DIRECTION_DIRECTED)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "unknown direction %d", (int)direction);
     BB_CHECK(bb_reader_open(&r, path));
-    BB_CHECK_GOTO(bb_edges_init(&edges, INITIAL_EDGES), st, out_close);
+    {
+        uint64_t fits = bb_reader_text_bound(&r) / MIN_LINE_BYTES + 1;
+        BB_CHECK_GOTO(bb_edges_init(&edges, fits < (uint64_t)INITIAL_EDGES ? (int64_t)fits
+                                                                            : INITIAL_EDGES),
+                      st, out_close);
+    }
 
     for (;;) {
         int64_t u, v;
@@ -145,6 +155,13 @@ boxbfs_status_t bb_io_load_snap(const char *path, boxbfs_direction_t direction, 
     if (st != BOXBFS_OK) {
         bb_edges_free(&edges);
         return st;
+    }
+    if (n > bb_io_max_vertices()) {
+        free(external);
+        bb_edges_free(&edges);
+        return bb_error_set(BOXBFS_ERR_PARSE, "%s: %lld distinct vertex ids, more than the %lld "
+                            "vertices boxbfs accepts", path, (long long)n,
+                            (long long)bb_io_max_vertices());
     }
     edges.n = n;
     /* Consumes edges and adopts external, success or not. */
