@@ -172,8 +172,9 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
     if (ndev == 1) {
         BB_CHECK(dev_alloc(e, d, (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8, &k->level_log));
-        BB_CHECK(bb_malloc((size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8, "the level log",
-                           &D->loop_log));
+        /* pinned: read back with the counters in one round trip */
+        BB_CHECK(e->ops->host_alloc(D->dev, (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8,
+                                    (void **)&D->loop_log));
     }
     if (p->visited) {
         BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));

@@ -360,7 +360,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);
         if (e->xchg.stage && e->xchg.stage[d]) e->ops->host_free(D->dev, e->xchg.stage[d]);
         if (D->ctr) e->ops->host_free(D->dev, D->ctr);
-        free(D->loop_log);
+        if (D->loop_log) e->ops->host_free(D->dev, D->loop_log);
         if (D->dev) e->ops->close(D->dev);
     }
     free(e->xchg.stage);

@@ -18,6 +18,7 @@
 
 #define BB_MAX_ALLOCS 32
 #define BB_LOOP_LOG 4096    /* levels one device loop launch logs */
+#define BB_LOOP_LOG_FIRST 32   /* log entries read back with the counters */
 
 typedef struct {
     bb_device_t *dev;              /* NULL for a device of another process */

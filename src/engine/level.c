@@ -356,13 +356,21 @@ static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint6
         .alpha = e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO ? e->opts.alpha : 0,
         .log_cap = BB_LOOP_LOG};
     BB_CHECK(e->ops->kernels.small_levels(&D->k, e->ops->stream(D->dev), &p));
+    /* the counters and the log's first BB_LOOP_LOG_FIRST levels in one round trip;
+     * the rest (a road network's long run) after them */
+    BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log, D->k.level_log,
+                              BB_LOOP_LOG_FIRST * BB_LOG_FIELDS * 8));
     BB_CHECK(read_counters(e, d));
     runs = D->ctr[BB_CTR_EXPANDED];
     if (runs > BB_LOOP_LOG)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "device loop ran %llu levels, log holds %d",
                             (unsigned long long)runs, BB_LOOP_LOG);
-    BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log, D->k.level_log, runs * BB_LOG_FIELDS * 8));
-    BB_CHECK(e->ops->sync(D->dev));
+    if (runs > BB_LOOP_LOG_FIRST) {
+        size_t first = BB_LOOP_LOG_FIRST * BB_LOG_FIELDS;
+        BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log + first, D->k.level_log + first,
+                                  (runs - BB_LOOP_LOG_FIRST) * BB_LOG_FIELDS * 8));
+        BB_CHECK(e->ops->sync(D->dev));
+    }
     for (uint64_t i = 0; i < runs; i++) {
         int level = *level_p + (int)i;
         const uint64_t *L = log + i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
