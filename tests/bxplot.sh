@@ -3,6 +3,9 @@
 # 3 devices, sort-unique and valid-flag): non-empty SVGs whose series (the
 # .dat files gnuplot drew) hold the CSV's values and whose legends name the
 # series; with $BOXBFS, the per-level figures of a run report hold its levels.
+# tests/data/bxplot_direction.csv (bxbench direction --quick --scales 10,11
+# --roots 4): bytes and modeled time per BFS per graph and direction; with
+# $BOXBFS, a top-down run and its auto twin drawn level by level.
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not found"; exit 77; }
@@ -125,6 +128,119 @@ assert same([q[1] for q in s['exchange modeled on expether-2x10g']],
 b = series('level_bytes')
 assert sum(sum(q[1] for q in pts) for pts in b.values()) == sum(L['bytes'] for L in levels)
 assert [q[0] for q in next(iter(b.values()))] == [L['level'] for L in levels]
+EOF"
+fi
+# top-down vs direction-optimizing
+python3 "$tools/bxplot" "$data/bxplot_direction.csv" --out "$tmp/d" --format svg \
+    >"$tmp/made" 2>"$tmp/err"
+check "direction: bxplot exit 0" "[ $? -eq 0 ]"
+for f in direction_bytes direction_modeled; do
+    check "direction: $f.svg non-empty, .dat and .gp beside it" \
+        "[ -s '$tmp/d/$f.svg' ] && [ -s '$tmp/d/$f.dat' ] && [ -s '$tmp/d/$f.gp' ]"
+done
+check "direction: no per-level twins without their reports" "[ ! -e '$tmp/d/direction_level_bytes.svg' ]"
+check "direction: no direction figures for a top-down-only CSV" "[ ! -e '$tmp/f/direction_bytes.svg' ]"
+check "direction: series match the CSV, legends name them" "python3 - '$data/bxplot_direction.csv' '$tmp/d' <<'EOF'
+import csv, html, math, os, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+out = sys.argv[2]
+assert len(rows) == 12
+
+def series(name):
+    blocks, cur = {}, None
+    for line in open(os.path.join(out, name + '.dat')):
+        if line.startswith('# series: '):
+            cur = blocks.setdefault(line[10:].strip(), [])
+        elif line.strip() and not line.startswith('#'):
+            cur.append([float(x) for x in line.split()])
+    return blocks
+
+def legend(name):
+    svg = open(os.path.join(out, name + '.svg')).read()
+    assert svg.lstrip().startswith('<?xml') and '</svg>' in svg
+    return html.unescape(re.sub(r'<[^>]+>', '', svg))
+
+close = lambda a, b: math.isclose(a, float(b), rel_tol=1e-9)
+mine = lambda s, d: sorted((r for r in rows if r['scale'] == s and r['direction'] == d),
+                           key=lambda r: int(r['devices']))
+b, m = series('direction_bytes'), series('direction_modeled')
+tb, tm = legend('direction_bytes'), legend('direction_modeled')
+want = {'2^%s, %s' % (s, d) for s in ('10', '11') for d in ('top-down', 'auto')}
+assert set(m) == want, set(m)
+assert set(b) == want | {'2^10, auto: its bitmap all-gather part',
+                         '2^11, auto: its bitmap all-gather part'}, set(b)
+assert 'expether-2x10g' in tm and 'devices' in tb and '(kB)' in tb and '(us)' in tm
+for title in b:
+    assert title in tb, title
+for title in m:
+    assert title in tm, title
+for s in ('10', '11'):
+    for d in ('top-down', 'auto'):
+        t = '2^%s, %s' % (s, d)
+        assert [p[0] for p in b[t]] == [p[0] for p in m[t]] == [2.0, 4.0, 8.0]
+        for p, q, r in zip(b[t], m[t], mine(s, d)):
+            assert close(p[1], r['bytes_per_bfs']) and close(p[2], r['frontier_bytes_per_bfs'])
+            assert close(p[3], r['frontier_bitmap_bytes_per_bfs'])
+            assert close(q[1], r['modeled_exchange_s_per_bfs'])
+        if d == 'top-down':
+            assert all(p[3] == 0 for p in b[t])
+    bits = b['2^%s, auto: its bitmap all-gather part' % s]
+    assert [(p[0], p[1]) for p in bits] == [(float(r['devices']),
+                                            float(r['frontier_bitmap_bytes_per_bfs']))
+                                           for r in mine(s, 'auto')]
+    # auto sends fewer bytes than top-down on every point of this CSV
+    assert all(a[1] < t[1] for a, t in zip(b['2^%s, auto' % s], b['2^%s, top-down' % s]))
+# the scale divides the values as the axis label says (kB, us)
+gp = open(os.path.join(out, 'direction_bytes.gp')).read()
+assert 'using 1:(\$2/1000)' in gp and 'logscale x 2' in gp, gp
+assert 'using 1:(\$2/1e-06)' in open(os.path.join(out, 'direction_modeled.gp')).read()
+EOF"
+if [ -x "${BOXBFS:-}" ]; then
+    for d in top-down auto; do
+        "$BOXBFS" bfs kron:12 --roots 2 --backend cpu --devices 4 --direction $d \
+            --link-model expether-2x10g --json "$tmp/$d.json" >/dev/null 2>&1
+    done
+    python3 "$tools/bxplot" "$data/bxplot_direction.csv" --out "$tmp/dl" --format svg \
+        --json "$tmp/top-down.json" --json "$tmp/auto.json" >/dev/null 2>"$tmp/err"
+    check "direction levels: bxplot exit 0" "[ $? -eq 0 ]"
+    check "direction levels: lists and bitmap per level match the two reports" "python3 - '$tmp' <<'EOF'
+import html, json, math, os, re, sys
+tmp = sys.argv[1]
+td = json.load(open(os.path.join(tmp, 'top-down.json')))['traffic']
+au = json.load(open(os.path.join(tmp, 'auto.json')))['traffic']
+assert td['levels_root'] == au['levels_root']
+bu = [L for L in au['levels'] if L['direction'] == 'bottom-up']
+assert bu and td['phases']['frontier_bitmap'] == 0 < au['phases']['frontier_bitmap']
+out = os.path.join(tmp, 'dl')
+
+def series(name):
+    blocks, cur = {}, None
+    for line in open(os.path.join(out, name + '.dat')):
+        if line.startswith('# series: '):
+            cur = blocks.setdefault(line[10:].strip(), [])
+        elif line.strip() and not line.startswith('#'):
+            cur.append([float(x) for x in line.split()])
+    return blocks
+
+same = lambda a, b: len(a) == len(b) and all(
+    len(p) == len(q) and all(math.isclose(x, y, rel_tol=1e-9) for x, y in zip(p, q))
+    for p, q in zip(a, b))
+for name, col in (('direction_level_bytes', 'bytes'),
+                  ('direction_level_modeled', 'modeled_exchange_s')):
+    s = series(name)
+    text = html.unescape(re.sub(r'<[^>]+>', '', open(os.path.join(out, name + '.svg')).read()))
+    t1 = 'top-down run: frontier lists (every level top-down)'
+    t2 = 'auto run, top-down levels: frontier lists'
+    t3 = 'auto run, bottom-up levels: frontier bitmap all-gather'
+    assert set(s) == {t1, t2, t3} and all(t in text for t in (t1, t2, t3)), set(s)
+    assert 'root %d' % td['levels_root'] in text
+    # x: level - 0.2 for the top-down run, level + 0.2 for its twin; zeros are not drawn
+    assert same(s[t1], [[L['level'] - 0.2, L[col]] for L in td['levels'] if L[col] > 0])
+    assert same(s[t2], [[L['level'] + 0.2, L[col]] for L in au['levels']
+                        if L[col] > 0 and L['direction'] == 'top-down']), (s[t2], col)
+    assert same(s[t3], [[L['level'] + 0.2, L[col]] for L in bu if L[col] > 0])
+# a bottom-up level sends at least the whole bitmap (V / 8 bytes) to each of the 3 others
+assert all(L['bytes'] >= 4096 / 8 * 3 for L in bu)
 EOF"
 fi
 # no gnuplot: a clear message, exit 1

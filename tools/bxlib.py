@@ -14,16 +14,21 @@ import os
 COLUMNS = [
     ("point", "s"), ("graph", "s"), ("scale", "o"), ("vertices", "i"), ("edges", "i"),
     ("devices", "i"), ("backend", "s"), ("contract", "s"), ("visited", "s"),
-    ("wire", "s"), ("exchange", "s"), ("link_model", "s"), ("roots", "i"),
+    ("wire", "s"), ("exchange", "s"), ("direction", "s"), ("link_model", "s"), ("roots", "i"),
     ("gteps_hmean", "f"), ("gteps_min", "f"), ("gteps_q1", "f"), ("gteps_median", "f"),
     ("gteps_q3", "f"), ("gteps_max", "f"), ("time_s_median", "f"),
-    ("bytes_per_bfs", "f"), ("frontier_bytes_per_bfs", "f"), ("link_bytes", "s"),
+    ("bytes_per_bfs", "f"), ("frontier_bytes_per_bfs", "f"),
+    ("frontier_bitmap_bytes_per_bfs", "f"), ("link_bytes", "s"),
     ("modeled_exchange_s_per_bfs", "f"),
     ("expand_s", "f"), ("contract_s", "f"), ("exchange_s", "f"), ("update_s", "f"),
     ("device_names", "s"), ("commit", "s"), ("date", "s"),
 ]
 NAMES = [c for c, _ in COLUMNS]
 KIND = dict(COLUMNS)
+# Columns added later, with the value a CSV written before them stands for:
+# runs before direction-optimizing BFS (commit f81b3f8) were all top-down and
+# sent no frontier bitmap. read_csv fills them in when the header lacks them.
+LATER = {"direction": "top-down", "frontier_bitmap_bytes_per_bfs": "0"}
 PHASES = ["expand_s", "contract_s", "exchange_s", "update_s"]
 METHODS = ["sort-unique", "valid-flag", "atomic"]
 
@@ -74,6 +79,8 @@ def row_from_report(point, scale, rep, path):
             # one device per process (mpirun): "nccl/2p", "mpi/4p"
             "exchange": o["exchange"] + ("/%dp" % rep["processes"]
                                          if rep.get("processes", 1) > 1 else ""),
+            # reports from before --direction were top-down
+            "direction": o.get("direction", LATER["direction"]),
             "link_model": t["link_model"]["name"],
             "roots": num(len(rep["runs"])),
             "gteps_hmean": num(teps["harmonic_mean"] / 1e9),
@@ -83,6 +90,9 @@ def row_from_report(point, scale, rep, path):
             "time_s_median": num(rep["time_s"]["median"]),
             "bytes_per_bfs": num(t["bytes_per_bfs"]),
             "frontier_bytes_per_bfs": num(t["phases"].get("frontier_exchange", 0) / searches),
+            # bottom-up levels: each device's part of the frontier bitmap to every other
+            "frontier_bitmap_bytes_per_bfs": num(t["phases"].get("frontier_bitmap", 0)
+                                                 / searches),
             "link_bytes": links,
             "modeled_exchange_s_per_bfs": num(t["modeled_exchange_s_per_bfs"]),
             "device_names": ";".join(d["name"] for d in rep["devices"]),
@@ -108,7 +118,8 @@ def write_row(f, row):
 
 
 def read_csv(path):
-    """Rows of a runs.csv as dicts with numbers converted; BxError naming
+    """Rows of a runs.csv as dicts with numbers converted (columns of LATER
+    that an older header lacks get their old meaning); BxError naming
     FILE:LINE on a missing column, a wrong field count or a bad value."""
     try:
         f = open(path, encoding="utf-8", newline="")
@@ -128,7 +139,8 @@ def read_csv(path):
             raise BxError("%s:1: empty file, expected the runs.csv header" % path)
         except csv.Error as e:
             raise BxError("%s:1: %s" % (path, e))
-        missing = [c for c in NAMES if c not in header]
+        missing = [c for c in NAMES if c not in header and c not in LATER]
+        later = [(c, LATER[c]) for c in NAMES if c not in header and c in LATER]
         if missing:
             raise BxError("%s:1: missing column%s %s (a runs.csv from tools/bxbench has: %s)"
                           % (path, "s" if len(missing) > 1 else "", ", ".join(missing),
@@ -147,7 +159,7 @@ def read_csv(path):
                 raise BxError("%s:%d: %d fields, the header has %d (truncated or broken line)"
                               % (path, line, len(fields), len(header)))
             row = {"_line": line}
-            for name, value in zip(header, fields):
+            for name, value in list(zip(header, fields)) + later:
                 kind = KIND.get(name, "s")
                 if kind == "s" or (kind == "o" and value == ""):
                     row[name] = value if kind == "s" else None
@@ -188,7 +200,7 @@ def summary_traffic(rows):
     groups = {}
     for r in rows:
         key = (r["vertices"], r["graph"], r["devices"], r["wire"], r["visited"],
-               r["exchange"], r["backend"], r["link_model"])
+               r["exchange"], r["backend"], r["link_model"], r["direction"])
         groups.setdefault(key, {})[r["contract"]] = r
     for key in sorted(groups, key=lambda k: (k[0], k[1], k[2], k[3] != "list", k[3:])):
         g = groups[key]
@@ -201,8 +213,9 @@ def summary_traffic(rows):
         mod = "%.3g / %.3g (%s)" % (su["modeled_exchange_s_per_bfs"],
                                     vf["modeled_exchange_s_per_bfs"], su["link_model"]) \
             if su and vf else "-"
+        wire = key[3] + ("" if key[8] == "top-down" else " (direction %s)" % key[8])
         out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
-            graph_label(any_row), key[2], key[3], cell("sort-unique", "frontier_bytes_per_bfs"),
+            graph_label(any_row), key[2], wire, cell("sort-unique", "frontier_bytes_per_bfs"),
             cell("valid-flag", "frontier_bytes_per_bfs"), cell("atomic", "frontier_bytes_per_bfs"),
             red, red_all, mod))
     return "\n".join(out)
@@ -228,19 +241,21 @@ def summary_teps(rows):
 
 def summary_points(rows):
     """One line per point (any sweep)."""
-    out = ["| graph | devices | backend | contract | visited | wire | exchange | GTEPS (hmean) "
-           "| bytes/BFS | frontier bytes/BFS | modeled s/BFS (link) |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| graph | devices | backend | contract | visited | wire | exchange | direction "
+           "| GTEPS (hmean) | bytes/BFS | frontier bytes/BFS | frontier bitmap bytes/BFS "
+           "| modeled s/BFS (link) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        out.append("| %s | %d | %s | %s | %s | %s | %s | %.4g | %s | %s | %.3g (%s) |" % (
-            graph_label(r), r["devices"], r["backend"], r["contract"], r["visited"], r["wire"],
-            r["exchange"], r["gteps_hmean"], fmt_bytes(r["bytes_per_bfs"]),
-            fmt_bytes(r["frontier_bytes_per_bfs"]), r["modeled_exchange_s_per_bfs"],
-            r["link_model"]))
+        out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %.4g | %s | %s | %s | %.3g (%s) |"
+                   % (graph_label(r), r["devices"], r["backend"], r["contract"], r["visited"],
+                      r["wire"], r["exchange"], r["direction"], r["gteps_hmean"],
+                      fmt_bytes(r["bytes_per_bfs"]), fmt_bytes(r["frontier_bytes_per_bfs"]),
+                      fmt_bytes(r["frontier_bitmap_bytes_per_bfs"]),
+                      r["modeled_exchange_s_per_bfs"], r["link_model"]))
     return "\n".join(out)
 
 
-VARYING = ["contract", "visited", "wire", "exchange", "backend", "link_model"]
+VARYING = ["contract", "visited", "wire", "exchange", "direction", "backend", "link_model"]
 
 
 def varying(rows, cols=VARYING):
@@ -257,10 +272,13 @@ def method_label(r):
         parts.append("wire " + r["wire"])
     if r["exchange"] != "peer":
         parts.append(r["exchange"])
+    if r["direction"] != "top-down":
+        parts.append("direction " + r["direction"])
     return ", ".join(parts)
 
 
-ORDER = {v: i for i, v in enumerate(["byte", "bit", "list", "bitmap", "auto", "peer", "host"])}
+ORDER = {v: i for i, v in enumerate(["byte", "bit", "list", "bitmap", "auto", "peer", "host",
+                                     "top-down", "bottom-up"])}
 
 
 def method_key(label):
@@ -298,3 +316,43 @@ def summary_scaling(rows):
                                                        r["gteps_hmean"] / r["devices"]))
         out.append("")
     return "\n".join(out).rstrip()
+
+
+DIRECTIONS = ["top-down", "auto", "bottom-up"]
+
+
+def direction_key(d):
+    return (DIRECTIONS.index(d) if d in DIRECTIONS else len(DIRECTIONS), d)
+
+
+def summary_direction(rows):
+    """Top-down against direction-optimizing: bytes and modeled exchange time
+    per BFS for each graph x devices (x link model, x the other options that
+    vary), one row per direction, with the change against top-down."""
+    others = varying(rows, ["backend", "contract", "visited", "wire", "exchange"])
+    out = ["| graph | devices | %sdirection | bytes/BFS | frontier lists B/BFS "
+           "| frontier bitmap B/BFS | other B/BFS (parent gather, sizes, reduce) | bytes vs top-down "
+           "| modeled exchange ms/BFS (link) | modeled vs top-down |"
+           % "".join(c.replace("_", " ") + " | " for c in others),
+           "|---|---|" + "---|" * len(others) + "---|---|---|---|---|---|---|---|"]
+    groups = {}
+    for r in rows:
+        key = (r["vertices"], r["graph"], r["devices"], r["link_model"]) + \
+            tuple(r[c] for c in others)
+        groups.setdefault(key, {})[r["direction"]] = r
+    for key in sorted(groups):
+        g = groups[key]
+        td = g.get("top-down")
+        for d in sorted(g, key=direction_key):
+            r = g[d]
+            rest = r["bytes_per_bfs"] - r["frontier_bytes_per_bfs"] - \
+                r["frontier_bitmap_bytes_per_bfs"]
+            vs = lambda c: "-" if td is None or r is td or not td[c] else \
+                "%+.1f%%" % (100.0 * (r[c] - td[c]) / td[c])
+            out.append("| %s | %d | %s%s | %s | %s | %s | %s | %s | %.4g (%s) | %s |" % (
+                graph_label(r), r["devices"], "".join(str(r[c]) + " | " for c in others), d,
+                fmt_bytes(r["bytes_per_bfs"]), fmt_bytes(r["frontier_bytes_per_bfs"]),
+                fmt_bytes(r["frontier_bitmap_bytes_per_bfs"]), fmt_bytes(rest),
+                vs("bytes_per_bfs"), 1e3 * r["modeled_exchange_s_per_bfs"], r["link_model"],
+                vs("modeled_exchange_s_per_bfs")))
+    return "\n".join(out)
