@@ -136,3 +136,28 @@ void bb_fuzz_check_refusal(boxbfs_status_t status, const char *path)
         abort();
     }
 }
+
+void bb_fuzz_load(const char *path, const boxbfs_load_options_t *opts)
+{
+    boxbfs_graph_t g = NULL;
+    boxbfs_status_t st = boxbfs_graph_load(path, opts, &g);
+    if (st != BOXBFS_OK) {
+        bb_fuzz_check_refusal(st, path);
+        return;
+    }
+    bb_fuzz_check_graph(g);
+    boxbfs_graph_free(g);
+}
+
+void bb_fuzz_text_file(const uint8_t *data, size_t size, const char *suffix)
+{
+    static const boxbfs_direction_t directions[] = {
+        BOXBFS_DIRECTION_DEFAULT, BOXBFS_DIRECTION_UNDIRECTED, BOXBFS_DIRECTION_DIRECTED};
+    boxbfs_load_options_t opts = {0};
+    const char *path;
+    bb_fuzz_init();
+    path = bb_fuzz_write(data, size, suffix);
+    opts.direction = directions[size % 3];
+    opts.threads = 1;
+    bb_fuzz_load(path, &opts);
+}

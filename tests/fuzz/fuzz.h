@@ -45,4 +45,13 @@ void bb_fuzz_check_graph(boxbfs_graph_t graph);
  * message naming the file. abort()s otherwise. */
 void bb_fuzz_check_refusal(boxbfs_status_t status, const char *path);
 
+/* Load path with opts and check the outcome: a refusal with
+ * bb_fuzz_check_refusal, a graph with bb_fuzz_check_graph (then freed). */
+void bb_fuzz_load(const char *path, const boxbfs_load_options_t *opts);
+
+/* A text format's harness: the input is the file (its name ends in
+ * suffix), its size picks the direction asked for (so one corpus covers all
+ * three), loaded with one thread through bb_fuzz_load. */
+void bb_fuzz_text_file(const uint8_t *data, size_t size, const char *suffix);
+
 #endif /* BB_FUZZ_H */
