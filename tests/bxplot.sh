@@ -14,6 +14,9 @@ tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
 [ -f "$tools/bxplot" ] || { echo "tools/bxplot not found"; exit 99; }
 data=${TESTDATA:-$(dirname "$0")/data}
 . "$(dirname "$0")/testlib.sh"
+# the checks below read the figures back through tests/figures.py
+PYTHONPATH=$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH PYTHONDONTWRITEBYTECODE=1
 
 json=""
 if [ -x "${BOXBFS:-}" ]; then
@@ -33,27 +36,8 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 out = sys.argv[2]
 assert len(rows) == 8
 
-def num(x):
-    try:
-        return float(x)
-    except ValueError:
-        return x
-
-def series(name):
-    blocks, cur = {}, None
-    for line in open(os.path.join(out, name + '.dat')):
-        if line.startswith('# series: '):
-            cur = blocks.setdefault(line[10:].strip(), [])
-        elif line.strip() and not line.startswith('#'):
-            cur.append([num(x) for x in line.split()])
-    return blocks
-
-def legend(name):
-    svg = open(os.path.join(out, name + '.svg')).read()
-    assert svg.lstrip().startswith('<?xml') and '</svg>' in svg
-    return html.unescape(re.sub(r'<[^>]+>', '', svg))
-
-close = lambda a, b: math.isclose(a, float(b), rel_tol=1e-9)
+from figures import close, reader
+series, legend = reader(out)
 # traffic: one series per (contract, devices); x = log2 vertices, y = frontier bytes
 s = series('traffic')
 want = {'%s, %s devices' % (c, n) for c in ('sort-unique', 'valid-flag') for n in (2, 3)}
@@ -104,20 +88,8 @@ levels = json.load(open(sys.argv[1]))['traffic']['levels']
 same = lambda a, b: len(a) == len(b) and all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-15)
                                              for x, y in zip(a, b))
 out = sys.argv[2]
-def num(x):
-    try:
-        return float(x)
-    except ValueError:
-        return x
-
-def series(name):
-    blocks, cur = {}, None
-    for line in open(os.path.join(out, name + '.dat')):
-        if line.startswith('# series: '):
-            cur = blocks.setdefault(line[10:].strip(), [])
-        elif line.strip() and not line.startswith('#'):
-            cur.append([num(x) for x in line.split()])
-    return blocks
+from figures import reader
+series, legend = reader(out)
 s = series('level_phases')
 text = html.unescape(re.sub(r'<[^>]+>', '', open(os.path.join(out, 'level_phases.svg')).read()))
 for p in ('expand', 'contract', 'exchange', 'update'):
@@ -146,21 +118,8 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 out = sys.argv[2]
 assert len(rows) == 12
 
-def series(name):
-    blocks, cur = {}, None
-    for line in open(os.path.join(out, name + '.dat')):
-        if line.startswith('# series: '):
-            cur = blocks.setdefault(line[10:].strip(), [])
-        elif line.strip() and not line.startswith('#'):
-            cur.append([float(x) for x in line.split()])
-    return blocks
-
-def legend(name):
-    svg = open(os.path.join(out, name + '.svg')).read()
-    assert svg.lstrip().startswith('<?xml') and '</svg>' in svg
-    return html.unescape(re.sub(r'<[^>]+>', '', svg))
-
-close = lambda a, b: math.isclose(a, float(b), rel_tol=1e-9)
+from figures import close, reader
+series, legend = reader(out)
 mine = lambda s, d: sorted((r for r in rows if r['scale'] == s and r['direction'] == d),
                            key=lambda r: int(r['devices']))
 b, m = series('direction_bytes'), series('direction_modeled')
@@ -213,14 +172,8 @@ bu = [L for L in au['levels'] if L['direction'] == 'bottom-up']
 assert bu and td['phases']['frontier_bitmap'] == 0 < au['phases']['frontier_bitmap']
 out = os.path.join(tmp, 'dl')
 
-def series(name):
-    blocks, cur = {}, None
-    for line in open(os.path.join(out, name + '.dat')):
-        if line.startswith('# series: '):
-            cur = blocks.setdefault(line[10:].strip(), [])
-        elif line.strip() and not line.startswith('#'):
-            cur.append([float(x) for x in line.split()])
-    return blocks
+from figures import reader
+series, legend = reader(out)
 
 same = lambda a, b: len(a) == len(b) and all(
     len(p) == len(q) and all(math.isclose(x, y, rel_tol=1e-9) for x, y in zip(p, q))
