@@ -43,6 +43,40 @@ typedef struct {
 } bb_loop_params_t;
 #define BB_LOG_FIELDS 4        /* per level: frontier, its arcs, nanoseconds, 0 */
 
+/* The rules the engine and both backends' device loops share (plain C, and
+ * host + device code where nvcc compiles this header), so that the loop
+ * stops exactly where the engine would choose otherwise. */
+#ifdef __CUDACC__
+#define BB_HOST_DEVICE __host__ __device__
+#else
+#define BB_HOST_DEVICE
+#endif
+
+/* Beamer's top-down -> bottom-up test: the frontier grows and its arcs times
+ * alpha exceed the unexplored arcs plus n (a bottom-up level looks at every
+ * vertex at least once; README "Direction-optimizing BFS"). */
+static inline BB_HOST_DEVICE int bb_turns_bottom_up(uint64_t count, uint64_t prev, uint64_t arcs,
+                                                    uint64_t unexplored, uint64_t n, double alpha)
+{
+    return count > prev && (double)arcs * alpha > (double)unexplored + (double)n;
+}
+
+/* The arcs still unexplored once a frontier with arcs out-arcs is expanded. */
+static inline BB_HOST_DEVICE uint64_t bb_unexplored_after(uint64_t unexplored, uint64_t arcs)
+{
+    return unexplored - (arcs < unexplored ? arcs : unexplored);
+}
+
+/* Where the device loop stops before running a level (bb_loop_params_t). */
+static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_t level,
+                                               uint64_t count, uint64_t arcs, uint64_t prev,
+                                               uint64_t unexplored, uint32_t runs)
+{
+    return count == 0 || (p->max_depth >= 0 && level >= p->max_depth) || arcs > p->max_arcs ||
+           runs == p->log_cap ||
+           (p->alpha > 0 && bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
+}
+
 /* One device's BFS state: pointers are device memory of that device. */
 typedef struct {
     int ndev, self;

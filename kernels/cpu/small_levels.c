@@ -7,16 +7,6 @@
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
-/* Where the engine would stop the loop (see bb_loop_params_t). */
-static int stop(const bb_loop_params_t *p, int32_t level, uint64_t count, uint64_t arcs,
-                uint64_t prev, uint64_t unexplored, uint32_t runs)
-{
-    return count == 0 || (p->max_depth >= 0 && level >= p->max_depth) || arcs > p->max_arcs ||
-           runs == p->log_cap ||
-           (p->alpha > 0 && count > prev &&
-            (double)arcs * p->alpha > (double)unexplored + (double)p->n);
-}
-
 boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p)
 {
     uint32_t *cur = k->frontier, *nxt = k->next_frontier;
@@ -24,7 +14,7 @@ boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb
     int32_t level = p->level;
     uint32_t runs = 0;
     (void)stream;
-    while (!stop(p, level, count, arcs, prev, unexplored, runs)) {
+    while (!bb_loop_stops(p, level, count, arcs, prev, unexplored, runs)) {
         double t0 = bb_now_s();
         uint64_t next = 0, next_arcs = 0;
         for (uint64_t i = 0; i < count; i++) {
@@ -43,7 +33,7 @@ boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb
         k->level_log[(size_t)runs * BB_LOG_FIELDS + 1] = arcs;
         k->level_log[(size_t)runs * BB_LOG_FIELDS + 2] = (uint64_t)((bb_now_s() - t0) * 1e9);
         k->level_log[(size_t)runs * BB_LOG_FIELDS + 3] = 0;
-        unexplored -= arcs < unexplored ? arcs : unexplored;
+        unexplored = bb_unexplored_after(unexplored, arcs);
         prev = count;
         count = next;
         arcs = next_arcs;

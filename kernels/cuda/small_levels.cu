@@ -33,16 +33,6 @@ __device__ __forceinline__ uint64_t global_ns()
     return t;
 }
 
-__device__ __forceinline__ bool stop(const bb_loop_params_t &p, int32_t level, uint64_t count,
-                                     uint64_t arcs, uint64_t prev, uint64_t unexplored,
-                                     uint32_t runs)
-{
-    return count == 0 || (p.max_depth >= 0 && level >= p.max_depth) || arcs > p.max_arcs ||
-           runs == p.log_cap ||
-           (p.alpha > 0 && count > prev &&
-            (double)arcs * p.alpha > (double)unexplored + (double)p.n);
-}
-
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     small_levels(bb_kstate_t k, bb_loop_params_t p)
 {
@@ -69,7 +59,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     }
     cluster.sync();
     /* every thread of the cluster holds the same values: the loop is uniform */
-    while (!stop(p, level, count, arcs, prev, unexplored, runs)) {
+    while (!bb_loop_stops(&p, level, count, arcs, prev, unexplored, runs)) {
         const unsigned slot = runs % 3;
         if (leader) {   /* the counter after this one: last read before the last barrier */
             s_next[(slot + 1) % 3] = 0;
@@ -116,7 +106,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             log[3] = 0;
             t_prev = now;
         }
-        unexplored -= arcs < unexplored ? arcs : unexplored;
+        unexplored = bb_unexplored_after(unexplored, arcs);
         prev = count;
         count = next_ctr[slot];
         arcs = arcs_ctr[slot];

@@ -243,16 +243,15 @@ static void read_phase_times(boxbfs_engine_t e, int d, int dir)
  * remain unexplored, and without the n a road network's tail would turn
  * bottom-up at a cost of all n vertices per level); after a bottom-up level,
  * stay while the frontier grows or holds more than n / beta vertices. The
- * one-device loop applies the same test (kernels' small_levels). */
+ * one-device loop stops on the same test (bb_turns_bottom_up, kernels.h). */
 static int choose_direction(const struct boxbfs_engine *e)
 {
     const boxbfs_engine_options_t *o = &e->opts;
     if (!e->bottom_up) return BOXBFS_SEARCH_TOP_DOWN;
     if (o->direction != BOXBFS_SEARCH_AUTO) return (int)o->direction;
     if (e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP)
-        return e->total_frontier > e->prev_total_frontier &&
-                       (double)e->total_arcs * o->alpha >
-                           (double)e->unexplored + (double)e->graph->n
+        return bb_turns_bottom_up(e->total_frontier, e->prev_total_frontier, e->total_arcs,
+                                  e->unexplored, (uint64_t)e->graph->n, o->alpha)
                    ? BOXBFS_SEARCH_BOTTOM_UP
                    : BOXBFS_SEARCH_TOP_DOWN;
     return e->total_frontier >= e->prev_total_frontier ||
@@ -273,7 +272,7 @@ static boxbfs_status_t advance(boxbfs_engine_t e, int level, uint64_t total_next
 {
     uint64_t level_arcs = e->total_arcs;
     e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
-    e->unexplored -= level_arcs < e->unexplored ? level_arcs : e->unexplored;
+    e->unexplored = bb_unexplored_after(e->unexplored, level_arcs);
     e->prev_total_frontier = e->total_frontier;
     e->total_frontier = total_next;
     e->total_arcs = total_arcs;
