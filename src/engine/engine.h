@@ -32,7 +32,7 @@ typedef struct {
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
     /* this level's timer slots: alias[s] = the slot recorded at the same
      * point (no work between them: no event recorded, no query made) */
-    int8_t alias[8];
+    int8_t alias[BB_TIMER_SLOTS];
     int last_stamp;
 } bb_engine_dev_t;
 

@@ -177,9 +177,12 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
     if (ndev > 1) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return BOXBFS_OK;
     BB_CHECK(e->team->exchange(e, &round, d));
-    if (ndev > 1) BB_CHECK(stamp(e, d, 2));
-    else same(e, d, 2);
-    if (ndev > 1) BB_CHECK(K->mark_frontier(&D->k, stream));
+    if (ndev > 1) {
+        BB_CHECK(stamp(e, d, 2));
+        BB_CHECK(K->mark_frontier(&D->k, stream));
+    } else {
+        same(e, d, 2);
+    }
     BB_CHECK(K->bottom_up(&D->k, stream, level + 1));
     BB_CHECK(stamp(e, d, 3));
     same(e, d, 4);
@@ -197,7 +200,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     uint64_t nloc = D->k.hi - D->k.lo;
     size_t own = (size_t)d * ndev + d;
     int launched = e->send_count[own] > 0;
-    if (e->send_count[own] > 0)
+    if (launched)
         BB_CHECK(K->update_list(&D->k, stream, D->k.outbox + e->send_offset[own],
                                 D->k.outbox_parent + e->send_offset[own], e->send_count[own], d,
                                 next_level));
