@@ -35,6 +35,18 @@ struct WarpStage {
     uint32_t ids[kThreads / 32][kStage];
     unsigned count[kThreads / 32];
 };
+/* The binsearch block's transposition of each warp's 32 x K edges (lane l
+ * finds the vertices of edges l K .. l K + K - 1 and loads the columns of
+ * edges l, l + 32, ...). One padding word per 32 keeps both the writes
+ * (stride K) and the reads (stride 1) free of bank conflicts. K = 16 would
+ * take the static shared memory past 48 KB with the WarpStage: it keeps the
+ * lane-consecutive loads. */
+template <int K> constexpr bool kTranspose = K <= 8;
+template <int K> constexpr int kTrWords = kTranspose<K> ? 32 * K + K : 1;
+template <int K>
+struct Transpose {
+    uint32_t pairs[kThreads / 32][2][kTrWords<K>];
+};
 /* K, the edges per thread [004 §3.4.1, Fig 3: 4 was best], and f0, the
  * hybrid threshold [002 §4.4, §5.1: expand factor (edges over frontier
  * vertices) above f0 = 10 takes the merge path], come from the engine options
@@ -270,6 +282,7 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
     if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
     __shared__ bb_block_sum arcs_acc;
     __shared__ WarpStage stage;
+    __shared__ Transpose<K> gather;
     if (bb_lane() == 0) stage.count[threadIdx.x >> 5] = 0;
     arcs_acc.begin();   /* (its barrier also publishes the stage counts) */
     const uint32_t *scan = f.scan;
@@ -313,6 +326,29 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
         for (int j = 0; j < K; j++)
             col[j] = valid[j] ? (uint64_t)__ldg(f.offsets + u[j]) + (e[j] - __ldg(f.scan + kv[j]))
                               : 0;
+        if (kTranspose<K>) {
+            /* the warp's 32 x K (parent, column index) pairs through shared
+             * memory, so that lane l takes edges wbase + 32 j + l: each
+             * column load below is one coalesced 128 B request instead of
+             * 32 sectors 4 K bytes apart (a device holds < 2^32 arcs) */
+            uint32_t(&tr)[2][kTrWords<K>] = gather.pairs[threadIdx.x >> 5];
+#pragma unroll
+            for (int j = 0; j < K; j++) {
+                const unsigned s = bb_lane() * K + j;
+                tr[0][s + s / 32] = u[j];
+                tr[1][s + s / 32] = (uint32_t)col[j];
+            }
+            __syncwarp();
+#pragma unroll
+            for (int j = 0; j < K; j++) {
+                const unsigned s = (unsigned)j * 32u + bb_lane();
+                e[j] = wbase + s;
+                valid[j] = e[j] < total;
+                u[j] = tr[0][s + j];
+                col[j] = tr[1][s + j];
+            }
+            __syncwarp();   /* read before the next chunk overwrites */
+        }
 #pragma unroll
         for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
         consume(valid, e, v, u, arcs_acc, &stage);
