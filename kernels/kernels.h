@@ -98,6 +98,10 @@ typedef struct {
     const int64_t *in_offsets;
     const uint32_t *in_columns;
     uint32_t *frontier_bits, *own_bits;
+    /* non-NULL: expand_atomic also sets the bit of each own vertex it puts in
+     * next_frontier here (owner-local ids; the engine zeroed it), so that a
+     * bottom-up level next needs no pack_bitmap */
+    uint32_t *next_bits;
     /* search state */
     int32_t *level;            /* owned: depth or -1 */
     int64_t *pred;             /* owned: parent gid, -(s+2) = from device s, -1 unreached */

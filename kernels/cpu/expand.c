@@ -48,6 +48,7 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
                 k->level[v - k->lo] = next_level;
                 k->pred[v - k->lo] = (int64_t)(k->lo + u);
                 k->next_frontier[next++] = (uint32_t)(v - k->lo);
+                if (k->next_bits) k->next_bits[(v - k->lo) >> 5] |= 1u << ((v - k->lo) & 31);
                 arcs += bb_cpu_degree(k, v - k->lo);
                 continue;
             }

@@ -179,7 +179,7 @@ struct AtomicVisit {
     unsigned long long *send_count;
     int32_t *level;
     int64_t *pred;
-    uint32_t *next_frontier;
+    uint32_t *next_frontier, *next_bits;
     unsigned long long *next, *arcs_counter;
     const int64_t *offsets;
     uint64_t lo, hi;
@@ -247,6 +247,7 @@ struct AtomicVisit {
                 level[lid] = next_level;
                 pred[lid] = (int64_t)(lo + u[j]);
                 to[slot++] = lid;
+                if (next_bits) atomicOr(next_bits + (lid >> 5), 1u << (lid & 31));
                 arcs += bb_degree(offsets, lid);
             }
         if (stage) __syncwarp();   /* the ids are staged before the next flush reads them */
@@ -549,6 +550,6 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
                       AtomicVisit{k->visited, k->visited_bits, k->ndev, k->self, k->range_lo,
                                   k->outbox, k->outbox_parent, k->remote_parent,
                                   ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,
-                                  ctr + BB_CTR_NEXT, ctr + BB_CTR_NEXT_ARCS, k->offsets, k->lo,
-                                  k->hi, next_level});
+                                  k->next_bits, ctr + BB_CTR_NEXT, ctr + BB_CTR_NEXT_ARCS,
+                                  k->offsets, k->lo, k->hi, next_level});
 }

@@ -66,6 +66,16 @@ static boxbfs_status_t begin_level(boxbfs_engine_t e, int d)
 }
 
 /* Expand and contract this device's frontier; leave the segment sizes in row d. */
+/* One device, atomic, auto: a top-down level also leaves its discoveries as
+ * bits of own_bits, so that a bottom-up level next skips the pack of the
+ * list (the bits cost a few atomics on an L2-resident bitmap; both backends,
+ * the same rows and bytes). */
+static int td_marks_bits(const struct boxbfs_engine *e)
+{
+    return e->ndev == 1 && e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO &&
+           e->opts.contract == BOXBFS_CONTRACT_ATOMIC;
+}
+
 static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount, int32_t level)
 {
     bb_engine_dev_t *D = &e->devs[d];
@@ -78,7 +88,12 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         same(e, d, 1);
         same(e, d, 2);
     } else if (e->opts.contract == BOXBFS_CONTRACT_ATOMIC) {
+        if (td_marks_bits(e))   /* zeroed: pack_bitmap of no ids */
+            BB_CHECK(K->pack_bitmap(&D->k, stream, D->k.frontier, 0, D->k.own_bits,
+                                    D->k.hi - D->k.lo));
+        D->k.next_bits = td_marks_bits(e) ? D->k.own_bits : NULL;
         BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand, level + 1));
+        D->k.next_bits = NULL;
         BB_CHECK(stamp(e, d, 1));
         same(e, d, 2);
         /* one device: nothing to send (own vertices are done), so no round trip here */
@@ -422,6 +437,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     int d = e->first + tid;
     bb_engine_dev_t *D = &e->devs[d];
     boxbfs_status_t st = BOXBFS_OK;
+    int marked = 0;   /* the last level was top-down and left own_bits = next frontier */
     (void)nlocal;
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
@@ -439,14 +455,17 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
         if (loop_fits(e)) {   /* one device: no other thread to meet */
             BB_CHECK_GOTO(device_loop(e, d, &level, &runs), st, out);
             if (runs > 0) {
+                marked = 0;
                 level--;   /* the loop moved past its levels */
                 continue;
             }
         }
         if (SYNC_ALL(e)) return BOXBFS_OK;   /* everyone read this level's counts */
         if (dir == BOXBFS_SEARCH_BOTTOM_UP) {
-            BB_CHECK_GOTO(bottom_up_level(e, d, fcount, level, packed), st, out);
+            BB_CHECK_GOTO(bottom_up_level(e, d, fcount, level, packed || marked), st, out);
+            marked = 0;
         } else {
+            marked = fcount > 0 && td_marks_bits(e);
             BB_CHECK_GOTO(expand_contract(e, d, fcount, level), st, out);
             BB_CHECK_GOTO(prepare_sends(e, d), st, out);
             if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
