@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "kernels/fault.h"
 #include "topology/topology.h"
 
 struct boxbfs_topology {
@@ -92,6 +93,7 @@ boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
                                                     "found no CUDA; rebuild with --with-cuda)");
     if (devices < 0 || devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [0, 1024]", devices);
+    BB_CHECK(bb_fault_wrap(ops, &ops));   /* BOXBFS_FAULT (tests) */
     BB_CHECK(ops->count(&available));
     if (backend == BOXBFS_BACKEND_CUDA && available == 0)
         return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");

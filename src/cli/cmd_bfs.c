@@ -59,37 +59,33 @@ static int choose_roots(boxbfs_graph_t g, const bb_bfs_args_t *a, int64_t **root
     return 0;
 }
 
-static int write_output(const char *path, boxbfs_graph_t g, const int64_t *parent,
-                        const int32_t *level)
+/* The first root's tree, one line per vertex, into an output file that
+ * bb_cmd_bfs commits with the reports or discards. */
+static int write_output(bb_outfile_t *out, const char *path, boxbfs_graph_t g,
+                        const int64_t *parent, const int32_t *level)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (f == NULL) {
-        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-        return -1;
-    }
+    if (bb_outfile_open(out, path) != 0) return -1;
     for (int64_t v = 0; v < g->n; v++)
-        fprintf(f, "%lld %d %lld\n", (long long)boxbfs_graph_external_id(g, v), level[v],
+        fprintf(out->f, "%lld %d %lld\n", (long long)boxbfs_graph_external_id(g, v), level[v],
                 parent[v] < 0 ? -1LL : (long long)boxbfs_graph_external_id(g, parent[v]));
-    if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
+    if (ferror(out->f)) {
         bb_cli_error("%s: write failed", path);
+        bb_outfile_discard(out);
         return -1;
     }
     return 0;
 }
 
-static int write_report_file(const char *path, const bb_bfs_report_t *r,
+static int write_report_file(bb_outfile_t *out, const char *path, const bb_bfs_report_t *r,
                              int (*writer)(FILE *, const bb_bfs_report_t *))
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    int bad;
-    if (f == NULL) {
-        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+    if (bb_outfile_open(out, path) != 0) return -1;
+    if (writer(out->f, r) != 0 || ferror(out->f)) {
+        bb_cli_error("%s: write failed", path);
+        bb_outfile_discard(out);
         return -1;
     }
-    bad = writer(f, r) != 0;
-    bad |= f != stdout ? fclose(f) != 0 : fflush(f) != 0;
-    if (bad) bb_cli_error("%s: write failed", path);
-    return bad ? -1 : 0;
+    return 0;
 }
 
 static void add_traffic(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev)
@@ -123,7 +119,7 @@ static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int 
     return 0;
 }
 
-static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
+static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *output)
 {
     boxbfs_graph_t g = r->graph;
     int ndev = a->eo.devices, rc = 0, failed = 0, output_failed = 0;
@@ -169,7 +165,7 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
             }
             /* rank 0 alone: the others must not wait for it in the collectives, so
              * the searches go on and the run fails at the end */
-            if (root_rank && a->output && write_output(a->output, g, parent, level) != 0)
+            if (root_rank && a->output && write_output(output, a->output, g, parent, level) != 0)
                 output_failed = 1;
         }
         /* every rank checks its rows of the tree; all get the same verdict and counts */
@@ -251,10 +247,12 @@ int bb_cmd_bfs(int argc, char **argv)
 {
     bb_bfs_args_t a;
     bb_bfs_report_t r;
+    bb_outfile_t files[3];   /* --output, --json, --traffic-csv: all or none (exit 0 or 2) */
     boxbfs_status_t st;
     int rc, nroots = 0;
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
+    memset(files, 0, sizeof files);
     boxbfs_engine_options_init(&a.eo);
     a.validate = 1;
     a.nroots = 64;
@@ -319,16 +317,20 @@ int bb_cmd_bfs(int argc, char **argv)
     r.opts = &a.eo;
     r.graph_spec = a.spec;
     r.validate = a.validate;
-    rc = run_searches(&a, &r);
+    rc = run_searches(&a, &r, &files[0]);
     if (boxbfs_engine_rank(r.engine) != 0) goto out;   /* rank 0 reports */
     if (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION) {
         int wrc = 0;
         if (!(a.json && strcmp(a.json, "-") == 0)) bb_report_text(stdout, &r);
-        if (a.json) wrc |= write_report_file(a.json, &r, bb_report_json);
-        if (a.traffic_csv) wrc |= write_report_file(a.traffic_csv, &r, bb_report_traffic_csv);
+        if (a.json) wrc |= write_report_file(&files[1], a.json, &r, bb_report_json);
+        if (a.traffic_csv && !wrc)
+            wrc |= write_report_file(&files[2], a.traffic_csv, &r, bb_report_traffic_csv);
+        for (int i = 0; i < 3 && !wrc; i++)
+            if (files[i].f != NULL) wrc |= bb_outfile_commit(&files[i]);
         if (wrc && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
     }
 out:
+    for (int i = 0; i < 3; i++) bb_outfile_discard(&files[i]);   /* the ones not committed */
     boxbfs_engine_free(r.engine);
     boxbfs_finalize();
     boxbfs_graph_free(r.graph);

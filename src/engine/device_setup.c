@@ -51,36 +51,63 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     p->gather = ndev > 1 ? (size_t)p->nloc * 8 : 0;
 }
 
+static const char *human(char buf[24], double bytes);
+
 static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
 {
     bb_engine_dev_t *D = &e->devs[d];
     void *p;
     if (D->nallocs == BB_MAX_ALLOCS)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "too many allocations on device %d", d);
-    BB_CHECK(e->ops->alloc(D->dev, bytes, &p));
+    boxbfs_status_t st = e->ops->alloc(D->dev, bytes, &p);
+    if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* the plan fit, the device said no: say both */
+        char cause[512];
+        size_t free_b = 0, total_b = 0;
+        snprintf(cause, sizeof cause, "%s", boxbfs_last_error());
+        if (e->ops->mem_info(D->dev, &free_b, &total_b) != BOXBFS_OK) free_b = 0;
+        char h[3][24];
+        return bb_error_set(st, "device %d (%s) ran out of memory: %s needed, %s allocated so "
+                            "far of this device's plan, %s free (%s); try more devices "
+                            "(--devices N) or a smaller graph", d, D->name,
+                            human(h[0], (double)bytes), human(h[1], (double)D->memory_bytes),
+                            human(h[2], (double)free_b), cause);
+    }
+    BB_CHECK(st);
     D->allocs[D->nallocs++] = p;
     D->memory_bytes += bytes;
     *(void **)ptr_p = p;
     return BOXBFS_OK;
 }
 
+/* bytes as "12.3 KiB|MiB|GiB" into buf (the figures of the memory messages). */
+static const char *human(char buf[24], double bytes)
+{
+    const char *unit = bytes >= 1073741824.0 ? "GiB" : bytes >= 1048576.0 ? "MiB" : "KiB";
+    double scale = bytes >= 1073741824.0 ? 1073741824.0 : bytes >= 1048576.0 ? 1048576.0 : 1024.0;
+    snprintf(buf, 24, "%.2f %s", bytes / scale, unit);
+    return buf;
+}
+
 static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     size_t free_b, total_b;
+    char h[10][24];
     BB_CHECK(e->ops->mem_info(e->devs[d].dev, &free_b, &total_b));
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
     if (p->total <= free_b) return BOXBFS_OK;
     return bb_error_set(
         BOXBFS_ERR_DEVICE_MEMORY,
-        "device %d (%s) needs %.2f GiB but has %.2f GiB free (short by %.2f GiB): graph slice "
-        "%.2f, visited %.2f, remote parents %.2f, level work %.2f, outbox %.2f, inbox %.2f, "
-        "other %.2f GiB; try more devices%s",
-        d, e->devs[d].name, p->total / 1073741824.0, free_b / 1073741824.0,
-        (p->total - free_b) / 1073741824.0, (p->graph + p->in_graph) / 1073741824.0,
-        p->visited / 1073741824.0,
-        p->remote / 1073741824.0, p->work / 1073741824.0, p->outbox / 1073741824.0,
-        p->inbox / 1073741824.0, (p->state + p->gather + p->scratch + p->bitmaps) / 1073741824.0,
+        "device %d (%s) needs %s but has %s free%s (short by %s): graph slice %s, visited %s, "
+        "remote parents %s, level work %s, outbox %s, inbox %s, other %s; try more devices "
+        "(--devices N)%s",
+        d, e->devs[d].name, human(h[0], (double)p->total), human(h[1], (double)free_b),
+        e->opts.device_memory_limit ? " under --memory-limit" : "",
+        human(h[2], (double)(p->total - free_b)), human(h[3], (double)(p->graph + p->in_graph)),
+        human(h[4], (double)p->visited), human(h[5], (double)p->remote),
+        human(h[6], (double)p->work), human(h[7], (double)p->outbox),
+        human(h[8], (double)p->inbox),
+        human(h[9], (double)(p->state + p->gather + p->scratch + p->bitmaps)),
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
             ? " or --visited bit"
             : "");
