@@ -14,6 +14,7 @@
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
     uint64_t nloc, arcs, in_arcs, work_cap, bitmap_words;
+    int inbox_shared, gather_shared;   /* in the sort buffers: no allocation of their own */
     size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, scratch,
         total;
 } mem_plan_t;
@@ -46,9 +47,22 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     p->remote = ndev > 1 ? (size_t)n * 4 : 0;
     p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
                                                     : (size_t)p->work_cap * 4 * 5 + 4;
-    p->outbox = (size_t)n * 4 * 2;
+    /* the outbox's vertices (n: segments of every owner), and the parents of
+     * the own segment only (remote vertices' parents are in remote_parent) */
+    p->outbox = (size_t)n * 4 + (size_t)p->nloc * 4;
     p->inbox = (size_t)ndev * (size_t)p->nloc * 4;
     p->gather = ndev > 1 ? (size_t)p->nloc * 8 : 0;
+    /* Several devices, sort-based contraction [README "Memory plan"]: the
+     * sort's buffers are dead from the end of contract to the next expand, so
+     * the inbox (written by the exchange, read by update) lives in nbr_parent,
+     * and the parent gather's buffers (after the search) in nbr and
+     * alt_parent, where they fit; alt is left to bitmap packing. */
+    p->inbox_shared = ndev > 1 && o->contract != BOXBFS_CONTRACT_ATOMIC &&
+                      p->work_cap >= (uint64_t)ndev * p->nloc;
+    p->gather_shared = ndev > 1 && o->contract != BOXBFS_CONTRACT_ATOMIC &&
+                       p->work_cap >= p->nloc;
+    if (p->inbox_shared) p->inbox = 0;
+    if (p->gather_shared) p->gather = 0;
 }
 
 static const char *human(char buf[24], double bytes);
@@ -216,9 +230,13 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
     }
     BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
-    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox_parent));
-    BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
-    if (p->gather) {
+    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
+    if (p->inbox_shared) k->inbox = k->nbr_parent;
+    else BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
+    if (p->gather_shared) {
+        k->gather_req = k->nbr;
+        k->gather_resp = k->alt_parent;
+    } else if (p->gather) {
         BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_req));
         BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_resp));
     }

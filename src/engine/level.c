@@ -203,7 +203,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     int launched = e->send_count[own] > 0;
     if (launched)
         BB_CHECK(K->update_list(&D->k, stream, D->k.outbox + e->send_offset[own],
-                                D->k.outbox_parent + e->send_offset[own], e->send_count[own], d,
+                                D->k.outbox_parent, e->send_count[own], d,
                                 next_level));
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)s * ndev + d;
