@@ -248,7 +248,7 @@ struct AtomicVisit {
                 uint64_t lo = __ldg(range_lo + o);
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
                 outbox[slot] = (uint32_t)(v[j] - lo);
-                remote_parent[v[j]] = u[j];   /* outbox_parent: own segment only */
+                remote_parent[bb_remote_slot(v[j], this->lo, hi)] = u[j];   /* not outbox_parent */
             }
     }
 };

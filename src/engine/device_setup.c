@@ -14,8 +14,8 @@
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
     uint64_t nloc, arcs, in_arcs, work_cap, bitmap_words;
-    int inbox_shared, gather_shared;   /* in the sort buffers: no allocation of their own */
-    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, scratch,
+    int inbox_shared;   /* in the sort buffers: no allocation of its own */
+    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, scratch,
         total;
 } mem_plan_t;
 
@@ -44,25 +44,22 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     if (ndev == 1) p->state += (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8;   /* the loop's log */
     if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
         p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
-    p->remote = ndev > 1 ? (size_t)n * 4 : 0;
+    p->remote = ndev > 1 ? (size_t)(n - p->nloc) * 4 : 0;   /* bb_remote_slot */
     p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
                                                     : (size_t)p->work_cap * 4 * 5 + 4;
     /* the outbox's vertices (n: segments of every owner), and the parents of
      * the own segment only (remote vertices' parents are in remote_parent) */
     p->outbox = (size_t)n * 4 + (size_t)p->nloc * 4;
     p->inbox = (size_t)ndev * (size_t)p->nloc * 4;
-    p->gather = ndev > 1 ? (size_t)p->nloc * 8 : 0;
-    /* Several devices, sort-based contraction [README "Memory plan"]: the
+    /* Several devices [README "Memory plan"]: with sort-based contraction the
      * sort's buffers are dead from the end of contract to the next expand, so
-     * the inbox (written by the exchange, read by update) lives in nbr_parent,
-     * and the parent gather's buffers (after the search) in nbr and
-     * alt_parent, where they fit; alt is left to bitmap packing. */
+     * the inbox (written by the exchange, read by update) lives in nbr_parent
+     * where it fits; alt is left to bitmap packing. The parent gather's
+     * requests and answers (after the search) live in the inbox's first two
+     * regions, dead by then. */
     p->inbox_shared = ndev > 1 && o->contract != BOXBFS_CONTRACT_ATOMIC &&
                       p->work_cap >= (uint64_t)ndev * p->nloc;
-    p->gather_shared = ndev > 1 && o->contract != BOXBFS_CONTRACT_ATOMIC &&
-                       p->work_cap >= p->nloc;
     if (p->inbox_shared) p->inbox = 0;
-    if (p->gather_shared) p->gather = 0;
 }
 
 static const char *human(char buf[24], double bytes);
@@ -121,7 +118,7 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
         human(h[4], (double)p->visited), human(h[5], (double)p->remote),
         human(h[6], (double)p->work), human(h[7], (double)p->outbox),
         human(h[8], (double)p->inbox),
-        human(h[9], (double)(p->state + p->gather + p->scratch + p->bitmaps)),
+        human(h[9], (double)(p->state + p->scratch + p->bitmaps)),
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
             ? " or --visited bit"
             : "");
@@ -233,12 +230,9 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
     if (p->inbox_shared) k->inbox = k->nbr_parent;
     else BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
-    if (p->gather_shared) {
-        k->gather_req = k->nbr;
-        k->gather_resp = k->alt_parent;
-    } else if (p->gather) {
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_req));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_resp));
+    if (ndev > 1) {   /* the parent gather: in the inbox's first two regions */
+        k->gather_req = k->inbox;
+        k->gather_resp = k->inbox + p->nloc;
     }
     if (p->scratch) {
         BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
@@ -260,7 +254,7 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
                             "more devices", d, (unsigned long long)p.arcs);
     BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
     p.total = p.graph + p.in_graph + p.bitmaps + p.state + p.visited + p.remote + p.work +
-              p.outbox + p.inbox + p.gather + p.scratch;
+              p.outbox + p.inbox + p.scratch;
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }
