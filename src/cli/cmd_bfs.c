@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/error.h"
+#include "common/timer.h"
 #include "graph/graph.h"
 
 
@@ -127,6 +129,7 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t
     int64_t *parent = malloc((size_t)g->n * sizeof *parent);
     int32_t *level = malloc((size_t)g->n * sizeof *level);
     bb_progress_t progress;
+    double search_s = 0, check_s = 0, t;   /* BOXBFS_LOG=info: where the time went */
     if (!parent || !level) {
         free(parent);
         free(level);
@@ -146,7 +149,10 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t
     for (int i = 0; i < r->nroots; i++) {
         const boxbfs_search_report_t *s;
         boxbfs_tree_info_t info;
-        boxbfs_status_t st = boxbfs_engine_run(r->engine, r->roots[i], parent, level, &s);
+        boxbfs_status_t st;
+        t = bb_now_s();
+        st = boxbfs_engine_run(r->engine, r->roots[i], parent, level, &s);
+        search_s += bb_now_s() - t;
         if (st != BOXBFS_OK) {
             rc = bb_cli_fail(st);
             break;
@@ -169,7 +175,9 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t
                 output_failed = 1;
         }
         /* every rank checks its rows of the tree; all get the same verdict and counts */
+        t = bb_now_s();
         st = boxbfs_engine_check_tree(r->engine, r->roots[i], parent, level, a->validate, &info);
+        check_s += bb_now_s() - t;
         r->validated[i] = !a->validate ? -1 : st == BOXBFS_OK;
         if (st == BOXBFS_ERR_VALIDATION) {
             if (root_rank)
@@ -187,8 +195,14 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t
         r->teps[i] = s->time_s > 0 ? (double)info.input_edges / s->time_s : 0;
         r->teps_arc[i] = s->time_s > 0 ? (double)info.arcs / s->time_s : 0;
         bb_progress_update(&progress, i + 1);
+        if (root_rank && !progress.enabled)
+            BB_INFO(-1, "search %d/%d: %.3f s, %s %.3f s", i + 1, r->nroots, s->time_s,
+                    a->validate ? "validation" : "tree counts", bb_now_s() - t);
     }
     bb_progress_end(&progress);
+    if (root_rank)
+        BB_INFO(-1, "%d searches: %.3f s in boxbfs_engine_run (parents gathered included), "
+                "%.3f s in boxbfs_engine_check_tree", r->nroots, search_s, check_s);
     r->validation = !a->validate ? "skipped" : failed ? "failed" : "passed";
     free(parent);
     free(level);
@@ -271,10 +285,14 @@ int bb_cmd_bfs(int argc, char **argv)
     a.load.mpi_slice = r.sliced;
     {
         bb_progress_t progress;   /* elapsed time while loading, on a terminal */
+        double t0 = bb_now_s();
         bb_progress_start(&progress, "loading", 0);
         bb_progress_update(&progress, 0);
         st = boxbfs_graph_load(a.spec, &a.load, &r.graph);
         bb_progress_end(&progress);
+        if (st == BOXBFS_OK)
+            BB_INFO(-1, "%s: %s in %.3f s", a.spec, r.sliced ? "this rank's slice loaded"
+                                                            : "loaded", bb_now_s() - t0);
     }
     if (st != BOXBFS_OK) {
         free(a.given_roots);
@@ -302,9 +320,13 @@ int bb_cmd_bfs(int argc, char **argv)
     }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
     if (rc != 0) goto out;
-    if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
-        rc = bb_cli_fail(st);
-        goto out;
+    {
+        double t0 = bb_now_s();
+        if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            goto out;
+        }
+        BB_INFO(-1, "devices set up (memory plan, slices uploaded) in %.3f s", bb_now_s() - t0);
     }
     a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
     /* the figures in effect (a description's name, measured ones) */

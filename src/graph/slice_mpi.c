@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "common/mpi_init.h"
+#include "common/timer.h"
 #include "engine/partition.h"
 #include "io/io.h"
 
@@ -134,6 +135,7 @@ static boxbfs_status_t load_kron(const world_t *w, const char *spec, int directe
     uint64_t seed;
     int64_t n, m, dropped[2];
     int64_t *offsets = NULL, *credit = NULL;
+    double t0;
 
     memset(&rows, 0, sizeof rows);
     /* the same on every rank: no agreement needed before the first collective */
@@ -146,9 +148,16 @@ static boxbfs_status_t load_kron(const world_t *w, const char *spec, int directe
     st = bb_malloc((size_t)(n + 1) * sizeof *offsets, "CSR offsets", &offsets);
     if (st == BOXBFS_OK) st = bb_malloc((size_t)n * sizeof *credit, "edge credits", &credit);
     BB_CHECK_GOTO(agree(w, st, spec), st, out);
+    t0 = bb_now_s();
     BB_CHECK_GOTO(global_rows(w, spec, scale, edgefactor, seed, directed, threads, n, offsets,
                               credit, dropped), st, out);
+    BB_INFO(-1, "%s: rank %d: pass (a), degrees of %lld rows generated and allgathered in %.3f s",
+            spec, w->rank, (long long)(n / w->size), bb_now_s() - t0);
+    t0 = bb_now_s();
     st = final_rows(w, scale, edgefactor, seed, directed, threads, n, offsets, credit, &rows);
+    if (st == BOXBFS_OK)
+        BB_INFO(-1, "%s: rank %d: pass (b), rows [%lld, %lld) generated in %.3f s", spec, w->rank,
+                (long long)rows.lo, (long long)rows.hi, bb_now_s() - t0);
     if (st == BOXBFS_OK) st = bb_calloc(1, sizeof *g, "graph", &g);
     BB_CHECK_GOTO(agree(w, st, spec), st, out);
     g->n = n;
