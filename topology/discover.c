@@ -206,6 +206,14 @@ double boxbfs_topology_probe_time(boxbfs_topology_t t, int src, int dst, boxbfs_
     return t->probe.times[(((size_t)src * n + dst) * BOXBFS_PROBE_MODES + mode) * t->probe.nsizes + k];
 }
 
+int boxbfs_topology_probe_direct(boxbfs_topology_t t, int src, int dst)
+{
+    if (t == NULL || !t->probed || src < 0 || dst < 0 || src >= t->ndev || dst >= t->ndev ||
+        src == dst)
+        return -1;
+    return t->probe.direct[(size_t)src * t->ndev + dst];
+}
+
 double boxbfs_topology_probe_latency(boxbfs_topology_t t, int src, int dst)
 {
     if (t == NULL || !t->probed || src < 0 || dst < 0 || src >= t->ndev || dst >= t->ndev) return 0;
