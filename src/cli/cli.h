@@ -130,6 +130,17 @@ typedef struct {
 void bb_progress_start(bb_progress_t *p, const char *label, int64_t total);
 void bb_progress_update(bb_progress_t *p, int64_t done);
 void bb_progress_end(bb_progress_t *p);
+/* Around one long call whose progress is unknown (a graph load): a thread
+ * redraws p's elapsed time twice a second until bb_progress_tick_stop, on a
+ * terminal only (elsewhere nothing is started). */
+typedef struct {
+    bb_progress_t *p;
+    int running;
+    void *thread;   /* pthread_t, opaque here */
+    void *sync;     /* the stop flag's lock and condition */
+} bb_progress_tick_t;
+void bb_progress_tick_start(bb_progress_tick_t *t, bb_progress_t *p);
+void bb_progress_tick_stop(bb_progress_tick_t *t);
 
 /* Git commit the binary was built from ("unknown" if not in a checkout). */
 const char *bb_build_commit(void);

@@ -285,10 +285,13 @@ int bb_cmd_bfs(int argc, char **argv)
     a.load.mpi_slice = r.sliced;
     {
         bb_progress_t progress;   /* elapsed time while loading, on a terminal */
+        bb_progress_tick_t tick;
         double t0 = bb_now_s();
-        bb_progress_start(&progress, "loading", 0);
+        bb_progress_start(&progress, r.sliced ? "loading this rank's slice" : "loading", 0);
         bb_progress_update(&progress, 0);
+        bb_progress_tick_start(&tick, &progress);
         st = boxbfs_graph_load(a.spec, &a.load, &r.graph);
+        bb_progress_tick_stop(&tick);
         bb_progress_end(&progress);
         if (st == BOXBFS_OK)
             BB_INFO(-1, "%s: %s in %.3f s", a.spec, r.sliced ? "this rank's slice loaded"
