@@ -77,6 +77,13 @@ static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_
            (p->alpha > 0 && bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
 }
 
+/* remote_parent holds the vertices outside the owned range [lo, hi) only
+ * (n - (hi - lo) entries): the slot of such a vertex v [README "Memory plan"]. */
+static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, uint64_t hi)
+{
+    return v < lo ? v : v - (hi - lo);
+}
+
 /* One device's BFS state: pointers are device memory of that device. */
 typedef struct {
     int ndev, self;
@@ -106,8 +113,9 @@ typedef struct {
     int32_t *level;            /* owned: depth or -1 */
     int64_t *pred;             /* owned: parent gid, -(s+2) = from device s, -1 unreached */
     void *visited;             /* all n vertices (valid-flag, atomic); NULL for sort-unique */
-    uint32_t *remote_parent;   /* n entries by gid: parent lid for remote vertices this
-                                  device discovered (BB_UNSET32 if none); NULL if ndev == 1 */
+    uint32_t *remote_parent;   /* n - (hi - lo) entries by bb_remote_slot(gid): parent lid
+                                  for remote vertices this device discovered (BB_UNSET32
+                                  if none); NULL if ndev == 1 */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
     uint32_t *scan;                       /* hi - lo + 1: expand's frontier-degree scan */
     /* per-level work */

@@ -470,6 +470,12 @@ double boxbfs_topology_probe_latency(boxbfs_topology_t topo, int src, int dst);
  * bandwidth = the largest size's peer-copy bandwidth. */
 boxbfs_status_t boxbfs_topology_probe_links(boxbfs_topology_t topo, boxbfs_links_t *links_p);
 
+/* ---- probe peer paths (issue #16) ----------------------------------------------- */
+/* The path the probe's peer copies src -> dst took: 1 direct (peer access
+ * enabled before timing), 0 staged by the driver (peer access not possible
+ * there), -1 no probe ran, src == dst or an id out of range. */
+int boxbfs_topology_probe_direct(boxbfs_topology_t topo, int src, int dst);
+
 /* ---- option names (CLI, JSON) ----------------------------------------------- */
 const char *boxbfs_backend_name(boxbfs_backend_t v);
 const char *boxbfs_contract_name(boxbfs_contract_t v);

@@ -4,7 +4,10 @@
 # `nvidia-smi topo -m`: tests/smi_topo.py); the probe gives positive, plausible figures for
 # peer, staged and bidirectional copies; with 2 or more GPUs, bfs runs with
 # --link-model measured, --order topology and a throttled GPU-BOX link
-# (exchange time within 25 % + 5 ms of the model). Skips (77) without a GPU.
+# (exchange time within 25 % + 5 ms of the model). The probe enables peer
+# access before timing: every pair that CUDA lets access its peer reports a
+# direct path, and an NVLink/NVSwitch pair's peer bandwidth at the largest
+# size is at least 2x its host-staged one. Skips (77) without a GPU.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -44,6 +47,17 @@ for pr in p[\"pairs\"]:
     big=pr[\"sizes\"][-1]
     for m in (\"peer\",\"host\",\"bidir\"):
         assert 1e8 < big[m+\"_Bps\"] < 5e12, (m, big)
+'"
+check "peer access enabled where CUDA allows it; NVLink peer copies well above host staging" "python3 -c '
+import json
+t=json.load(open(\"$tmp/p.json\"))
+links={(l[\"src\"],l[\"dst\"]):l for l in t[\"links\"]}
+for pr in t[\"probe\"][\"pairs\"]:
+    l=links[(pr[\"src\"],pr[\"dst\"])]; big=pr[\"sizes\"][-1]
+    print(pr[\"src\"], \"->\", pr[\"dst\"], l[\"type\"], pr[\"peer_path\"], \"peer %.1f GB/s, host %.1f GB/s\" % (big[\"peer_Bps\"]/1e9, big[\"host_Bps\"]/1e9))
+    assert pr[\"peer_path\"].startswith(\"direct\") == bool(l[\"access\"]), (l, pr[\"peer_path\"])
+    if l[\"type\"].startswith(\"NVLINK\") or l[\"type\"] == \"NVSWITCH\":
+        assert big[\"peer_Bps\"] >= 2*big[\"host_Bps\"], (\"NVLink peer copy not well above host staging\", big)
 '"
 "$BOXBFS" bfs kron:14 --backend cuda --roots 4 --link-model measured --order topology --json "$tmp/m.json" >/dev/null 2>"$tmp/me"
 check "bfs --link-model measured --order topology" "[ $? -eq 0 ] && grep -q '\"validation\": \"passed\"' '$tmp/m.json'"

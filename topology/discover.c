@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "kernels/fault.h"
 #include "topology/topology.h"
 
 struct boxbfs_topology {
@@ -92,6 +93,7 @@ boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
                                                     "found no CUDA; rebuild with --with-cuda)");
     if (devices < 0 || devices > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [0, 1024]", devices);
+    BB_CHECK(bb_fault_wrap(ops, &ops));   /* BOXBFS_FAULT (tests) */
     BB_CHECK(ops->count(&available));
     if (backend == BOXBFS_BACKEND_CUDA && available == 0)
         return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");
@@ -202,6 +204,14 @@ double boxbfs_topology_probe_time(boxbfs_topology_t t, int src, int dst, boxbfs_
         return 0;
     n = (size_t)t->ndev;
     return t->probe.times[(((size_t)src * n + dst) * BOXBFS_PROBE_MODES + mode) * t->probe.nsizes + k];
+}
+
+int boxbfs_topology_probe_direct(boxbfs_topology_t t, int src, int dst)
+{
+    if (t == NULL || !t->probed || src < 0 || dst < 0 || src >= t->ndev || dst >= t->ndev ||
+        src == dst)
+        return -1;
+    return t->probe.direct[(size_t)src * t->ndev + dst];
 }
 
 double boxbfs_topology_probe_latency(boxbfs_topology_t t, int src, int dst)

@@ -4,7 +4,11 @@
  * with the backend's timers (CUDA events on the copy's stream; on the cpu
  * backend the monotonic clock around a memcpy between two emulated devices,
  * so its figures are host memcpy speeds, and its "bidirectional" copies run
- * one after the other). Latency: the median time of an 8-byte peer copy. */
+ * one after the other). Latency: the median time of an 8-byte peer copy.
+ * Peer access is enabled both ways for every pair where the backend allows
+ * it (cudaDeviceCanAccessPeer) before anything is timed, so that a "peer"
+ * figure is a direct copy; where it is not possible the figure is the
+ * driver's staged copy, and bb_probe_t.direct and a warning say so. */
 #include "config.h"
 
 #include <stdio.h>
@@ -92,6 +96,7 @@ void bb_probe_free(bb_probe_t *p)
     free(p->sizes);
     free(p->times);
     free(p->lat);
+    free(p->direct);
     memset(p, 0, sizeof *p);
 }
 
@@ -116,6 +121,17 @@ boxbfs_status_t bb_probe_run(const bb_device_ops_t *ops, bb_device_t **devs, int
     BB_CHECK_GOTO(bb_calloc(n * n * BOXBFS_PROBE_MODES * (size_t)nsizes, sizeof(double),
                             "probe times", &p->times), st, out);
     BB_CHECK_GOTO(bb_calloc(n * n, sizeof(double), "probe latencies", &p->lat), st, out);
+    BB_CHECK_GOTO(bb_calloc(n * n, sizeof(int), "probe peer paths", &p->direct), st, out);
+    for (int s = 0; s < ndev; s++)
+        for (int d = 0; d < ndev; d++) {
+            int ok = 0;
+            if (s == d) continue;
+            BB_CHECK_GOTO(ops->enable_peer(devs[s], devs[d], &ok), st, out);
+            p->direct[(size_t)s * n + d] = ok;
+            if (!ok)
+                BB_WARN(s, "peer access %d -> %d is not possible: its peer-copy figures are "
+                        "copies the driver stages through host memory", s, d);
+        }
     BB_CHECK_GOTO(bb_calloc((size_t)repeats, sizeof(double), "probe samples", &scratch), st, out);
     BB_CHECK_GOTO(bb_calloc(n, sizeof(void *), "probe buffers", &b.src), st, out);
     BB_CHECK_GOTO(bb_calloc(n, sizeof(void *), "probe buffers", &b.dst), st, out);

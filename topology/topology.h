@@ -44,6 +44,8 @@ typedef struct {
     int ndev, nsizes;
     size_t *sizes;
     double *times, *lat;
+    int *direct;   /* n x n: 1 peer access s -> d enabled, so the "peer" figures are
+                      direct copies; 0 not possible: the driver staged them */
 } bb_probe_t;
 
 boxbfs_status_t bb_probe_run(const bb_device_ops_t *ops, bb_device_t **devs, int ndev,

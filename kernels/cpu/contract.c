@@ -44,7 +44,7 @@ boxbfs_status_t bb_cpu_contract(const bb_kstate_t *k, void *stream, uint64_t cou
     int valid_flag = k->contract == BOXBFS_CONTRACT_VALID_FLAG;
     int in_alt;
     const uint32_t *key, *val;
-    uint64_t out = 0;
+    uint64_t out = 0, own;
     (void)stream;
     in_alt = radix_sort_pairs(k, count);
     key = in_alt ? k->alt : k->nbr;
@@ -58,16 +58,6 @@ boxbfs_status_t bb_cpu_contract(const bb_kstate_t *k, void *stream, uint64_t cou
         out += (uint64_t)valid;
     }
     k->flags[count] = (uint32_t)out;
-    /* compact into owner-local ids; record parents of remote vertices */
-    for (uint64_t i = 0; i < count; i++) {
-        if (k->flags[i + 1] == k->flags[i]) continue;
-        uint32_t v = key[i];
-        int o = bb_cpu_owner(k, v);
-        k->outbox[k->flags[i]] = (uint32_t)(v - k->range_lo[o]);
-        k->outbox_parent[k->flags[i]] = val[i];
-        if (valid_flag) bb_cpu_visit(k, v);
-        if (o != k->self && k->remote_parent[v] == BB_UNSET32) k->remote_parent[v] = val[i];
-    }
     /* owner segments: the sorted keys are grouped by owner (block partition);
      * the first key >= range_lo[o] (binary search) indexes the scan, which
      * gives the segment's offset in the compacted list */
@@ -81,6 +71,22 @@ boxbfs_status_t bb_cpu_contract(const bb_kstate_t *k, void *stream, uint64_t cou
         if (o > 0)
             k->counters[BB_CTR_SEND_COUNT(o - 1)] =
                 k->flags[lo] - k->counters[BB_CTR_SEND_OFFSET(k->ndev, o - 1)];
+    }
+    /* compact into owner-local ids; the own segment's parents go to
+     * outbox_parent from 0 (it holds that segment only: hi - lo entries),
+     * remote vertices' to remote_parent */
+    own = k->counters[BB_CTR_SEND_OFFSET(k->ndev, k->self)];
+    for (uint64_t i = 0; i < count; i++) {
+        if (k->flags[i + 1] == k->flags[i]) continue;
+        uint32_t v = key[i];
+        int o = bb_cpu_owner(k, v);
+        k->outbox[k->flags[i]] = (uint32_t)(v - k->range_lo[o]);
+        if (o == k->self) k->outbox_parent[k->flags[i] - own] = val[i];
+        if (valid_flag) bb_cpu_visit(k, v);
+        if (o != k->self) {
+            uint32_t *rp = k->remote_parent + bb_remote_slot(v, k->lo, k->hi);
+            if (*rp == BB_UNSET32) *rp = val[i];
+        }
     }
     return BOXBFS_OK;
 }

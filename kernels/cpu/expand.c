@@ -55,8 +55,7 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
             int o = bb_cpu_owner(k, v);
             uint64_t slot = k->range_lo[o] + count[o]++;
             k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
-            k->outbox_parent[slot] = u;
-            k->remote_parent[v] = u;
+            k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
         }
     }
     k->counters[BB_CTR_EXPANDED] = 0;

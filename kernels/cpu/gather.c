@@ -31,7 +31,8 @@ boxbfs_status_t bb_cpu_gather_answer(const bb_kstate_t *k, void *stream, uint32_
                                      uint64_t count, uint64_t requester_lo)
 {
     (void)stream;
-    for (uint64_t i = 0; i < count; i++) req[i] = k->remote_parent[requester_lo + req[i]];
+    for (uint64_t i = 0; i < count; i++)
+        req[i] = k->remote_parent[bb_remote_slot(requester_lo + req[i], k->lo, k->hi)];
     return BOXBFS_OK;
 }
 

@@ -69,10 +69,13 @@ struct CompactArgs {
     int ndev, self, valid_flag, bits;
     void *visited;
     uint32_t *outbox, *outbox_parent, *remote_parent;
+    const unsigned long long *own_offset;   /* the own segment's start (segments ran first) */
 };
 
 /* Survivors (flags[i + 1] != flags[i]) to slot flags[i]; each survivor is a
- * distinct vertex, so the plain stores below never race. */
+ * distinct vertex, so the plain stores below never race. outbox_parent holds
+ * the own segment only (hi - lo entries, from 0); remote vertices' parents go
+ * to remote_parent. */
 __global__ void __launch_bounds__(kThreads) compact(CompactArgs a)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -82,9 +85,13 @@ __global__ void __launch_bounds__(kThreads) compact(CompactArgs a)
     uint32_t v = a.key[i], p = a.val[i];
     int o = bb_owner(a.range_lo, a.ndev, v);
     a.outbox[slot] = (uint32_t)(v - __ldg(a.range_lo + o));
-    a.outbox_parent[slot] = p;
+    if (o == a.self) a.outbox_parent[slot - (uint32_t)*a.own_offset] = p;
     if (a.valid_flag) bb_mark(a.visited, a.bits, v);
-    if (o != a.self && a.remote_parent[v] == BB_UNSET32) a.remote_parent[v] = p;
+    if (o != a.self) {
+        uint32_t *rp = a.remote_parent + bb_remote_slot(v, __ldg(a.range_lo + a.self),
+                                                        __ldg(a.range_lo + a.self + 1));
+        if (*rp == BB_UNSET32) *rp = p;
+    }
 }
 
 /* First index in key[0, count) whose key is >= bound; all lanes call it. */
@@ -150,13 +157,14 @@ extern "C" boxbfs_status_t bb_cuda_contract(const bb_kstate_t *k, void *stream, 
     FlagOp op = {key, valid_flag ? k->visited : NULL, k->visited_bits, count};
     bytes = k->scratch_bytes;
     BB_CUDA_CHECK(flag_scan(k->scratch, bytes, op, k->flags, count + 1, s));
-    CompactArgs a = {key, val, k->flags, count, k->range_lo, ndev, k->self, valid_flag,
-                     k->visited_bits, k->visited, k->outbox, k->outbox_parent, k->remote_parent};
-    compact<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(a);
-    BB_CUDA_LAUNCH_CHECK();
     int warps = ndev + 1 < 32 ? ndev + 1 : 32;
     segments<<<1, warps * 32, (size_t)(ndev + 1) * sizeof(uint32_t), s>>>(
         key, k->flags, count, k->range_lo, ndev, k->n, ctr);
+    BB_CUDA_LAUNCH_CHECK();
+    CompactArgs a = {key, val, k->flags, count, k->range_lo, ndev, k->self, valid_flag,
+                     k->visited_bits, k->visited, k->outbox, k->outbox_parent, k->remote_parent,
+                     ctr + BB_CTR_SEND_OFFSET(ndev, k->self)};
+    compact<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(a);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

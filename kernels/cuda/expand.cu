@@ -170,7 +170,8 @@ struct FilterAppend {
 /* Atomic method [004 §3.4]: the thread that sets v's visited bit updates v
  * at once when this device owns it (level, parent, next frontier: the
  * update's work, without the round trip through the outbox), else appends
- * (owner-local id, parent lid) at range_lo[owner] + send_count[owner]++. */
+ * the owner-local id at range_lo[owner] + send_count[owner]++ (its parent lid
+ * in remote_parent). */
 struct AtomicVisit {
     void *visited;
     int bits, ndev, self;
@@ -260,8 +261,7 @@ struct AtomicVisit {
                 uint64_t lo = __ldg(range_lo + o);
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
                 outbox[slot] = (uint32_t)(v[j] - lo);
-                outbox_parent[slot] = u[j];
-                remote_parent[v[j]] = u[j];
+                remote_parent[bb_remote_slot(v[j], this->lo, hi)] = u[j];   /* not outbox_parent */
             }
     }
 };

@@ -47,10 +47,11 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void __launch_bounds__(kThreads)
-    answer(uint32_t *req, uint64_t count, const uint32_t *remote_parent, uint64_t requester_lo)
+    answer(uint32_t *req, uint64_t count, const uint32_t *remote_parent, uint64_t requester_lo,
+           uint64_t lo, uint64_t hi)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count) req[i] = remote_parent[requester_lo + req[i]];
+    if (i < count) req[i] = remote_parent[bb_remote_slot(requester_lo + req[i], lo, hi)];
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -92,7 +93,7 @@ extern "C" boxbfs_status_t bb_cuda_gather_answer(const bb_kstate_t *k, void *str
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
     answer<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(req, count, k->remote_parent,
-                                                                requester_lo);
+                                                                requester_lo, k->lo, k->hi);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

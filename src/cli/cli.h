@@ -77,6 +77,21 @@ boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
 int bb_cli_write_graph(const char *command, const char *spec, const char *out,
                        const boxbfs_load_options_t *opts, int generate);
 
+/* An output file written whole or not at all (--output, --json,
+ * --traffic-csv): a regular path, or one not there yet, is written under a
+ * temporary name next to it, renamed into place by bb_outfile_commit and
+ * removed by bb_outfile_discard, so a failed run leaves no partial file; "-"
+ * is stdout, devices and pipes are written in place. open and commit return
+ * 0, or -1 with the message printed; every open is ended by one of the two. */
+typedef struct {
+    const char *path;
+    char *tmp;   /* NULL: written in place */
+    FILE *f;
+} bb_outfile_t;
+int bb_outfile_open(bb_outfile_t *o, const char *path);
+int bb_outfile_commit(bb_outfile_t *o);
+void bb_outfile_discard(bb_outfile_t *o);
+
 /* JSON writer: pretty enough to read, strict enough to parse. */
 typedef struct {
     FILE *f;
@@ -115,6 +130,17 @@ typedef struct {
 void bb_progress_start(bb_progress_t *p, const char *label, int64_t total);
 void bb_progress_update(bb_progress_t *p, int64_t done);
 void bb_progress_end(bb_progress_t *p);
+/* Around one long call whose progress is unknown (a graph load): a thread
+ * redraws p's elapsed time twice a second until bb_progress_tick_stop, on a
+ * terminal only (elsewhere nothing is started). */
+typedef struct {
+    bb_progress_t *p;
+    int running;
+    void *thread;   /* pthread_t, opaque here */
+    void *sync;     /* the stop flag's lock and condition */
+} bb_progress_tick_t;
+void bb_progress_tick_start(bb_progress_tick_t *t, bb_progress_t *p);
+void bb_progress_tick_stop(bb_progress_tick_t *t);
 
 /* Git commit the binary was built from ("unknown" if not in a checkout). */
 const char *bb_build_commit(void);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/error.h"
+#include "common/timer.h"
 #include "graph/graph.h"
 
 
@@ -59,37 +61,33 @@ static int choose_roots(boxbfs_graph_t g, const bb_bfs_args_t *a, int64_t **root
     return 0;
 }
 
-static int write_output(const char *path, boxbfs_graph_t g, const int64_t *parent,
-                        const int32_t *level)
+/* The first root's tree, one line per vertex, into an output file that
+ * bb_cmd_bfs commits with the reports or discards. */
+static int write_output(bb_outfile_t *out, const char *path, boxbfs_graph_t g,
+                        const int64_t *parent, const int32_t *level)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (f == NULL) {
-        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
-        return -1;
-    }
+    if (bb_outfile_open(out, path) != 0) return -1;
     for (int64_t v = 0; v < g->n; v++)
-        fprintf(f, "%lld %d %lld\n", (long long)boxbfs_graph_external_id(g, v), level[v],
+        fprintf(out->f, "%lld %d %lld\n", (long long)boxbfs_graph_external_id(g, v), level[v],
                 parent[v] < 0 ? -1LL : (long long)boxbfs_graph_external_id(g, parent[v]));
-    if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
+    if (ferror(out->f)) {
         bb_cli_error("%s: write failed", path);
+        bb_outfile_discard(out);
         return -1;
     }
     return 0;
 }
 
-static int write_report_file(const char *path, const bb_bfs_report_t *r,
+static int write_report_file(bb_outfile_t *out, const char *path, const bb_bfs_report_t *r,
                              int (*writer)(FILE *, const bb_bfs_report_t *))
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    int bad;
-    if (f == NULL) {
-        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+    if (bb_outfile_open(out, path) != 0) return -1;
+    if (writer(out->f, r) != 0 || ferror(out->f)) {
+        bb_cli_error("%s: write failed", path);
+        bb_outfile_discard(out);
         return -1;
     }
-    bad = writer(f, r) != 0;
-    bad |= f != stdout ? fclose(f) != 0 : fflush(f) != 0;
-    if (bad) bb_cli_error("%s: write failed", path);
-    return bad ? -1 : 0;
+    return 0;
 }
 
 static void add_traffic(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev)
@@ -123,7 +121,7 @@ static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int 
     return 0;
 }
 
-static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
+static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *output)
 {
     boxbfs_graph_t g = r->graph;
     int ndev = a->eo.devices, rc = 0, failed = 0, output_failed = 0;
@@ -131,6 +129,7 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
     int64_t *parent = malloc((size_t)g->n * sizeof *parent);
     int32_t *level = malloc((size_t)g->n * sizeof *level);
     bb_progress_t progress;
+    double search_s = 0, check_s = 0, t;   /* BOXBFS_LOG=info: where the time went */
     if (!parent || !level) {
         free(parent);
         free(level);
@@ -150,7 +149,10 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
     for (int i = 0; i < r->nroots; i++) {
         const boxbfs_search_report_t *s;
         boxbfs_tree_info_t info;
-        boxbfs_status_t st = boxbfs_engine_run(r->engine, r->roots[i], parent, level, &s);
+        boxbfs_status_t st;
+        t = bb_now_s();
+        st = boxbfs_engine_run(r->engine, r->roots[i], parent, level, &s);
+        search_s += bb_now_s() - t;
         if (st != BOXBFS_OK) {
             rc = bb_cli_fail(st);
             break;
@@ -169,11 +171,13 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
             }
             /* rank 0 alone: the others must not wait for it in the collectives, so
              * the searches go on and the run fails at the end */
-            if (root_rank && a->output && write_output(a->output, g, parent, level) != 0)
+            if (root_rank && a->output && write_output(output, a->output, g, parent, level) != 0)
                 output_failed = 1;
         }
         /* every rank checks its rows of the tree; all get the same verdict and counts */
+        t = bb_now_s();
         st = boxbfs_engine_check_tree(r->engine, r->roots[i], parent, level, a->validate, &info);
+        check_s += bb_now_s() - t;
         r->validated[i] = !a->validate ? -1 : st == BOXBFS_OK;
         if (st == BOXBFS_ERR_VALIDATION) {
             if (root_rank)
@@ -191,8 +195,14 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r)
         r->teps[i] = s->time_s > 0 ? (double)info.input_edges / s->time_s : 0;
         r->teps_arc[i] = s->time_s > 0 ? (double)info.arcs / s->time_s : 0;
         bb_progress_update(&progress, i + 1);
+        if (root_rank && !progress.enabled)
+            BB_INFO(-1, "search %d/%d: %.3f s, %s %.3f s", i + 1, r->nroots, s->time_s,
+                    a->validate ? "validation" : "tree counts", bb_now_s() - t);
     }
     bb_progress_end(&progress);
+    if (root_rank)
+        BB_INFO(-1, "%d searches: %.3f s in boxbfs_engine_run (parents gathered included), "
+                "%.3f s in boxbfs_engine_check_tree", r->nroots, search_s, check_s);
     r->validation = !a->validate ? "skipped" : failed ? "failed" : "passed";
     free(parent);
     free(level);
@@ -251,10 +261,12 @@ int bb_cmd_bfs(int argc, char **argv)
 {
     bb_bfs_args_t a;
     bb_bfs_report_t r;
+    bb_outfile_t files[3];   /* --output, --json, --traffic-csv: all or none (exit 0 or 2) */
     boxbfs_status_t st;
     int rc, nroots = 0;
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
+    memset(files, 0, sizeof files);
     boxbfs_engine_options_init(&a.eo);
     a.validate = 1;
     a.nroots = 64;
@@ -273,10 +285,17 @@ int bb_cmd_bfs(int argc, char **argv)
     a.load.mpi_slice = r.sliced;
     {
         bb_progress_t progress;   /* elapsed time while loading, on a terminal */
-        bb_progress_start(&progress, "loading", 0);
+        bb_progress_tick_t tick;
+        double t0 = bb_now_s();
+        bb_progress_start(&progress, r.sliced ? "loading this rank's slice" : "loading", 0);
         bb_progress_update(&progress, 0);
+        bb_progress_tick_start(&tick, &progress);
         st = boxbfs_graph_load(a.spec, &a.load, &r.graph);
+        bb_progress_tick_stop(&tick);
         bb_progress_end(&progress);
+        if (st == BOXBFS_OK)
+            BB_INFO(-1, "%s: %s in %.3f s", a.spec, r.sliced ? "this rank's slice loaded"
+                                                            : "loaded", bb_now_s() - t0);
     }
     if (st != BOXBFS_OK) {
         free(a.given_roots);
@@ -304,9 +323,13 @@ int bb_cmd_bfs(int argc, char **argv)
     }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
     if (rc != 0) goto out;
-    if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
-        rc = bb_cli_fail(st);
-        goto out;
+    {
+        double t0 = bb_now_s();
+        if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            goto out;
+        }
+        BB_INFO(-1, "devices set up (memory plan, slices uploaded) in %.3f s", bb_now_s() - t0);
     }
     a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
     /* the figures in effect (a description's name, measured ones) */
@@ -319,16 +342,20 @@ int bb_cmd_bfs(int argc, char **argv)
     r.opts = &a.eo;
     r.graph_spec = a.spec;
     r.validate = a.validate;
-    rc = run_searches(&a, &r);
+    rc = run_searches(&a, &r, &files[0]);
     if (boxbfs_engine_rank(r.engine) != 0) goto out;   /* rank 0 reports */
     if (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION) {
         int wrc = 0;
         if (!(a.json && strcmp(a.json, "-") == 0)) bb_report_text(stdout, &r);
-        if (a.json) wrc |= write_report_file(a.json, &r, bb_report_json);
-        if (a.traffic_csv) wrc |= write_report_file(a.traffic_csv, &r, bb_report_traffic_csv);
+        if (a.json) wrc |= write_report_file(&files[1], a.json, &r, bb_report_json);
+        if (a.traffic_csv && !wrc)
+            wrc |= write_report_file(&files[2], a.traffic_csv, &r, bb_report_traffic_csv);
+        for (int i = 0; i < 3 && !wrc; i++)
+            if (files[i].f != NULL) wrc |= bb_outfile_commit(&files[i]);
         if (wrc && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
     }
 out:
+    for (int i = 0; i < 3; i++) bb_outfile_discard(&files[i]);   /* the ones not committed */
     boxbfs_engine_free(r.engine);
     boxbfs_finalize();
     boxbfs_graph_free(r.graph);

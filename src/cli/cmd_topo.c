@@ -121,6 +121,14 @@ static int parse_topo_args(int argc, char **argv, topo_args_t *a)
 
 static double gbps(size_t bytes, double s) { return s > 0 ? (double)bytes / s / 1e9 : 0; }
 
+/* Which path the probe's peer copies took (README "Link probe"). */
+static const char *peer_path(boxbfs_topology_t t, int s, int d)
+{
+    int direct = boxbfs_topology_probe_direct(t, s, d);
+    return direct > 0 ? "direct (peer access enabled)"
+           : direct == 0 ? "staged by the driver (no peer access)" : "unknown";
+}
+
 static void print_text(FILE *f, boxbfs_topology_t t, const topo_args_t *a, const char *note)
 {
     int n = boxbfs_topology_device_count(t);
@@ -184,6 +192,10 @@ static void print_text(FILE *f, boxbfs_topology_t t, const topo_args_t *a, const
             if (s != d)
                 fprintf(f, "latency_us %d->%d: %.3f\n", s, d,
                         boxbfs_topology_probe_latency(t, s, d) * 1e6);
+    for (int s = 0; s < n; s++)
+        for (int d = 0; d < n; d++)
+            if (s != d)
+                fprintf(f, "peer_path %d->%d: %s\n", s, d, peer_path(t, s, d));
 }
 
 static int write_json(FILE *f, boxbfs_topology_t t, const topo_args_t *a, const char *note)
@@ -242,6 +254,7 @@ static int write_json(FILE *f, boxbfs_topology_t t, const topo_args_t *a, const 
                 bb_json_int(&j, "src", s);
                 bb_json_int(&j, "dst", d);
                 bb_json_double(&j, "latency_s", boxbfs_topology_probe_latency(t, s, d));
+                bb_json_string(&j, "peer_path", peer_path(t, s, d));
                 bb_json_begin_array(&j, "sizes");
                 for (int k = 0; k < a->nsizes; k++) {
                     double tp = boxbfs_topology_probe_time(t, s, d, BOXBFS_PROBE_PEER, k);

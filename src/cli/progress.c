@@ -1,13 +1,17 @@
 /* Progress lines on stderr for long CLI work ("label  i/n  42%  ETA 3s"),
  * drawn only when stderr is a terminal, at most ten times a second, and
  * erased by bb_progress_end so the terminal is left as it was. With total
- * <= 0 the amount of work is unknown: the line shows the elapsed time. */
+ * <= 0 the amount of work is unknown: the line shows the elapsed time, which
+ * a ticker thread redraws during one long call (bb_progress_tick_start). */
 #include "config.h"
 
 #include "cli/cli.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/timer.h"
@@ -69,4 +73,67 @@ void bb_progress_end(bb_progress_t *p)
     fputs("\r\033[K", stderr);
     fflush(stderr);
     p->last = 0.0;
+}
+
+typedef struct {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int stop;
+} ticker_t;
+
+static void *tick_main(void *arg)
+{
+    bb_progress_tick_t *t = arg;
+    ticker_t *k = t->sync;
+    pthread_mutex_lock(&k->lock);
+    while (!k->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 500000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&k->cond, &k->lock, &until);
+        if (!k->stop) bb_progress_update(t->p, 0);
+    }
+    pthread_mutex_unlock(&k->lock);
+    return NULL;
+}
+
+void bb_progress_tick_start(bb_progress_tick_t *t, bb_progress_t *p)
+{
+    ticker_t *k;
+    t->p = p;
+    t->running = 0;
+    t->sync = NULL;
+    if (!p->enabled || (k = calloc(1, sizeof *k)) == NULL) return;
+    pthread_mutex_init(&k->lock, NULL);
+    pthread_cond_init(&k->cond, NULL);
+    t->sync = k;
+    if (pthread_create(&k->thread, NULL, tick_main, t) != 0) {   /* no ticking: not an error */
+        pthread_mutex_destroy(&k->lock);
+        pthread_cond_destroy(&k->cond);
+        free(k);
+        t->sync = NULL;
+        return;
+    }
+    t->running = 1;
+}
+
+void bb_progress_tick_stop(bb_progress_tick_t *t)
+{
+    ticker_t *k = t->sync;
+    if (!t->running) return;
+    pthread_mutex_lock(&k->lock);
+    k->stop = 1;
+    pthread_cond_signal(&k->cond);
+    pthread_mutex_unlock(&k->lock);
+    pthread_join(k->thread, NULL);
+    pthread_mutex_destroy(&k->lock);
+    pthread_cond_destroy(&k->cond);
+    free(k);
+    t->sync = NULL;
+    t->running = 0;
 }

@@ -92,3 +92,12 @@ boxbfs_status_t bb_calloc(size_t count, size_t size, const char *what, void *ptr
     *(void **)ptr_p = p;
     return BOXBFS_OK;
 }
+
+static void (*abort_hook)(void);
+
+void bb_abort_hook_set(void (*hook)(void)) { abort_hook = hook; }
+
+void bb_abort_hook_run(void)
+{
+    if (abort_hook != NULL) abort_hook();
+}

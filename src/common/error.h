@@ -48,4 +48,9 @@ int bb_log_enabled(bb_log_level_t level);
 boxbfs_status_t bb_malloc(size_t bytes, const char *what, void *ptr_p);
 boxbfs_status_t bb_calloc(size_t count, size_t size, const char *what, void *ptr_p);
 
+/* What the process runs before it ends without returning (an MPI rank's
+ * MPI_Abort): the CLI removes its temporary output files. One hook. */
+void bb_abort_hook_set(void (*hook)(void));
+void bb_abort_hook_run(void);
+
 #endif /* BB_ERROR_H */

@@ -14,7 +14,8 @@
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
     uint64_t nloc, arcs, in_arcs, work_cap, bitmap_words;
-    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, scratch,
+    int inbox_shared;   /* in the sort buffers: no allocation of its own */
+    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, scratch,
         total;
 } mem_plan_t;
 
@@ -43,13 +44,25 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     if (ndev == 1) p->state += (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8;   /* the loop's log */
     if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
         p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
-    p->remote = ndev > 1 ? (size_t)n * 4 : 0;
+    p->remote = ndev > 1 ? (size_t)(n - p->nloc) * 4 : 0;   /* bb_remote_slot */
     p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
                                                     : (size_t)p->work_cap * 4 * 5 + 4;
-    p->outbox = (size_t)n * 4 * 2;
+    /* the outbox's vertices (n: segments of every owner), and the parents of
+     * the own segment only (remote vertices' parents are in remote_parent) */
+    p->outbox = (size_t)n * 4 + (size_t)p->nloc * 4;
     p->inbox = (size_t)ndev * (size_t)p->nloc * 4;
-    p->gather = ndev > 1 ? (size_t)p->nloc * 8 : 0;
+    /* Several devices [README "Memory plan"]: with sort-based contraction the
+     * sort's buffers are dead from the end of contract to the next expand, so
+     * the inbox (written by the exchange, read by update) lives in nbr_parent
+     * where it fits; alt is left to bitmap packing. The parent gather's
+     * requests and answers (after the search) live in the inbox's first two
+     * regions, dead by then. */
+    p->inbox_shared = ndev > 1 && o->contract != BOXBFS_CONTRACT_ATOMIC &&
+                      p->work_cap >= (uint64_t)ndev * p->nloc;
+    if (p->inbox_shared) p->inbox = 0;
 }
+
+static const char *human(char buf[24], double bytes);
 
 static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
 {
@@ -57,30 +70,55 @@ static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *p
     void *p;
     if (D->nallocs == BB_MAX_ALLOCS)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "too many allocations on device %d", d);
-    BB_CHECK(e->ops->alloc(D->dev, bytes, &p));
+    boxbfs_status_t st = e->ops->alloc(D->dev, bytes, &p);
+    if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* the plan fit, the device said no: say both */
+        char cause[512];
+        size_t free_b = 0, total_b = 0;
+        snprintf(cause, sizeof cause, "%s", boxbfs_last_error());
+        if (e->ops->mem_info(D->dev, &free_b, &total_b) != BOXBFS_OK) free_b = 0;
+        char h[3][24];
+        return bb_error_set(st, "device %d (%s) ran out of memory: %s needed, %s allocated so "
+                            "far of this device's plan, %s free (%s); try more devices "
+                            "(--devices N) or a smaller graph", d, D->name,
+                            human(h[0], (double)bytes), human(h[1], (double)D->memory_bytes),
+                            human(h[2], (double)free_b), cause);
+    }
+    BB_CHECK(st);
     D->allocs[D->nallocs++] = p;
     D->memory_bytes += bytes;
     *(void **)ptr_p = p;
     return BOXBFS_OK;
 }
 
+/* bytes as "12.3 KiB|MiB|GiB" into buf (the figures of the memory messages). */
+static const char *human(char buf[24], double bytes)
+{
+    const char *unit = bytes >= 1073741824.0 ? "GiB" : bytes >= 1048576.0 ? "MiB" : "KiB";
+    double scale = bytes >= 1073741824.0 ? 1073741824.0 : bytes >= 1048576.0 ? 1048576.0 : 1024.0;
+    snprintf(buf, 24, "%.2f %s", bytes / scale, unit);
+    return buf;
+}
+
 static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     size_t free_b, total_b;
+    char h[10][24];
     BB_CHECK(e->ops->mem_info(e->devs[d].dev, &free_b, &total_b));
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
     if (p->total <= free_b) return BOXBFS_OK;
     return bb_error_set(
         BOXBFS_ERR_DEVICE_MEMORY,
-        "device %d (%s) needs %.2f GiB but has %.2f GiB free (short by %.2f GiB): graph slice "
-        "%.2f, visited %.2f, remote parents %.2f, level work %.2f, outbox %.2f, inbox %.2f, "
-        "other %.2f GiB; try more devices%s",
-        d, e->devs[d].name, p->total / 1073741824.0, free_b / 1073741824.0,
-        (p->total - free_b) / 1073741824.0, (p->graph + p->in_graph) / 1073741824.0,
-        p->visited / 1073741824.0,
-        p->remote / 1073741824.0, p->work / 1073741824.0, p->outbox / 1073741824.0,
-        p->inbox / 1073741824.0, (p->state + p->gather + p->scratch + p->bitmaps) / 1073741824.0,
+        "device %d (%s) needs %s but has %s free%s (short by %s): graph slice %s, visited %s, "
+        "remote parents %s, level work %s, outbox %s, inbox %s, other %s; try more devices "
+        "(--devices N)%s",
+        d, e->devs[d].name, human(h[0], (double)p->total), human(h[1], (double)free_b),
+        e->opts.device_memory_limit ? " under --memory-limit" : "",
+        human(h[2], (double)(p->total - free_b)), human(h[3], (double)(p->graph + p->in_graph)),
+        human(h[4], (double)p->visited), human(h[5], (double)p->remote),
+        human(h[6], (double)p->work), human(h[7], (double)p->outbox),
+        human(h[8], (double)p->inbox),
+        human(h[9], (double)(p->state + p->scratch + p->bitmaps)),
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
             ? " or --visited bit"
             : "");
@@ -189,11 +227,12 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
     }
     BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
-    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox_parent));
-    BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
-    if (p->gather) {
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_req));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->gather_resp));
+    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
+    if (p->inbox_shared) k->inbox = k->nbr_parent;
+    else BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
+    if (ndev > 1) {   /* the parent gather: in the inbox's first two regions */
+        k->gather_req = k->inbox;
+        k->gather_resp = k->inbox + p->nloc;
     }
     if (p->scratch) {
         BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
@@ -215,7 +254,7 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
                             "more devices", d, (unsigned long long)p.arcs);
     BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
     p.total = p.graph + p.in_graph + p.bitmaps + p.state + p.visited + p.remote + p.work +
-              p.outbox + p.inbox + p.gather + p.scratch;
+              p.outbox + p.inbox + p.scratch;
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "kernels/fault.h"
 #include "topology/topology.h"
 
 static const bb_device_ops_t *backend_ops(boxbfs_backend_t backend)
@@ -293,14 +294,16 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
 {
     boxbfs_engine_t e;
     boxbfs_status_t st;
+    const bb_device_ops_t *ops;
     if (graph == NULL || opts == NULL || engine_p == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_engine_create: NULL argument");
     BB_CHECK(check_options(graph, opts));
+    BB_CHECK(bb_fault_wrap(backend_ops(opts->backend), &ops));   /* BOXBFS_FAULT (tests) */
     BB_CHECK(bb_calloc(1, sizeof *e, "the engine", &e));
     e->graph = graph;
     e->opts = *opts;
     e->opts.device_ids = NULL;   /* copied below when given */
-    e->ops = backend_ops(opts->backend);
+    e->ops = ops;
     e->ndev = opts->devices;
     e->first = 0;
     e->nlocal = e->ndev;

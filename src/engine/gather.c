@@ -37,6 +37,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
     if (e->team->publish_rows(e, self)) return BOXBFS_OK;
     if (self == 0) modeled = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     BB_CHECK(e->team->exchange(e, &round, self));
+    if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;   /* inbox not whole */
     /* answers: device self answers requester r in place, then sends them back */
     for (int r = 0; r < ndev; r++) {
         size_t in = (size_t)r * ndev + self, out = (size_t)self * ndev + r;
@@ -53,6 +54,7 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
     if (e->team->publish_rows(e, self)) return BOXBFS_OK;
     if (self == 0) modeled += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     BB_CHECK(e->team->exchange(e, &round, self));
+    if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;   /* inbox not whole */
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)self * ndev + s;
         if (s == self || e->send_count[cell] == 0) continue;

@@ -192,6 +192,7 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
     if (ndev > 1) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return BOXBFS_OK;
     BB_CHECK(e->team->exchange(e, &round, d));
+    if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;   /* inbox not whole */
     if (ndev > 1) {
         BB_CHECK(stamp(e, d, 2));
         BB_CHECK(K->mark_frontier(&D->k, stream));
@@ -217,7 +218,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     int launched = e->send_count[own] > 0;
     if (launched)
         BB_CHECK(K->update_list(&D->k, stream, D->k.outbox + e->send_offset[own],
-                                D->k.outbox_parent + e->send_offset[own], e->send_count[own], d,
+                                D->k.outbox_parent, e->send_count[own], d,
                                 next_level));
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)s * ndev + d;
@@ -470,6 +471,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
             BB_CHECK_GOTO(prepare_sends(e, d), st, out);
             if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
             BB_CHECK_GOTO(e->team->exchange(e, &round, d), st, out);
+            if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;   /* inbox not whole */
             if (e->ndev > 1) BB_CHECK_GOTO(stamp(e, d, 3), st, out);
             else same(e, d, 3);
             BB_CHECK_GOTO(update(e, d, level + 1), st, out);

@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "common/mpi_init.h"
+#include "kernels/fault.h"
 
 typedef struct {
     MPI_Comm comm;
@@ -43,6 +44,7 @@ static boxbfs_status_t mpi_open(boxbfs_engine_t e)
     MPI_Comm_dup(MPI_COMM_WORLD, &t->comm);
     MPI_Comm_rank(t->comm, &t->rank);
     MPI_Comm_size(t->comm, &t->size);
+    bb_fault_set_rank(t->rank);   /* BOXBFS_FAULT=rank:R */
     {   /* which of this host's processes this is: it picks the host's GPU */
         MPI_Comm host;
         MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &host);
@@ -251,6 +253,7 @@ static void mpi_fail(boxbfs_engine_t e)
     fprintf(stderr, "boxbfs: [dev %d] error: %s (%s); aborting the MPI job\n", t->rank,
             e->fail_message, boxbfs_status_string(e->fail));
     fflush(stderr);
+    bb_abort_hook_run();   /* no partial output files */
     MPI_Abort(t->comm, 3);
 }
 

@@ -1,0 +1,24 @@
+/* Fault injection for tests [README "Fault injection"]: BOXBFS_FAULT names
+ * one device call that fails, and bb_fault_wrap puts a table in front of a
+ * backend's bb_device_ops_t whose entries count the calls of that kind and
+ * fail the N-th, then forward; the same wrapper serves cpu and cuda.
+ *
+ *   BOXBFS_FAULT=KIND:N[:dev D]   KIND alloc (device and pinned host memory),
+ *                                 copy (host <-> device), launch (any kernel),
+ *                                 peer_copy; the N-th such call (N >= 1) on
+ *                                 any device thread, or on device ordinal D
+ *   BOXBFS_FAULT=rank:R[:N]       the N-th kernel launch (default 1) of MPI
+ *                                 rank R (bb_fault_set_rank) */
+#ifndef BB_FAULT_H
+#define BB_FAULT_H
+
+#include "kernels/kernels.h"
+
+/* *ops_p = base where BOXBFS_FAULT is unset or empty, else the counting
+ * wrapper in front of base. INVALID_ARG names a malformed BOXBFS_FAULT. */
+boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t **ops_p);
+
+/* This process's MPI rank (for rank:R); -1 (the default) outside MPI. */
+void bb_fault_set_rank(int rank);
+
+#endif /* BB_FAULT_H */
