@@ -64,6 +64,11 @@ static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *p
     return BOXBFS_OK;
 }
 
+boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
+{
+    return dev_alloc(e, d, bytes, ptr_p);
+}
+
 static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     size_t free_b, total_b;
