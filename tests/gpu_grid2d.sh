@@ -11,6 +11,12 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 
 if ! "$BOXBFS" bfs kron:6 --backend cuda --devices 1 --roots 1 >/dev/null 2>"$tmp/e"; then
     echo "no usable GPU: skipped ($(head -1 "$tmp/e"))"; exit 77
 fi
+if ! "$BOXBFS" bfs kron:6 --backend cuda --devices 1 --partition 2d --roots 1 >/dev/null 2>"$tmp/e"; then
+    if grep -q "2D kernels are not built in" "$tmp/e"; then
+        echo "the cuda backend has no 2D kernels yet: skipped"; exit 77
+    fi
+    echo "FAIL --partition 2d on the cuda backend:"; cat "$tmp/e"; exit 1
+fi
 gpus=$(python3 - "$BOXBFS" <<'PY'
 import subprocess, sys
 n = 1
