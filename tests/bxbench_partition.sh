@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/bxbench partition (README "2D partition") on a tiny sweep (kron:10,
-# 4 and 16 cpu devices, two link models, 2 roots): a 1D and a 2D row per
+# 4 and 16 cpu devices, three link models, 2 roots): a 1D and a 2D row per
 # graph, device count and link model, with the grid, messages and the
 # expand/fold bytes of each JSON report; bytes and messages the same on
 # every link model, modeled times not; 2D at most half of 1D's messages on
@@ -14,19 +14,19 @@ tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
 [ -f "$tools/bxbench" ] || { echo "tools/bxbench not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
 python3 "$tools/bxbench" partition --boxbfs "$BOXBFS" --out "$tmp/o" --scales 10 \
-    --devices 4,16 --roots 2 --link-models nvlink4,expether-2x10g-shared \
+    --devices 4,16 --roots 2 --link-models nvlink4,expether-2x10g,expether-2x10g-shared \
     >"$tmp/stdout" 2>"$tmp/log"
 rc=$?
 check "partition sweep exit 0" "[ $rc -eq 0 ]"
 [ $rc -eq 0 ] || tail -5 "$tmp/log"
-check "eight points run" "[ \$(grep -c '] run ' '$tmp/log') -eq 8 ]"
+check "twelve points run" "[ \$(grep -c '] run ' '$tmp/log') -eq 12 ]"
 check "summary compares 1d and 2d" \
     "grep -q '| 2^10 | 16 | nvlink4 | 2d | 4x4 |' '$tmp/stdout' && grep -q '| 2^10 | 16 | nvlink4 | 1d | - |' '$tmp/stdout'"
 check "CSV rows match the reports; 2D <= 1D/2 messages on 16 devices" "python3 - '$tmp/o' <<'PY'
 import csv, json, os, sys
 out = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(out, 'runs.csv'))))
-assert len(rows) == 8, len(rows)
+assert len(rows) == 12, len(rows)
 by = {}
 for r in rows:
     rep = json.load(open(os.path.join(out, 'runs', r['point'] + '.json')))
@@ -47,6 +47,11 @@ for d in ('4', '16'):
         a, b = by[(d, p, 'nvlink4')], by[(d, p, 'expether-2x10g-shared')]
         assert a['bytes_per_bfs'] == b['bytes_per_bfs'] and a['messages_per_bfs'] == b['messages_per_bfs']
         assert float(a['modeled_exchange_s_per_bfs']) < float(b['modeled_exchange_s_per_bfs'])
+        # a shared slot divides its 2.5 GB/s among the copies through it at once
+        c = by[(d, p, 'expether-2x10g')]
+        assert float(c['modeled_exchange_s_per_bfs']) <= float(b['modeled_exchange_s_per_bfs'])
+        if (d, p) == ('16', '1d'):   # 1D: every slot carries a copy out and one in at once
+            assert float(c['modeled_exchange_s_per_bfs']) < float(b['modeled_exchange_s_per_bfs'])
 m1, m2 = (float(by[('16', p, 'nvlink4')]['messages_per_bfs']) for p in ('1d', '2d'))
 assert 2 * m2 <= m1, (m1, m2)
 PY"
