@@ -58,7 +58,16 @@ boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *m
     boxbfs_link_model_t m;
     if (text == NULL || *text == '\0')
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "empty link model");
-    if (bb_links_builtin(text, model_p) >= 0) return BOXBFS_OK;   /* topology/links.c */
+    /* topology/links.c; a shared-slot built-in is a description (boxbfs_links_load): as one
+     * figure it would model dedicated links */
+    switch (bb_links_builtin(text, model_p)) {
+    case 0: return BOXBFS_OK;
+    case 1:
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "link model '%s' has shared slots: it is a link description "
+                            "(boxbfs_links_load), not one figure", text);
+    default: break;
+    }
     comma = strchr(text, ',');
     if (comma == NULL || strlen(text) >= sizeof buf)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,

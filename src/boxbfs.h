@@ -233,6 +233,15 @@ const char *boxbfs_links_name(boxbfs_links_t links);
 boxbfs_status_t boxbfs_links_pair(boxbfs_links_t links, int src, int dst, double *bandwidth_Bps_p,
                                   double *latency_s_p, int *shared_p);
 
+/* How the engine divides the graph (README "2D partition"): 1D gives each
+ * device a range of vertices and their adjacency lists; 2D [004 §2.2] puts
+ * R x C devices on a grid, each holding one block of the adjacency matrix
+ * (the arcs from its grid column's vertices to its grid row's) and 1/(RC)
+ * of the vertex state; a level gathers the frontier within each grid column
+ * (expand) and sends discovered vertices to their owners within each grid
+ * row (fold). */
+typedef enum { BOXBFS_PARTITION_1D = 0, BOXBFS_PARTITION_2D = 1 } boxbfs_partition_t;
+
 typedef enum {
     BOXBFS_ORDER_GIVEN = 0,      /* devices in the order given (--device-ids)    */
     BOXBFS_ORDER_TOPOLOGY = 1    /* greedy ring: fastest links adjacent (README)  */
@@ -270,6 +279,12 @@ typedef struct {
      * per level; high-diameter graphs have thousands of such levels).
      * 0: every level from the host. */
     int64_t device_loop_arcs;
+    /* README "2D partition": BOXBFS_PARTITION_2D runs top-down only, on the
+     * cpu backend (emulated devices; one per MPI rank with
+     * BOXBFS_EXCHANGE_MPI); grid_rows x grid_cols must equal the devices, 0 x 0
+     * picks the squarest grid (boxbfs_grid_default). */
+    boxbfs_partition_t partition;
+    int grid_rows, grid_cols;
 } boxbfs_engine_options_t;
 
 /* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
@@ -339,7 +354,9 @@ typedef enum {
     BOXBFS_PHASE_PARENTS = 3,     /* parent gather after the search           */
     BOXBFS_PHASE_FRONTIER_BITMAP = 4, /* bottom-up levels: each device's part of
                                          the frontier bitmap to every other one */
-    BOXBFS_PHASE_COUNT = 5
+    BOXBFS_PHASE_EXPAND = 5,      /* 2D: the frontier gathered within a grid column */
+    BOXBFS_PHASE_FOLD = 6,        /* 2D: discovered vertices to their owners in the grid row */
+    BOXBFS_PHASE_COUNT = 7
 } boxbfs_phase_t;
 
 typedef struct {
@@ -486,6 +503,14 @@ const char *boxbfs_expand_name(boxbfs_expand_t v);
 const char *boxbfs_phase_name(boxbfs_phase_t v);
 /* "auto", "top-down", "bottom-up" */
 const char *boxbfs_search_direction_name(boxbfs_search_direction_t v);
+/* "1d", "2d" */
+const char *boxbfs_partition_name(boxbfs_partition_t v);
+/* The squarest grid of devices processes: rows <= cols, rows the largest
+ * divisor of devices not above its square root (16: 4 x 4, 8: 2 x 4). */
+void boxbfs_grid_default(int devices, int *rows_p, int *cols_p);
+/* Parse "RxC" (R, C in [1, 1024]). Returns OK or INVALID_ARG (message says
+ * what is wrong); rows_p and cols_p written on OK only. */
+boxbfs_status_t boxbfs_grid_parse(const char *text, int *rows_p, int *cols_p);
 /* Number of devices the backend can drive here (cpu: unlimited, reports 0
  * meaning "any"); cuda: the visible GPUs, 0 when none or not built in. */
 int boxbfs_backend_device_count(boxbfs_backend_t backend);

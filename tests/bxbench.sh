@@ -34,7 +34,8 @@ cols = ('point graph scale vertices edges devices backend contract visited wire 
         'gteps_max time_s_median bytes_per_bfs frontier_bytes_per_bfs '
         'frontier_bitmap_bytes_per_bfs link_bytes '
         'modeled_exchange_s_per_bfs expand_s contract_s exchange_s update_s device_names '
-        'commit date').split()
+        'commit date partition grid messages_per_bfs expand_bytes_per_bfs '
+        'fold_bytes_per_bfs').split()
 assert list(rows[0].keys()) == cols, list(rows[0].keys())
 assert len(rows) == 2, len(rows)
 assert [r['contract'] for r in rows] == ['sort-unique', 'valid-flag']
@@ -127,7 +128,7 @@ check "missing column: exit 1" "[ $? -eq 1 ]"
 check "missing column: named" "grep -q \"col.csv:1: missing column gteps_median\" '$tmp/err'"
 sed '3s/,[^,]*,[^,]*$//' "$csv" >"$tmp/short.csv"
 python3 "$tools/bxplot" "$tmp/short.csv" --out "$tmp/p" >/dev/null 2>"$tmp/err"
-check "short line: exit 1 naming FILE:3" "[ $? -eq 1 ] && grep -q 'short.csv:3: 31 fields, the header has 33' '$tmp/err'"
+check "short line: exit 1 naming FILE:3" "[ $? -eq 1 ] && grep -q 'short.csv:3: 36 fields, the header has 38' '$tmp/err'"
 
 # A CSV from before the direction columns reads as top-down with no bitmap bytes.
 data=${TESTDATA:-$(dirname "$0")/data}

@@ -117,6 +117,11 @@ int main(void)
         boxbfs_links_free(l);
     }
     /* built-ins and BW,LAT through boxbfs_links_load */
+    /* shared slots are a description, not one figure (else they would model dedicated links) */
+    {
+        boxbfs_link_model_t one;
+        CHECK(boxbfs_link_model_parse("expether-2x10g-shared", &one) == BOXBFS_ERR_INVALID_ARG);
+    }
     CHECK_OK(boxbfs_links_load("expether-2x10g-shared", &l));
     CHECK_OK(boxbfs_links_pair(l, 5, 9, &bw, &lat, &shared));
     CHECK(close_to(bw, 2.5e9) && close_to(lat, 10e-6) && shared == 1);

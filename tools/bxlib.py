@@ -22,13 +22,19 @@ COLUMNS = [
     ("modeled_exchange_s_per_bfs", "f"),
     ("expand_s", "f"), ("contract_s", "f"), ("exchange_s", "f"), ("update_s", "f"),
     ("device_names", "s"), ("commit", "s"), ("date", "s"),
+    # 2D partition (bxbench partition): the grid, messages and the 2D phases' bytes
+    ("partition", "s"), ("grid", "s"), ("messages_per_bfs", "f"),
+    ("expand_bytes_per_bfs", "f"), ("fold_bytes_per_bfs", "f"),
 ]
 NAMES = [c for c, _ in COLUMNS]
 KIND = dict(COLUMNS)
 # Columns added later, with the value a CSV written before them stands for:
 # runs before direction-optimizing BFS (commit f81b3f8) were all top-down and
 # sent no frontier bitmap. read_csv fills them in when the header lacks them.
-LATER = {"direction": "top-down", "frontier_bitmap_bytes_per_bfs": "0"}
+LATER = {"direction": "top-down", "frontier_bitmap_bytes_per_bfs": "0",
+         # runs before the 2D partition were 1D; their messages were not kept
+         "partition": "1d", "grid": "", "messages_per_bfs": "0",
+         "expand_bytes_per_bfs": "0", "fold_bytes_per_bfs": "0"}
 PHASES = ["expand_s", "contract_s", "exchange_s", "update_s"]
 METHODS = ["sort-unique", "valid-flag", "atomic"]
 
@@ -98,6 +104,11 @@ def row_from_report(point, scale, rep, path):
             "device_names": ";".join(d["name"] for d in rep["devices"]),
             "commit": rep.get("commit", ""),
             "date": date,
+            "partition": o.get("partition", "1d"),
+            "grid": "%dx%d" % (o["grid_rows"], o["grid_cols"]) if "grid_rows" in o else "",
+            "messages_per_bfs": num(t["total_messages"] / searches),
+            "expand_bytes_per_bfs": num(t["phases"].get("expand", 0) / searches),
+            "fold_bytes_per_bfs": num(t["phases"].get("fold", 0) / searches),
         }
         for p in PHASES:
             row[p] = num(phase[p])
@@ -355,4 +366,34 @@ def summary_direction(rows):
                 fmt_bytes(r["frontier_bitmap_bytes_per_bfs"]), fmt_bytes(rest),
                 vs("bytes_per_bfs"), 1e3 * r["modeled_exchange_s_per_bfs"], r["link_model"],
                 vs("modeled_exchange_s_per_bfs")))
+    return "\n".join(out)
+
+
+def summary_partition(rows):
+    """1D against 2D: bytes, messages and modeled exchange time per BFS for
+    each graph x devices x link model, one row per partition, with 2D's
+    ratio to 1D."""
+    out = ["| graph | devices | link model | partition | grid | bytes/BFS | expand B/BFS "
+           "| fold B/BFS | 1D frontier B/BFS | messages/BFS | messages vs 1D | bytes vs 1D "
+           "| modeled exchange ms/BFS | modeled vs 1D |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    groups = {}
+    for r in rows:
+        key = (r["vertices"], r["graph"], r["devices"], r["link_model"])
+        groups.setdefault(key, {})[r["partition"]] = r
+    for key in sorted(groups):
+        g = groups[key]
+        one = g.get("1d")
+        for part in sorted(g):
+            r = g[part]
+            ratio = lambda c: "-" if one is None or r is one or not one[c] else \
+                "%.2fx" % (r[c] / one[c])
+            out.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %.4g | %s |"
+                       % (graph_label(r), r["devices"], r["link_model"], part, r["grid"] or "-",
+                          fmt_bytes(r["bytes_per_bfs"]), fmt_bytes(r["expand_bytes_per_bfs"]),
+                          fmt_bytes(r["fold_bytes_per_bfs"]),
+                          fmt_bytes(r["frontier_bytes_per_bfs"]), r["messages_per_bfs"],
+                          ratio("messages_per_bfs"), ratio("bytes_per_bfs"),
+                          1e3 * r["modeled_exchange_s_per_bfs"],
+                          ratio("modeled_exchange_s_per_bfs")))
     return "\n".join(out)

@@ -54,7 +54,11 @@ static void bfs_usage(FILE *f)
         "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n"
         "  --whole-graph          one device per MPI rank: every rank loads the whole graph (default:\n"
-        "                         each rank loads only its rows from kron: or a .bbcsr file)\n");
+        "                         each rank loads only its rows from kron: or a .bbcsr file)\n"
+        "  --partition 1d|2d      1d (default): vertex ranges; 2d: R x C grid, each device holds one\n"
+        "                         block of the matrix, expand in grid columns, fold in grid rows\n"
+        "                         (top-down only; README \"2D partition\")\n"
+        "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R <= C)\n");
 }
 
 static int parse_enum(const char *opt, const char *value, const char *const *names, int count,
@@ -126,6 +130,42 @@ static int check_launcher(const bb_bfs_args_t *a)
                      "process: it drives every GPU)", procs);
         return -1;
     }
+    return 0;
+}
+
+/* --partition 2d: top-down only (the default direction becomes top-down,
+ * another one given is refused); --grid RxC sets the device count when
+ * --devices is absent and must match it when given. */
+static int check_partition(bb_bfs_args_t *a)
+{
+    if (a->eo.partition != BOXBFS_PARTITION_2D) {
+        if (a->grid_given) {
+            bb_cli_error("--grid %dx%d applies to --partition 2d only", a->eo.grid_rows,
+                         a->eo.grid_cols);
+            return -1;
+        }
+        return 0;
+    }
+    if (!a->direction_given) a->eo.direction = BOXBFS_SEARCH_TOP_DOWN;
+    if (a->eo.direction != BOXBFS_SEARCH_TOP_DOWN) {
+        bb_cli_error("--partition 2d runs top-down levels only: --direction %s is not supported "
+                     "(leave it out, or use --direction top-down)",
+                     boxbfs_search_direction_name(a->eo.direction));
+        return -1;
+    }
+    if (!a->grid_given) return 0;
+    if (a->devices_given && a->eo.devices != a->eo.grid_rows * a->eo.grid_cols) {
+        bb_cli_error("--grid %dx%d needs %d devices, but --devices is %d", a->eo.grid_rows,
+                     a->eo.grid_cols, a->eo.grid_rows * a->eo.grid_cols, a->eo.devices);
+        return -1;
+    }
+    if (a->eo.grid_rows * a->eo.grid_cols > 1024) {
+        bb_cli_error("--grid %dx%d: %d devices, at most 1024", a->eo.grid_rows, a->eo.grid_cols,
+                     a->eo.grid_rows * a->eo.grid_cols);
+        return -1;
+    }
+    a->eo.devices = a->eo.grid_rows * a->eo.grid_cols;
+    a->devices_given = 1;
     return 0;
 }
 
@@ -225,6 +265,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--direction");
             if (parse_enum("--direction", v, directions, 3, &iv)) return -1;
             a->eo.direction = (boxbfs_search_direction_t)iv;
+            a->direction_given = 1;
         } else if (OPT("--alpha")) {
             NEED_VALUE("--alpha");
             if (bb_parse_positive(v, &a->eo.alpha)) { bb_cli_error("--alpha: '%s' is not a finite positive number", v); return -1; }
@@ -271,6 +312,18 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->eo.links = a->links;
         } else if (strcmp(arg, "--throttle") == 0) {
             a->eo.throttle = 1;
+        } else if (OPT("--partition")) {
+            static const char *const partitions[] = {"1d", "2d"};
+            NEED_VALUE("--partition");
+            if (parse_enum("--partition", v, partitions, 2, &iv)) return -1;
+            a->eo.partition = (boxbfs_partition_t)iv;
+        } else if (OPT("--grid")) {
+            NEED_VALUE("--grid");
+            if (boxbfs_grid_parse(v, &a->eo.grid_rows, &a->eo.grid_cols) != BOXBFS_OK) {
+                bb_cli_error("--grid: %s", boxbfs_last_error());
+                return -1;
+            }
+            a->grid_given = 1;
         } else if (strcmp(arg, "--whole-graph") == 0) {
             a->whole_graph = 1;
         } else if (OPT("--order")) {
@@ -298,6 +351,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
 #undef OPT
 #undef NEED_VALUE
     }
+    if (check_partition(a)) return -1;
     return check_launcher(a);
 }
 

@@ -153,6 +153,7 @@ typedef struct {
     int backend_given, devices_given, validate, nroots;
     int whole_graph;        /* --whole-graph: every MPI rank loads the whole graph */
     int reverse;            /* --reverse: search the graph with its arcs turned around */
+    int grid_given, direction_given;   /* --grid, --direction (README "2D partition") */
     int64_t *given_roots;   /* external ids */
     int ngiven;
     uint64_t seed;

@@ -280,7 +280,7 @@ int bb_cmd_bfs(int argc, char **argv)
     pick_defaults(&a);
     /* the inputs that can be read by range: each rank loads only its rows */
     r.per_process = boxbfs_one_device_per_process(&a.eo);
-    r.sliced = r.per_process && !a.whole_graph &&
+    r.sliced = r.per_process && !a.whole_graph && a.eo.partition == BOXBFS_PARTITION_1D &&
                (strncmp(a.spec, "kron:", 5) == 0 || bb_ends_with(a.spec, ".bbcsr"));
     a.load.mpi_slice = r.sliced;
     {
@@ -332,6 +332,8 @@ int bb_cmd_bfs(int argc, char **argv)
         BB_INFO(-1, "devices set up (memory plan, slices uploaded) in %.3f s", bb_now_s() - t0);
     }
     a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
+    if (a.eo.partition == BOXBFS_PARTITION_2D && a.eo.grid_rows == 0)   /* the engine's choice */
+        boxbfs_grid_default(a.eo.devices, &a.eo.grid_rows, &a.eo.grid_cols);
     /* the figures in effect (a description's name, measured ones) */
     a.eo.link_model = *boxbfs_engine_link_model(r.engine);
     if (alloc_report(&r, nroots, a.eo.devices) != 0) {

@@ -74,6 +74,11 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     else fprintf(f, "%d", o->max_depth);
     if (o->devices == 1) fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
     fprintf(f, "%s\n", r->reverse ? "  reversed: arcs followed against their direction" : "");
+    if (o->partition == BOXBFS_PARTITION_2D)
+        fprintf(f, "# partition: 2d  grid: %dx%d (device p at grid row p %% %d, column p / %d: "
+                   "holds the arcs from its grid column's vertices to its grid row's, owns "
+                   "1/%d of the vertices)\n",
+                o->grid_rows, o->grid_cols, o->grid_rows, o->grid_rows, o->devices);
     fprintf(f,
             "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)\n"
             "# link model: %s (%.3g GB/s, %.3g us per message)\n",
@@ -340,6 +345,11 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);
     bb_json_int(&j, "memory_limit", (int64_t)o->device_memory_limit);
+    bb_json_string(&j, "partition", boxbfs_partition_name(o->partition));
+    if (o->partition == BOXBFS_PARTITION_2D) {
+        bb_json_int(&j, "grid_rows", o->grid_rows);
+        bb_json_int(&j, "grid_cols", o->grid_cols);
+    }
     bb_json_end_object(&j);
     bb_json_string(&j, "version", boxbfs_version());
     bb_json_string(&j, "commit", bb_build_commit());

@@ -99,6 +99,11 @@ static const char *human(char buf[24], double bytes)
     return buf;
 }
 
+boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
+{
+    return dev_alloc(e, d, bytes, ptr_p);
+}
+
 static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     size_t free_b, total_b;

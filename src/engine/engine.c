@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "kernels/fault.h"
+#include "engine/engine2d.h"
 #include "topology/topology.h"
 
 static const bb_device_ops_t *backend_ops(boxbfs_backend_t backend)
@@ -214,7 +215,8 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
     BB_CHECK(open_devices(e));
     BB_CHECK(setup_links(e));
     BB_CHECK(setup_bottom_up(e));
-    for (int d = e->first; d < e->first + e->nlocal; d++) BB_CHECK(bb_engine_setup_device(e, d));
+    for (int d = e->first; d < e->first + e->nlocal; d++)
+        BB_CHECK(e->grid ? bb_grid2d_setup_device(e, d) : bb_engine_setup_device(e, d));
     free(e->in_offsets);
     free(e->in_columns);
     e->in_offsets = e->in_columns = NULL;
@@ -286,7 +288,7 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "direction switch alpha %g and beta %g must be finite and positive",
                             o->alpha, o->beta);
-    return BOXBFS_OK;
+    return bb_grid2d_check(g, o);
 }
 
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
@@ -335,7 +337,11 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->order, "the device order", &e->order), st,
                   fail);
     for (int d = 0; d < e->ndev; d++) e->order[d] = opts->device_ids ? opts->device_ids[d] : d;
-    BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st, fail);
+    if (opts->partition == BOXBFS_PARTITION_2D)
+        BB_CHECK_GOTO(bb_grid2d_partition(e), st, fail);
+    else
+        BB_CHECK_GOTO(bb_partition_by_edges(graph->offsets, graph->n, e->ndev, &e->part), st,
+                      fail);
     /* a device of another process may have failed: every process learns it */
     BB_CHECK_GOTO(e->team->agree(e, setup_local(e)), st, fail);
     /* one rank per device, rank = engine device index: after setup_links,
@@ -358,6 +364,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     if (e == NULL) return;
     /* communicators first: they use the devices' contexts and streams */
     if (e->xchg.nccl) bb_nccl_ops_ptr->close(e->xchg.nccl);
+    bb_grid2d_free(e);
     for (int d = 0; e->devs && d < e->ndev; d++) {
         bb_engine_dev_t *D = &e->devs[d];
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);

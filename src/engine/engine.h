@@ -81,6 +81,7 @@ struct boxbfs_engine {
     boxbfs_status_t fail;
     char fail_message[1024];
     boxbfs_search_report_t report;
+    struct bb_grid2d *grid;     /* --partition 2d (engine2d.c); NULL for 1D */
 };
 
 /* What differs between "all devices in this process" (bb_team_threads) and
@@ -133,6 +134,9 @@ extern const bb_team_ops_t bb_team_threads;
 extern const bb_team_ops_t *const bb_team_mpi_ptr;
 
 
+/* Allocate bytes of device d's memory, freed with the engine and counted in
+ * its memory_bytes (engine/device_setup.c). */
+boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p);
 /* Plan, check, allocate and upload device d (engine/device_setup.c). */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
 /* Record a device thread's failure (the first one wins) and abort the barrier. */

@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "common/timer.h"
+#include "engine/engine2d.h"
 
 typedef struct {
     boxbfs_engine_t e;
@@ -555,7 +556,8 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
     bb_traffic_reset(&e->traffic);
     BB_CHECK_GOTO(bb_traffic_level(&e->traffic, 0), st, out);
     e->traffic.levels[0].direction = e->dir;   /* the row stays as is with --max-depth 0 */
-    BB_CHECK_GOTO(bb_parallel_run(e->nlocal, device_main, &arg), st, out);
+    /* --partition 2d: its own level loop (engine2d.c) */
+    BB_CHECK_GOTO(bb_parallel_run(e->nlocal, e->grid ? bb_grid2d_main : device_main, &arg), st, out);
     if (e->fail != BOXBFS_OK) {
         st = bb_error_set(e->fail, "%s", e->fail_message);
         goto out;

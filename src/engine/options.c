@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "boxbfs.h"
+#include "common/error.h"
 #include "kernels/kernels.h"
 
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
@@ -71,6 +72,8 @@ const char *boxbfs_phase_name(boxbfs_phase_t v)
     case BOXBFS_PHASE_TERMINATION: return "termination_reduce";
     case BOXBFS_PHASE_FRONTIER_BITMAP: return "frontier_bitmap";
     case BOXBFS_PHASE_PARENTS: return "parent_gather";
+    case BOXBFS_PHASE_EXPAND: return "expand";
+    case BOXBFS_PHASE_FOLD: return "fold";
     case BOXBFS_PHASE_COUNT: break;
     }
     return "?";
@@ -87,4 +90,41 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend)
 const char *boxbfs_search_direction_name(boxbfs_search_direction_t v)
 {
     return v == BOXBFS_SEARCH_TOP_DOWN ? "top-down" : v == BOXBFS_SEARCH_BOTTOM_UP ? "bottom-up" : "auto";
+}
+
+/* ---- 2D partition (README "2D partition") ---- */
+const char *boxbfs_partition_name(boxbfs_partition_t v)
+{
+    return v == BOXBFS_PARTITION_2D ? "2d" : "1d";
+}
+
+void boxbfs_grid_default(int devices, int *rows_p, int *cols_p)
+{
+    int rows = 1;
+    for (int r = 1; (long)r * r <= devices; r++)
+        if (devices % r == 0) rows = r;
+    *rows_p = rows;
+    *cols_p = devices > 0 ? devices / rows : 0;
+}
+
+boxbfs_status_t boxbfs_grid_parse(const char *text, int *rows_p, int *cols_p)
+{
+    long v[2];
+    const char *p = text;
+    if (text == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "grid: no text");
+    for (int i = 0; i < 2; i++) {
+        long x = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9' && x <= 1024) x = x * 10 + (*p++ - '0');
+        if (p == start || (*p >= '0' && *p <= '9') || x < 1 || x > 1024 ||
+            (i == 0 ? (*p != 'x' && *p != 'X') : *p != '\0'))
+            return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                                "grid '%s': expected RxC with R and C whole numbers in [1, 1024] "
+                                "(e.g. 4x4)", text);
+        v[i] = x;
+        if (i == 0) p++;
+    }
+    *rows_p = (int)v[0];
+    *cols_p = (int)v[1];
+    return BOXBFS_OK;
 }

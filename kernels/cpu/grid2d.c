@@ -1,0 +1,140 @@
+/* The 2D-partitioned BFS kernels on the host (kernels/grid2d.h): the same
+ * steps as kernels/cuda/grid2d.cu, one pass each, so that the sets of
+ * vertices each device sends, and thus every byte count, are the same. */
+#include "config.h"
+
+#include <string.h>
+
+#include "kernels/grid2d.h"
+
+#define BIT(v) (1u << ((v) & 31))
+
+static boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t root)
+{
+    uint64_t row_ids = (uint64_t)k->cols * k->bs, b = root / k->bs;
+    (void)stream;
+    for (uint64_t i = 0; i < k->bs; i++) {
+        k->level[i] = -1;
+        k->pred[i] = -1;
+    }
+    memset(k->visited, 0, (row_ids / 32) * 4);
+    memset(k->rparent, 0xff, row_ids * 4);
+    memset(k->counters, 0, BB_G2_CTR_COUNT(k->cols) * 8);
+    if ((int)(b % (uint64_t)k->rows) == k->row) {   /* the root is in this grid row */
+        uint64_t rl = (b / (uint64_t)k->rows) * k->bs + root % k->bs;
+        k->visited[rl >> 5] |= BIT(rl);
+    }
+    if (root >= k->lo && root < k->lo + k->nloc) {
+        uint64_t off = root - k->lo;
+        k->level[off] = 0;
+        k->pred[off] = (int64_t)root;
+        k->frontier[0] = (uint32_t)off;
+        k->counters[BB_G2_CTR_NEXT] = 1;
+    }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint32_t *msg,
+                                 int bitmap, uint64_t count, uint32_t offset, uint64_t base)
+{
+    uint32_t *out = k->colfront + base;
+    (void)stream;
+    if (!bitmap) {
+        for (uint64_t t = 0; t < count; t++) out[t] = msg[t] + offset;
+        return BOXBFS_OK;
+    }
+    for (uint64_t w = 0, t = 0; w < k->bs / 32 && t < count; w++)
+        for (uint32_t bits = msg[w]; bits; bits &= bits - 1)
+            out[t++] = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(bits)) + offset;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count)
+{
+    uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET, arcs = 0;
+    (void)stream;
+    for (uint64_t t = 0; t < count; t++) {
+        uint32_t u = k->colfront[t];
+        int64_t a = k->offsets[u], end = k->offsets[u + 1];
+        arcs += (uint64_t)(end - a);
+        for (; a < end; a++) {
+            uint32_t v = k->columns[a];
+            uint64_t o = v / k->bs;
+            if (k->visited[v >> 5] & BIT(v)) continue;
+            k->visited[v >> 5] |= BIT(v);
+            k->rparent[v] = u;
+            k->outbox[o * k->bs + bucket[o]++] = (uint32_t)(v - o * k->bs);
+        }
+    }
+    k->counters[BB_G2_CTR_ARCS] += arcs;
+    return BOXBFS_OK;
+}
+
+static void update_one(const bb_g2state_t *k, uint32_t off, int src, int32_t next_level)
+{
+    uint64_t rl = (uint64_t)k->col * k->bs + off;
+    if (off >= k->nloc || k->level[off] >= 0) return;
+    k->level[off] = next_level;
+    k->pred[off] = src == k->self
+                       ? (int64_t)((uint64_t)k->col * k->rows * k->bs + k->rparent[rl])
+                       : -(int64_t)(src + 2);
+    k->visited[rl >> 5] |= BIT(rl);
+    k->frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+}
+
+static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg,
+                                 int bitmap, uint64_t count, int src, int32_t next_level)
+{
+    (void)stream;
+    if (!bitmap) {
+        for (uint64_t t = 0; t < count; t++) update_one(k, msg[t], src, next_level);
+        return BOXBFS_OK;
+    }
+    for (uint64_t w = 0; w < k->bs / 32; w++)
+        for (uint32_t bits = msg[w]; bits; bits &= bits - 1)
+            update_one(k, (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(bits)), src, next_level);
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
+{
+    uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET;
+    (void)stream;
+    memset(bucket, 0, (size_t)k->cols * 8);
+    for (uint64_t off = 0; off < k->nloc; off++) {
+        int64_t p = k->pred[off];
+        uint64_t j;
+        if (p > -2) continue;
+        j = (uint64_t)(-p - 2) / (uint64_t)k->rows;
+        k->outbox[j * k->bs + bucket[j]++] = (uint32_t)off;
+    }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_answer(const bb_g2state_t *k, void *stream, const uint32_t *req,
+                                 uint64_t count, int owner_col, uint32_t *resp)
+{
+    const uint32_t *rp = k->rparent + (uint64_t)owner_col * k->bs;
+    (void)stream;
+    for (uint64_t t = 0; t < count; t++) resp[t] = rp[req[t]];
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *req,
+                                const uint32_t *resp, uint64_t count, int src_col)
+{
+    uint64_t base = (uint64_t)src_col * k->rows * k->bs;
+    (void)stream;
+    for (uint64_t t = 0; t < count; t++) k->pred[req[t]] = (int64_t)(base + resp[t]);
+    return BOXBFS_OK;
+}
+
+const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
+    .reset = g2_reset,
+    .append = g2_append,
+    .expand = g2_expand,
+    .update = g2_update,
+    .requests = g2_requests,
+    .answer = g2_answer,
+    .apply = g2_apply,
+};

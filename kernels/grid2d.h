@@ -1,0 +1,86 @@
+/* Kernels of the 2D-partitioned BFS [004 §2.2, §3] (README "2D partition"),
+ * an ops sub-table beside the device-operations table: devices sit on an
+ * R x C grid, device p at grid row p % R and grid column p / R; vertices are
+ * split into R*C blocks of bs ids (bs a multiple of 32), device p owns block
+ * p. Grid column j's vertices (blocks jR .. jR+R-1) are contiguous: their
+ * column-local id is v - jRbs. Grid row i's vertices are the blocks jR + i
+ * for every j: their row-local id is j*bs + v % bs. Device (i, j) holds the
+ * arcs u -> v with u in column j and v in row i, as a CSR over the R*bs
+ * column-local ids with 32-bit row-local columns. kernels/cpu/grid2d.c and
+ * kernels/cuda/grid2d.cu implement the same entry points. */
+#ifndef BB_GRID2D_KERNELS_H
+#define BB_GRID2D_KERNELS_H
+
+#include <stdint.h>
+
+#include "boxbfs.h"
+
+/* Layout of g2state.counters (uint64 entries in device memory). */
+enum {
+    BB_G2_CTR_NEXT = 0,      /* owned vertices added to the next frontier (update) */
+    BB_G2_CTR_ARCS = 1,      /* arcs of the block scanned by expand this level */
+    BB_G2_CTR_BUCKET = 2     /* then C counts: expand's discoveries per owner's grid column;
+                                the parent gather's requests per discoverer's grid column */
+};
+#define BB_G2_CTR_COUNT(cols) (2 + (size_t)(cols))
+
+typedef struct {
+    int rows, cols;            /* the grid: R x C */
+    int row, col, self;        /* this device: self = col * rows + row */
+    uint64_t n, bs;            /* vertices of the graph; ids per block */
+    uint64_t lo, nloc;         /* owned: global ids [lo, lo + nloc), nloc <= bs */
+    /* the block of the matrix: column-local source -> row-local targets */
+    const int64_t *offsets;    /* rows * bs + 1 */
+    const uint32_t *columns;
+    /* owned vertex state */
+    int32_t *level;            /* bs: depth or -1 */
+    int64_t *pred;             /* bs: parent gid; -(s+2): discovered by device s (same grid
+                                  row, parent kept there); -1 unreached */
+    uint32_t *frontier;        /* bs: owned frontier (block-local ids); update writes the next */
+    /* grid-row state: one entry per row-local id (cols * bs) */
+    uint32_t *visited;         /* cols * bs bits */
+    uint32_t *rparent;         /* column-local id of the parent of a vertex this device found */
+    /* per-level work */
+    uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids */
+    uint32_t *outbox;          /* cols * bs: discoveries, segment per owner's grid column */
+    uint64_t *counters;        /* BB_G2_CTR_COUNT(cols) */
+} bb_g2state_t;
+
+typedef struct {
+    /* Clear the owned state and this device's grid-row state; the root's
+     * owner puts it at level 0 in the frontier (counters[NEXT] = 1, else 0);
+     * the devices of the root's grid row mark it visited. */
+    boxbfs_status_t (*reset)(const bb_g2state_t *k, void *stream, uint64_t root);
+    /* Write a message of block-local ids (a list of count ids, or a bitmap
+     * of bs bits holding count ids) to colfront[base ..] as column-local
+     * ids (+ offset). */
+    boxbfs_status_t (*append)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
+                              int bitmap, uint64_t count, uint32_t offset, uint64_t base);
+    /* Scan the block's arcs of colfront[0 .. count): every target not yet
+     * visited here is marked, remembers its parent (rparent) and goes to its
+     * owner's segment of outbox (block-local ids); counters[BUCKET + j] =
+     * segment sizes, counters[ARCS] += arcs scanned (the engine zeroes them). */
+    boxbfs_status_t (*expand)(const bb_g2state_t *k, void *stream, uint64_t count);
+    /* The owned vertices of a message from device src (list or bs-bit
+     * bitmap of count ids) not reached yet get next_level, a parent
+     * (src == self: the global parent from rparent; else -(src+2)), a visited
+     * mark, and join the frontier at counters[NEXT]. */
+    boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
+                              int bitmap, uint64_t count, int src, int32_t next_level);
+    /* Parent gather: the owned vertices whose parent device s holds go to
+     * outbox segment s / rows (block-local ids), sizes in counters[BUCKET + j]. */
+    boxbfs_status_t (*requests)(const bb_g2state_t *k, void *stream);
+    /* Answer count requests of the owner in grid column owner_col: resp[t] =
+     * the column-local parent of req[t]. */
+    boxbfs_status_t (*answer)(const bb_g2state_t *k, void *stream, const uint32_t *req,
+                              uint64_t count, int owner_col, uint32_t *resp);
+    /* Parents of req[t] from the answers of the device in grid column src_col. */
+    boxbfs_status_t (*apply)(const bb_g2state_t *k, void *stream, const uint32_t *req,
+                             const uint32_t *resp, uint64_t count, int src_col);
+} bb_grid2d_ops_t;
+
+extern const bb_grid2d_ops_t bb_cpu_grid2d_ops;
+/* NULL when built without CUDA. */
+extern const bb_grid2d_ops_t *const bb_cuda_grid2d_ops_ptr;
+
+#endif /* BB_GRID2D_KERNELS_H */

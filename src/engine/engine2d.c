@@ -1,0 +1,572 @@
+/* The 2D-partitioned BFS [004 §2.2, §3, §5] (README "2D partition").
+ *
+ * R x C devices: device p sits at grid row p % R, grid column p / R, and owns
+ * vertex block p (bs ids, bs a multiple of 32): the level, parent and
+ * frontier of those vertices. It holds one block of the adjacency matrix:
+ * the arcs u -> v with u among its grid column's vertices (blocks
+ * jR .. jR+R-1, contiguous) and v among its grid row's (blocks jR + i for
+ * every j), as a CSR with 32-bit local ids (kernels/grid2d.h), and a visited
+ * bitmap and discovered-parent array over its grid row's vertices.
+ *
+ * A top-down level, on every device:
+ *   expand  the owned frontier goes to the other R - 1 devices of the grid
+ *           column (a list of block-local ids, or a bitmap of the block when
+ *           that is smaller: --wire); each device then holds the column's
+ *           frontier and scans its block's arcs from it, keeping targets not
+ *           yet visited here, grouped by their owner's grid column;
+ *   fold    each group goes to its owner, one of the C - 1 other devices of
+ *           the grid row (list or bitmap again);
+ *   update  the owner keeps what it had not reached: the next frontier;
+ *   stop    when every next frontier is empty (sizes reduced as in 1D).
+ * A device thus talks to R + C - 2 peers per level instead of P - 1. Both
+ * rounds go through the exchange of the run (--exchange peer|host: the
+ * left-right schedule, whose non-empty steps are exactly left-right within
+ * each grid column, then within each grid row; mpi), and each message is
+ * counted on its link, in the phases `expand` and `fold`; the 8-byte size
+ * of every message of a round in `sizes`. Parents are resolved after the
+ * search [004 §3.3]: the owner only recorded which device found a vertex,
+ * and asks it (requests and answers within the grid row, `parent_gather`). */
+#include "config.h"
+
+#include "engine/engine2d.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/timer.h"
+#include "engine/engine.h"
+#include "kernels/grid2d.h"
+
+typedef struct {
+    bb_g2state_t k;
+    uint32_t *packed;      /* (C + 1) x bs bits: the own frontier's bitmap, then the fold's
+                              bitmap per owner grid column */
+    uint32_t *inbox_col;   /* R x bs: the expand message of each device of the column */
+    uint32_t *inbox_row;   /* C x bs: the fold message of each device of the row */
+    uint32_t *resp;        /* C x bs: parent-gather answers this device sends */
+    uint64_t *ctr;         /* host copy of k.counters */
+    uint64_t arcs;         /* arcs of the block */
+} g2dev_t;
+
+struct bb_grid2d {
+    int rows, cols;
+    uint64_t bs;
+    const bb_grid2d_ops_t *kops;
+    g2dev_t *dev;
+    /* device 0's books of the level in progress */
+    double modeled_s;
+    int64_t sent_vertices, bitmap_messages;
+};
+
+#define SYNC_ALL(e) (e)->team->barrier(e)
+/* Another device failed and aborted the team (its failure is recorded; the
+ * first one wins): the helpers stop, the thread leaves through bb_engine_fail. */
+#define ABORTED BOXBFS_ERR_INTERNAL
+
+static int grid_row(const struct bb_grid2d *g, int p) { return p % g->rows; }
+static int grid_col(const struct bb_grid2d *g, int p) { return p / g->rows; }
+
+boxbfs_status_t bb_grid2d_check(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
+{
+    if (o->partition != BOXBFS_PARTITION_2D) return BOXBFS_OK;
+    if (o->direction != BOXBFS_SEARCH_TOP_DOWN)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--partition 2d runs top-down levels only (bottom-up levels need the "
+                            "frontier of all vertices on every device): use --direction top-down, "
+                            "not %s", boxbfs_search_direction_name(o->direction));
+    if (o->backend != BOXBFS_BACKEND_CPU && bb_cuda_grid2d_ops_ptr == NULL)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--partition 2d: the cuda backend's 2D kernels are not built in (use "
+                            "--backend cpu)");
+    if (o->exchange == BOXBFS_EXCHANGE_NCCL)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--partition 2d moves its rounds with --exchange peer, host or mpi; "
+                            "nccl is not wired to it");
+    if ((o->grid_rows == 0) != (o->grid_cols == 0) || o->grid_rows < 0 || o->grid_cols < 0 ||
+        o->grid_rows > 1024 || o->grid_cols > 1024)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "grid %dx%d: rows and columns must be in [1, 1024] (0x0: the "
+                            "squarest grid)", o->grid_rows, o->grid_cols);
+    if (bb_graph_is_slice(g))
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "graph %s is an MPI rank's slice of the 1D partition: --partition 2d "
+                            "needs the whole graph on every rank (--whole-graph)", g->name);
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_grid2d_partition(boxbfs_engine_t e)
+{
+    struct bb_grid2d *g;
+    int rows = e->opts.grid_rows, cols = e->opts.grid_cols, ndev = e->ndev;
+    uint64_t n = (uint64_t)e->graph->n, bs;
+    if (rows == 0 && cols == 0) boxbfs_grid_default(ndev, &rows, &cols);
+    if ((long)rows * cols != ndev)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "grid %dx%d has %ld devices, but the search runs on %d (--grid RxC "
+                            "needs R x C = --devices, or the ranks of mpirun)", rows, cols,
+                            (long)rows * cols, ndev);
+    bs = (n + (uint64_t)ndev - 1) / (uint64_t)ndev;
+    bs = (bs + 31) / 32 * 32;
+    if (bs == 0) bs = 32;
+    if ((uint64_t)(rows > cols ? rows : cols) * bs >= UINT32_MAX)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "grid %dx%d on %llu vertices: a grid row or column holds 2^32 ids or "
+                            "more (32-bit local ids); use a squarer grid", rows, cols,
+                            (unsigned long long)n);
+    BB_CHECK(bb_calloc(1, sizeof *g, "the 2D grid", &g));
+    e->grid = g;
+    g->rows = rows;
+    g->cols = cols;
+    g->bs = bs;
+    g->kops = e->opts.backend == BOXBFS_BACKEND_CPU ? &bb_cpu_grid2d_ops : bb_cuda_grid2d_ops_ptr;
+    e->opts.grid_rows = rows;
+    e->opts.grid_cols = cols;
+    BB_CHECK(bb_calloc((size_t)ndev, sizeof *g->dev, "2D device records", &g->dev));
+    BB_CHECK(bb_calloc((size_t)ndev + 1, sizeof *e->part.lo, "the partition", &e->part.lo));
+    e->part.ndev = ndev;
+    for (int p = 0; p <= ndev; p++) e->part.lo[p] = (uint64_t)p * bs < n ? (uint64_t)p * bs : n;
+    return BOXBFS_OK;
+}
+
+void bb_grid2d_free(boxbfs_engine_t e)
+{
+    struct bb_grid2d *g = e->grid;
+    if (g == NULL) return;
+    for (int d = 0; g->dev && d < e->ndev; d++)
+        if (g->dev[d].ctr) e->ops->host_free(e->devs[d].dev, g->dev[d].ctr);
+    free(g->dev);
+    free(g);
+    e->grid = NULL;
+}
+
+/* The block of device d: arcs from its grid column's vertices to its grid
+ * row's, as a CSR over the column-local ids (host arrays, freed by the caller). */
+static boxbfs_status_t build_block(boxbfs_engine_t e, int d, int64_t **off_p, uint32_t **col_p,
+                                   uint64_t *arcs_p)
+{
+    const struct bb_grid2d *g = e->grid;
+    const struct boxbfs_graph *G = e->graph;
+    uint64_t bs = g->bs, R = (uint64_t)g->rows, n = (uint64_t)G->n, rows_ids = R * bs;
+    uint64_t first = (uint64_t)grid_col(g, d) * rows_ids, arcs = 0;
+    int row = grid_row(g, d);
+    int64_t *off;
+    uint32_t *col;
+    BB_CHECK(bb_malloc((size_t)(rows_ids + 1) * 8, "a 2D block's offsets", &off));
+    off[0] = 0;
+    for (uint64_t u = 0; u < rows_ids; u++) {
+        uint64_t gu = first + u;
+        if (gu < n)
+            for (int64_t a = G->offsets[gu]; a < G->offsets[gu + 1]; a++)
+                arcs += (int)(((uint64_t)G->columns[a] / bs) % R) == row;
+        off[u + 1] = (int64_t)arcs;
+    }
+    if (arcs >> 32) {
+        free(off);
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "device %d's block holds %llu arcs; at most 2^32 per device: use "
+                            "more devices", d, (unsigned long long)arcs);
+    }
+    if (bb_malloc((size_t)(arcs ? arcs : 1) * 4, "a 2D block's columns", &col) != BOXBFS_OK) {
+        free(off);
+        return BOXBFS_ERR_NO_MEMORY;
+    }
+    for (uint64_t u = 0, t = 0; u < rows_ids && first + u < n; u++)
+        for (int64_t a = G->offsets[first + u]; a < G->offsets[first + u + 1]; a++) {
+            uint64_t v = (uint64_t)G->columns[a], b = v / bs;
+            if ((int)(b % R) == row) col[t++] = (uint32_t)((b / R) * bs + v % bs);
+        }
+    *off_p = off;
+    *col_p = col;
+    *arcs_p = arcs;
+    return BOXBFS_OK;
+}
+
+/* What device d holds, in bytes (the memory plan). */
+typedef struct {
+    size_t block, state, row_state, work, total;
+} plan2d_t;
+
+static void plan(const struct bb_grid2d *g, uint64_t arcs, plan2d_t *p)
+{
+    size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols;
+    p->block = (R * bs + 1) * 8 + (size_t)arcs * 4;
+    p->state = bs * (4 + 8 + 4) + BB_G2_CTR_COUNT(C) * 8;       /* level, pred, frontier */
+    p->row_state = C * bs / 8 + C * bs * 4;                      /* visited, rparent */
+    p->work = R * bs * 4 * 2 + C * bs * 4 * 3 + (C + 1) * bs / 8; /* colfront, inbox_col;
+                                                                    outbox, inbox_row, resp;
+                                                                    packed */
+    p->total = p->block + p->state + p->row_state + p->work;
+}
+
+boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    bb_g2state_t *k = &G->k;
+    bb_engine_dev_t *D = &e->devs[d];
+    size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols, free_b, total_b;
+    int64_t *off = NULL;
+    uint32_t *col = NULL;
+    plan2d_t p;
+    boxbfs_status_t st = BOXBFS_OK;
+    BB_CHECK(build_block(e, d, &off, &col, &G->arcs));
+    plan(g, G->arcs, &p);
+    BB_CHECK_GOTO(e->ops->mem_info(D->dev, &free_b, &total_b), st, out);
+    if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
+        free_b = e->opts.device_memory_limit;
+    if (p.total > free_b)
+        BB_FAIL_GOTO(st, BOXBFS_ERR_DEVICE_MEMORY, out,
+                     "device %d (%s) needs %.2f GiB for its 2D share but has %.2f GiB free: "
+                     "block of the matrix %.2f, owned vertex state %.2f, grid-row state %.2f, "
+                     "level work %.2f GiB; try more devices", d, D->name,
+                     p.total / 1073741824.0, free_b / 1073741824.0, p.block / 1073741824.0,
+                     p.state / 1073741824.0, p.row_state / 1073741824.0, p.work / 1073741824.0);
+    *k = (bb_g2state_t){.rows = g->rows, .cols = g->cols, .row = grid_row(g, d),
+                        .col = grid_col(g, d), .self = d, .n = (uint64_t)e->graph->n,
+                        .bs = g->bs, .lo = e->part.lo[d],
+                        .nloc = e->part.lo[d + 1] - e->part.lo[d]};
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (R * bs + 1) * 8, &k->offsets), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (size_t)(G->arcs ? G->arcs : 1) * 4, &k->columns),
+                  st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->level), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 8, &k->pred), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->frontier), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs / 8, &k->visited), st, out);
+    D->visited_bytes = C * bs / 8;
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->rparent), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->colfront), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->outbox), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, BB_G2_CTR_COUNT(C) * 8, &k->counters), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C + 1) * bs / 8, &G->packed), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &G->inbox_col), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->inbox_row), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->resp), st, out);
+    BB_CHECK_GOTO(e->ops->host_alloc(D->dev, BB_G2_CTR_COUNT(C) * 8, (void **)&G->ctr), st, out);
+    memset(G->ctr, 0, BB_G2_CTR_COUNT(C) * 8);
+    BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->offsets, off, (R * bs + 1) * 8), st, out);
+    if (G->arcs)
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->columns, col, (size_t)G->arcs * 4), st,
+                      out);
+    BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
+out:
+    free(off);
+    free(col);
+    return st;
+}
+
+static boxbfs_status_t read_counters(boxbfs_engine_t e, int d)
+{
+    g2dev_t *G = &e->grid->dev[d];
+    BB_CHECK(e->ops->copy_d2h(e->devs[d].dev, G->ctr, G->k.counters,
+                              BB_G2_CTR_COUNT(e->grid->cols) * 8));
+    return e->ops->sync(e->devs[d].dev);
+}
+
+/* A message of count block-local ids goes as a bitmap of the block when
+ * --wire says so (auto: when the list would be longer) [004 §5]. */
+static int as_bitmap(const boxbfs_engine_t e, uint64_t count)
+{
+    uint64_t words = e->grid->bs / 32;
+    return count > 0 && (e->opts.wire == BOXBFS_WIRE_BITMAP ||
+                         (e->opts.wire == BOXBFS_WIRE_AUTO && count > words));
+}
+
+static void clear_row(boxbfs_engine_t e, int d)
+{
+    size_t row = (size_t)d * e->ndev;
+    memset(e->send_count + row, 0, (size_t)e->ndev * 8);
+    memset(e->send_offset + row, 0, (size_t)e->ndev * 8);
+    memset(e->bytes + row, 0, (size_t)e->ndev * 8);
+    memset(e->as_bitmap + row, 0, (size_t)e->ndev);
+}
+
+/* Row d of a round: count ids to peer o, from list (or its bitmap packed at
+ * bits), received by d from o at recv_at. */
+static void set_cell(boxbfs_engine_t e, int d, int o, uint64_t count, const uint32_t *list,
+                     const uint32_t *bits)
+{
+    size_t cell = (size_t)d * e->ndev + o;
+    int bitmap = as_bitmap(e, count);
+    e->send_count[cell] = count;
+    e->as_bitmap[cell] = (uint8_t)bitmap;
+    e->bytes[cell] = bitmap ? e->grid->bs / 8 : count * 4;
+    e->src[cell] = bitmap ? (const void *)bits : (const void *)list;
+}
+
+/* Device 0, once a round's rows are published: the receivers learn every
+ * message's size (8 bytes per pair of the round's groups, as 1D counts every
+ * pair), the sent vertices, and the round's modeled time. */
+static void book_round(boxbfs_engine_t e, int level, int column)
+{
+    struct bb_grid2d *g = e->grid;
+    for (int s = 0; s < e->ndev; s++)
+        for (int d = 0; d < e->ndev; d++) {
+            size_t cell = (size_t)s * e->ndev + d;
+            int peers = column ? grid_col(g, s) == grid_col(g, d) : grid_row(g, s) == grid_row(g, d);
+            if (s == d || !peers) continue;
+            bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 8, 1);
+            g->sent_vertices += (int64_t)e->send_count[cell];
+            g->bitmap_messages += e->as_bitmap[cell] && e->send_count[cell];
+        }
+    g->modeled_s += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
+}
+
+/* Expand: the owned frontier to the grid column, then the column's frontier
+ * scanned over the block. */
+static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcount)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    bb_engine_dev_t *D = &e->devs[d];
+    const bb_grid2d_ops_t *K = g->kops;
+    void *stream = e->ops->stream(D->dev);
+    int R = g->rows, col = grid_col(g, d);
+    uint64_t bs = g->bs, base = 0;
+    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_EXPAND, level};
+    double t0 = bb_now_s(), t1;
+    clear_row(e, d);
+    if (as_bitmap(e, fcount)) {
+        bb_kstate_t none;
+        memset(&none, 0, sizeof none);
+        BB_CHECK(e->ops->kernels.pack_bitmap(&none, stream, G->k.frontier, fcount, G->packed, bs));
+        BB_CHECK(e->ops->sync(D->dev));
+    }
+    for (int r = 0; r < R; r++) {
+        int o = col * R + r;
+        if (o == d) continue;
+        set_cell(e, d, o, fcount, G->k.frontier, G->packed);
+        e->recv[(size_t)d * e->ndev + o] = G->inbox_col + (size_t)r * bs;
+    }
+    if (e->team->publish_rows(e, d)) return ABORTED;
+    if (d == 0) book_round(e, level, 1);
+    BB_CHECK(e->team->exchange(e, &round, d));
+    /* the column's frontier: every device's part at its block's offset (what
+     * o sent is known from o's published frontier size) */
+    for (int r = 0; r < R; r++) {
+        int o = col * R + r;
+        uint64_t count = e->frontier_count[o];
+        if (count == 0) continue;
+        if (o == d) BB_CHECK(K->append(&G->k, stream, G->k.frontier, 0, count,
+                                       (uint32_t)(r * bs), base));
+        else BB_CHECK(K->append(&G->k, stream, G->inbox_col + (size_t)r * bs,
+                                as_bitmap(e, count), count, (uint32_t)(r * bs), base));
+        base += count;
+    }
+    t1 = bb_now_s();
+    D->exchange_s = t1 - t0;
+    BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(g->cols) * 8));
+    if (base) BB_CHECK(K->expand(&G->k, stream, base));
+    BB_CHECK(read_counters(e, d));
+    D->expand_s = bb_now_s() - t1;
+    return BOXBFS_OK;
+}
+
+/* Fold: each owner's discoveries to it within the grid row, then update. */
+static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    bb_engine_dev_t *D = &e->devs[d];
+    const bb_grid2d_ops_t *K = g->kops;
+    void *stream = e->ops->stream(D->dev);
+    int R = g->rows, C = g->cols, row = grid_row(g, d), col = grid_col(g, d);
+    uint64_t bs = g->bs, *bucket = G->ctr + BB_G2_CTR_BUCKET;
+    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FOLD, level};
+    double t0 = bb_now_s(), t1;
+    clear_row(e, d);
+    for (int j = 0; j < C; j++) {
+        int o = j * R + row;
+        const uint32_t *list = G->k.outbox + (size_t)j * bs;
+        uint32_t *bits = G->packed + (size_t)(j + 1) * (bs / 32);
+        if (o == d) continue;
+        if (as_bitmap(e, bucket[j])) {
+            bb_kstate_t none;
+            memset(&none, 0, sizeof none);
+            BB_CHECK(e->ops->kernels.pack_bitmap(&none, stream, list, bucket[j], bits, bs));
+        }
+        set_cell(e, d, o, bucket[j], list, bits);
+        e->recv[(size_t)d * e->ndev + o] = G->inbox_row + (size_t)j * bs;
+    }
+    BB_CHECK(e->ops->sync(D->dev));
+    if (e->team->publish_rows(e, d)) return ABORTED;
+    if (d == 0) book_round(e, level, 0);
+    BB_CHECK(e->team->exchange(e, &round, d));
+    t1 = bb_now_s();
+    D->exchange_s += t1 - t0;
+    /* own discoveries first, then each sender's in device order: the first
+     * to deliver a vertex is its recorded discoverer, on every backend */
+    BB_CHECK(e->ops->zero(D->dev, G->k.counters + BB_G2_CTR_NEXT, 8));
+    if (bucket[col])
+        BB_CHECK(K->update(&G->k, stream, G->k.outbox + (size_t)col * bs, 0, bucket[col], d,
+                           level + 1));
+    for (int j = 0; j < C; j++) {
+        int o = j * R + row;
+        size_t cell = (size_t)o * e->ndev + d;
+        if (o == d || e->send_count[cell] == 0) continue;
+        BB_CHECK(K->update(&G->k, stream, G->inbox_row + (size_t)j * bs, e->as_bitmap[cell],
+                           e->send_count[cell], o, level + 1));
+    }
+    BB_CHECK(read_counters(e, d));
+    D->update_s = bb_now_s() - t1;
+    return BOXBFS_OK;
+}
+
+/* After every device published its books for the level: termination, and
+ * on device 0 the level's row (frontier, sent vertices, control messages,
+ * phase times, modeled time of both rounds). */
+static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
+{
+    struct bb_grid2d *g = e->grid;
+    int ndev = e->ndev;
+    uint64_t total_next = 0, arcs = 0;
+    for (int s = 0; s < ndev; s++) {
+        total_next += e->frontier_count[s];
+        arcs += e->frontier_arcs[s];
+    }
+    if (d0 == 0) {
+        boxbfs_level_report_t *r = &e->traffic.levels[level];
+        double now = bb_now_s(), busiest = 0;
+        r->direction = BOXBFS_SEARCH_TOP_DOWN;
+        r->frontier_arcs = (int64_t)arcs;
+        r->unexplored_arcs = (int64_t)e->unexplored;
+        r->sent_vertices = g->sent_vertices;
+        r->bitmap_messages = g->bitmap_messages;
+        r->modeled_exchange_s = g->modeled_s;
+        for (int s = 0; s < ndev; s++) {
+            bb_engine_dev_t *D = &e->devs[s];
+            double sum = D->expand_s + D->exchange_s + D->update_s;
+            r->frontier += (int64_t)e->level_frontier[s];
+            if (s > 0) {   /* next-frontier sizes: reduce to device 0, broadcast the sum */
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, 8, 1);
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, 8, 1);
+            }
+            e->traffic.level_devices[(size_t)level * ndev + s] = (boxbfs_level_device_t){
+                .frontier = (int64_t)e->level_frontier[s], .expand_s = D->expand_s,
+                .exchange_s = D->exchange_s, .update_s = D->update_s};
+            if (D->expand_s > r->expand_s) r->expand_s = D->expand_s;
+            if (D->exchange_s > r->exchange_s) r->exchange_s = D->exchange_s;
+            if (D->update_s > r->update_s) r->update_s = D->update_s;
+            if (sum > busiest) busiest = sum;
+        }
+        r->time_s = now - e->t_level;
+        r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
+        e->t_level = now;
+        g->modeled_s = 0;
+        g->sent_vertices = g->bitmap_messages = 0;
+    }
+    e->unexplored = bb_unexplored_after(e->unexplored, arcs);
+    e->prev_total_frontier = e->total_frontier;
+    e->total_frontier = total_next;
+    e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
+    return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
+}
+
+/* Parents after the search [004 §3.3]: the owner asks each discoverer in
+ * its grid row for the parents it kept, and writes them. */
+static boxbfs_status_t gather(boxbfs_engine_t e, int d)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    bb_engine_dev_t *D = &e->devs[d];
+    const bb_grid2d_ops_t *K = g->kops;
+    void *stream = e->ops->stream(D->dev);
+    int R = g->rows, C = g->cols, row = grid_row(g, d);
+    uint64_t bs = g->bs;
+    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_PARENTS, -1};
+    double t0 = bb_now_s(), modeled = 0;
+    BB_CHECK(K->requests(&G->k, stream));
+    BB_CHECK(read_counters(e, d));
+    clear_row(e, d);
+    for (int j = 0; j < C; j++) {   /* requests: owner d -> discoverer o */
+        int o = j * R + row;
+        size_t cell = (size_t)d * e->ndev + o;
+        if (o == d) continue;
+        e->send_count[cell] = G->ctr[BB_G2_CTR_BUCKET + j];
+        e->bytes[cell] = e->send_count[cell] * 4;
+        e->src[cell] = G->k.outbox + (size_t)j * bs;
+        e->recv[cell] = G->inbox_row + (size_t)j * bs;
+    }
+    if (e->team->publish_rows(e, d)) return ABORTED;
+    if (d == 0) modeled = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
+    BB_CHECK(e->team->exchange(e, &round, d));
+    for (int j = 0; j < C; j++) {   /* answers: d -> requester o, in resp */
+        int o = j * R + row;
+        size_t in = (size_t)o * e->ndev + d, out = (size_t)d * e->ndev + o;
+        uint64_t count = o == d ? 0 : e->send_count[in];
+        if (o == d) continue;
+        if (count)
+            BB_CHECK(K->answer(&G->k, stream, G->inbox_row + (size_t)j * bs, count, j,
+                               G->resp + (size_t)j * bs));
+        e->src[out] = G->resp + (size_t)j * bs;
+        e->bytes[out] = count * 4;
+        /* o's answers land where o's requests were: read, and answered above */
+        e->recv[out] = G->inbox_row + (size_t)j * bs;
+    }
+    BB_CHECK(e->ops->sync(D->dev));
+    if (e->team->publish_rows(e, d)) return ABORTED;
+    if (d == 0) modeled += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
+    BB_CHECK(e->team->exchange(e, &round, d));
+    for (int j = 0; j < C; j++) {
+        int o = j * R + row;
+        size_t cell = (size_t)d * e->ndev + o;
+        if (o == d || e->send_count[cell] == 0) continue;
+        BB_CHECK(K->apply(&G->k, stream, G->k.outbox + (size_t)j * bs,
+                          G->inbox_row + (size_t)j * bs, e->send_count[cell], j));
+    }
+    BB_CHECK(e->ops->sync(D->dev));
+    if (d == 0) {
+        e->gather_modeled_s = modeled;
+        e->report.gather_s = bb_now_s() - t0;
+    }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
+{
+    const bb_g2state_t *k = &e->grid->dev[d].k;
+    bb_device_t *dev = e->devs[d].dev;
+    if (k->nloc == 0) return BOXBFS_OK;
+    if (e->parent_out) BB_CHECK(e->ops->copy_d2h(dev, e->parent_out + k->lo, k->pred, k->nloc * 8));
+    if (e->level_out) BB_CHECK(e->ops->copy_d2h(dev, e->level_out + k->lo, k->level, k->nloc * 4));
+    return e->ops->sync(dev);
+}
+
+boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
+{
+    boxbfs_engine_t e = *(boxbfs_engine_t *)arg;
+    int d = e->first + tid;
+    g2dev_t *G = &e->grid->dev[d];
+    boxbfs_status_t st = BOXBFS_OK;
+    (void)nlocal;
+    if (d == 0) {
+        e->grid->modeled_s = 0;
+        e->grid->sent_vertices = e->grid->bitmap_messages = 0;
+    }
+    BB_CHECK_GOTO(e->grid->kops->reset(&G->k, e->ops->stream(e->devs[d].dev), (uint64_t)e->root),
+                  st, out);
+    BB_CHECK_GOTO(read_counters(e, d), st, out);
+    e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
+    if (e->team->publish_books(e, d)) return BOXBFS_OK;   /* every device's first frontier */
+    if (d == 0) e->t_start = e->t_level = bb_now_s();
+    for (int level = 0; !e->done; level++) {
+        uint64_t fcount = e->frontier_count[d];
+        BB_CHECK_GOTO(expand(e, d, level, fcount), st, out);
+        BB_CHECK_GOTO(fold(e, d, level), st, out);
+        e->level_frontier[d] = fcount;
+        e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
+        e->frontier_arcs[d] = G->ctr[BB_G2_CTR_ARCS];
+        e->devs[d].contract_s = 0;   /* no contraction: the visited bitmap filters in expand */
+        if (e->team->publish_books(e, d)) return BOXBFS_OK;
+        if (d == e->first) BB_CHECK_GOTO(close_level(e, d, level), st, out);
+        if (SYNC_ALL(e)) return BOXBFS_OK;
+    }
+    if (e->ndev > 1) BB_CHECK_GOTO(gather(e, d), st, out);
+    if (SYNC_ALL(e)) return BOXBFS_OK;
+    if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
+    BB_CHECK_GOTO(copy_results(e, d), st, out);
+    BB_CHECK_GOTO(e->team->finish(e, d), st, out);
+out:
+    if (st != BOXBFS_OK) bb_engine_fail(e, st);
+    return BOXBFS_OK;
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# boxbfs bfs --partition 2d (README "2D partition") from the command line:
+# every grid from 1x1 to 4x4 gives validated trees with the same levels as
+# the 1D engine (--output of the first root), JSON that names the partition
+# and the grid and books the expand and fold phases, a traffic CSV with
+# them, and 2D sending fewer messages than 1D on 16 devices; bad grids and
+# options exit 1 with a message that names the problem.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+B="$BOXBFS"
+roots="--root 3 --root 70 --root 1000"
+
+"$B" bfs kron:11 $roots --backend cpu --devices 3 --direction top-down --output "$tmp/1d.out" \
+    >/dev/null 2>&1
+check "1D reference run" "[ -s '$tmp/1d.out' ]"
+cut -d' ' -f1,2 "$tmp/1d.out" >"$tmp/1d.levels"
+for r in 1 2 3 4; do
+    for c in 1 2 3 4; do
+        "$B" bfs kron:11 $roots --backend cpu --partition 2d --grid ${r}x$c --wire auto \
+            --output "$tmp/2d.out" >"$tmp/o" 2>"$tmp/e"
+        rc=$?
+        cut -d' ' -f1,2 "$tmp/2d.out" >"$tmp/2d.levels"
+        check "grid ${r}x$c: exit 0, validation PASS, levels as 1D" \
+            "[ $rc -eq 0 ] && grep -q 'validation: PASS' '$tmp/o' && cmp -s '$tmp/1d.levels' '$tmp/2d.levels'"
+        [ $rc -eq 0 ] || cat "$tmp/e"
+    done
+done
+
+# JSON and CSV: the partition, the grid, the phases; the squarest grid by default
+"$B" bfs kron:10 --roots 2 --backend cpu --devices 8 --partition 2d --json "$tmp/g.json" \
+    --traffic-csv "$tmp/g.csv" >"$tmp/o" 2>&1
+check "--devices 8 --partition 2d: exit 0" "[ $? -eq 0 ]"
+check "text report names the grid" "grep -q '^# partition: 2d  grid: 2x4' '$tmp/o'"
+check "JSON: partition 2d on a 2x4 grid, expand and fold booked" "python3 - '$tmp/g.json' <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+o, t = j['options'], j['traffic']
+assert o['partition'] == '2d' and o['grid_rows'] == 2 and o['grid_cols'] == 4, o
+assert o['direction'] == 'top-down'
+assert t['phases']['expand'] > 0 and t['phases']['fold'] > 0
+assert t['phases']['frontier_exchange'] == 0
+assert sum(t['phases'].values()) == t['total_bytes'] == sum(l['bytes'] for l in t['links'])
+# links off the grid (neither same grid row nor column) carry only termination (device 0)
+for l in t['links']:
+    s, d = l['src'], l['dst']
+    if s // 2 != d // 2 and s % 2 != d % 2 and 0 not in (s, d):
+        assert l['bytes'] == 0 and l['messages'] == 0, l
+PY"
+check "traffic CSV books expand and fold" \
+    "grep -q '^phase,,,,expand,[1-9]' '$tmp/g.csv' && grep -q '^phase,,,,fold,[1-9]' '$tmp/g.csv'"
+
+# 16 devices: 2D (4x4) sends fewer than half of 1D's messages
+"$B" bfs kron:12 --roots 2 --backend cpu --devices 16 --direction top-down --json "$tmp/a.json" \
+    >/dev/null 2>&1
+"$B" bfs kron:12 --roots 2 --backend cpu --devices 16 --partition 2d --json "$tmp/b.json" \
+    >/dev/null 2>&1
+check "16 devices: 2D messages <= 1D's / 2" "python3 - '$tmp/a.json' '$tmp/b.json' <<'PY'
+import json, sys
+a, b = (json.load(open(p))['traffic']['total_messages'] for p in sys.argv[1:3])
+assert 2 * b <= a, (a, b)
+PY"
+
+# bad grids and options: exit 1 and a message naming the problem
+bad() {   # name expected-message args...
+    name=$1 want=$2
+    shift 2
+    "$B" bfs kron:6 --roots 1 --backend cpu "$@" >/dev/null 2>"$tmp/e"
+    rc=$?
+    check "$name: exit 1, says '$want'" "[ $rc -eq 1 ] && grep -q -- '$want' '$tmp/e'"
+}
+bad "R*C != devices" "needs 6 devices, but --devices is 4" --partition 2d --grid 2x3 --devices 4
+bad "0x2" "whole numbers in \[1, 1024\]" --partition 2d --grid 0x2
+bad "garbage grid" "expected RxC" --partition 2d --grid abc
+bad "grid 2x" "expected RxC" --partition 2d --grid 2x
+bad "grid without a value" "needs a value" --partition 2d --grid
+bad "grid with 1d" "applies to --partition 2d" --grid 2x2
+bad "unknown partition" "--partition: unknown value" --partition 3d
+bad "2d auto direction" "top-down levels only" --partition 2d --direction auto
+bad "2d bottom-up" "top-down levels only" --partition 2d --direction bottom-up --devices 4
+exit $fail
