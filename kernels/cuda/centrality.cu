@@ -23,6 +23,7 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kGroup = 8;   /* lanes per vertex in pull and backward */
+constexpr uint64_t kBlockPush = 4096;   /* frontiers up to this size: a block per vertex */
 
 __device__ __forceinline__ unsigned long long *ctr(const bb_cstate_t &k, int i)
 {
@@ -88,17 +89,20 @@ __global__ void reset_root(bb_cstate_t k, uint64_t root)
     k.counters[BB_CC_CREDIT] = (uint64_t)k.credit[lid];
 }
 
-/* A warp per frontier vertex. */
+/* Lanes lanes (a warp, or a whole block for small frontiers, where the hubs
+ * of the first levels are) per frontier vertex; each warp of the group takes
+ * every (Lanes / 32)-th chunk of 32 arcs, so the appends stay warp-uniform. */
+template <int Lanes>
 __global__ void push_kernel(bb_cstate_t k, uint64_t count, int32_t next_level)
 {
-    uint64_t warp = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) >> 5;
-    uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
-    unsigned lane = bb_lane();
-    for (uint64_t i = warp; i < count; i += warps) {
+    uint64_t group = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / Lanes;
+    uint64_t groups = ((uint64_t)gridDim.x * blockDim.x) / Lanes;
+    unsigned lane = bb_lane(), wig = (threadIdx.x % Lanes) / 32;
+    for (uint64_t i = group; i < count; i += groups) {
         uint32_t u = k.frontier[i];
         uint64_t s = k.sigma[u];
         int64_t beg = k.offsets[u], end = k.offsets[u + 1];
-        for (int64_t e0 = beg; e0 < end; e0 += 32) {
+        for (int64_t e0 = beg + 32 * (int64_t)wig; e0 < end; e0 += Lanes) {
             int64_t e = e0 + lane;
             bool found = false;
             uint32_t lid = 0;
@@ -395,8 +399,12 @@ boxbfs_status_t bb_cuda_sigma_push(const bb_cstate_t *k, void *stream, uint64_t 
 {
     if (count == 0) return BOXBFS_OK;
     BB_CHECK(bb_cuda_bind(stream));
-    push_kernel<<<blocks_for(count * 32), kThreads, 0, (cudaStream_t)stream>>>(*k, count,
-                                                                              next_level);
+    if (count <= kBlockPush)
+        push_kernel<kThreads><<<(unsigned)count, kThreads, 0, (cudaStream_t)stream>>>(*k, count,
+                                                                                  next_level);
+    else
+        push_kernel<32><<<blocks_for(count * 32), kThreads, 0, (cudaStream_t)stream>>>(
+            *k, count, next_level);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
