@@ -23,9 +23,14 @@ enum {
     BB_CC_NEXT_ARCS = 1,  /* their out-arcs                                 */
     BB_CC_OVERFLOW = 2,   /* nonzero: a count wrapped past 2^64 - 1         */
     BB_CC_CREDIT = 3,     /* input edges credited to discovered vertices (TEPS) */
-    BB_CC_SEND = 4        /* then ndev pair counts, one per owner           */
+    BB_CC_GATHER = 4,     /* gather's slots                                 */
+    BB_CC_SEND = 5        /* then ndev pair counts, one per owner           */
 };
-#define BB_CC_COUNT(ndev) (4 + (size_t)(ndev))
+#define BB_CC_COUNT(ndev) (5 + (size_t)(ndev))
+/* Vertices with more arcs than this are summed by a whole block (pull and
+ * backward) rather than by a group of lanes: a hub's arcs in one group would
+ * be a serial chain of loads that the whole step waits for. */
+#define BB_CC_HEAVY 256
 
 /* TurboBFS's SpMV variants. */
 typedef enum { BB_SPMV_CSC_SCALAR = 0, BB_SPMV_CSC_VECTOR = 1, BB_SPMV_COOC = 2 } bb_spmv_t;
@@ -52,6 +57,9 @@ typedef struct {
     uint64_t *out_sig;            /* ... and the count it carries */
     uint64_t *f, *ft;             /* spmv: frontier vector and A^T f (hi - lo each) */
     double *delta, *bc;           /* betweenness: dependency and the running sums */
+    const uint32_t *heavy_in;     /* lids with more than BB_CC_HEAVY in-arcs (pull) */
+    const uint32_t *heavy_out;    /* ... out-arcs (backward); both NULL with push only */
+    uint64_t nheavy_in, nheavy_out;
     uint64_t *counters;           /* BB_CC_COUNT(ndev) */
 } bb_cstate_t;
 
@@ -70,11 +78,14 @@ typedef struct {
     /* Received pairs (owned lids, counts): the same update as push's own arcs. */
     boxbfs_status_t (*apply)(const bb_cstate_t *k, void *stream, const uint32_t *vid,
                              const uint64_t *sig, uint64_t count, int32_t next_level);
-    /* Bottom-up (pull), one device: fbits = the count frontier vertices; every
-     * vertex with level -1 sums sigma over its in-arcs from fbits; a non-zero
-     * sum discovers it (level, sigma, next, NEXT, NEXT_ARCS, CREDIT). */
+    /* Bottom-up (pull), one device: fbits = the vertices at next_level - 1;
+     * every vertex with level -1 sums sigma over its in-arcs from fbits; a
+     * non-zero sum discovers it (level, sigma, NEXT, NEXT_ARCS, CREDIT). It
+     * makes no list: gather does, where a push follows. */
     boxbfs_status_t (*pull)(const bb_cstate_t *k, void *stream, uint64_t count,
                             int32_t next_level);
+    /* frontier = the lids at level (in no particular order). */
+    boxbfs_status_t (*gather)(const bb_cstate_t *k, void *stream, int32_t level);
     /* TurboBFS top-down step [001 Alg. 1-5], one device: ft = A^T f (CSC
      * masked by sigma == 0: a thread or a warp per vertex; COOC: a thread per
      * arc, then the mask), f = ft, sigma += f, level = next_level where f != 0
@@ -102,6 +113,7 @@ typedef struct {
                                          uint64_t count, int32_t next_level);                  \
     boxbfs_status_t PREFIX##_sigma_pull(const bb_cstate_t *k, void *stream, uint64_t count,    \
                                         int32_t next_level);                                   \
+    boxbfs_status_t PREFIX##_sigma_gather(const bb_cstate_t *k, void *stream, int32_t level);  \
     boxbfs_status_t PREFIX##_spmv_top_down(const bb_cstate_t *k, void *stream,                 \
                                            bb_spmv_t variant, int32_t next_level);             \
     boxbfs_status_t PREFIX##_spmv_bottom_up(const bb_cstate_t *k, void *stream, int vector,    \

@@ -97,8 +97,10 @@ boxbfs_status_t bb_cpu_sigma_pull(const bb_cstate_t *k, void *stream, uint64_t c
 {
     uint64_t nloc = k->hi - k->lo;
     (void)stream;
+    (void)count;
     memset(k->fbits, 0, (nloc + 31) / 32 * sizeof *k->fbits);
-    for (uint64_t i = 0; i < count; i++) k->fbits[k->frontier[i] >> 5] |= 1u << (k->frontier[i] & 31);
+    for (uint64_t v = 0; v < nloc; v++)
+        if (k->level[v] == next_level - 1) k->fbits[v >> 5] |= 1u << (v & 31);
     for (uint64_t v = 0; v < nloc; v++) {
         uint64_t sum = 0;
         if (k->level[v] != -1) continue;
@@ -107,10 +109,22 @@ boxbfs_status_t bb_cpu_sigma_pull(const bb_cstate_t *k, void *stream, uint64_t c
             if (k->fbits[u >> 5] >> (u & 31) & 1) add_count(k, &sum, k->sigma[u]);
         }
         if (sum) {
-            discover(k, (uint32_t)v, next_level);
+            k->level[v] = next_level;
             k->sigma[v] = sum;
+            k->counters[BB_CC_NEXT]++;
+            k->counters[BB_CC_NEXT_ARCS] += (uint64_t)(k->offsets[v + 1] - k->offsets[v]);
+            if (k->credit) k->counters[BB_CC_CREDIT] += (uint64_t)k->credit[v];
         }
     }
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cpu_sigma_gather(const bb_cstate_t *k, void *stream, int32_t level)
+{
+    uint64_t nloc = k->hi - k->lo, n = 0;
+    (void)stream;
+    for (uint64_t v = 0; v < nloc; v++)
+        if (k->level[v] == level) k->frontier[n++] = (uint32_t)v;
     return BOXBFS_OK;
 }
 
@@ -193,5 +207,5 @@ boxbfs_status_t bb_cpu_bc_backward(const bb_cstate_t *k, void *stream, int32_t d
 
 const bb_centrality_ops_t bb_cpu_centrality_ops = {
     bb_cpu_sigma_reset, bb_cpu_sigma_push, bb_cpu_sigma_apply, bb_cpu_sigma_pull,
-    bb_cpu_spmv_top_down, bb_cpu_spmv_bottom_up, bb_cpu_bc_backward,
+    bb_cpu_sigma_gather, bb_cpu_spmv_top_down, bb_cpu_spmv_bottom_up, bb_cpu_bc_backward,
 };

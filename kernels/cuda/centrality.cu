@@ -23,7 +23,8 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kGroup = 8;   /* lanes per vertex in pull and backward */
-constexpr uint64_t kBlockPush = 4096;   /* frontiers up to this size: a block per vertex */
+constexpr uint64_t kBlockPush = 4096;
+constexpr unsigned kPullBlocks = 132 * 8;   /* pull's grid: the counts go out once per warp */   /* frontiers up to this size: a block per vertex */
 
 __device__ __forceinline__ unsigned long long *ctr(const bb_cstate_t &k, int i)
 {
@@ -140,12 +141,16 @@ __global__ void apply_kernel(bb_cstate_t k, const uint32_t *vid, const uint64_t 
     }
 }
 
-__global__ void frontier_bits_kernel(bb_cstate_t k, uint64_t count)
+/* fbits = the vertices at level, a warp per 32-bit word (no atomics). */
+__global__ void level_bits_kernel(bb_cstate_t k, int32_t level)
 {
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < count;
-         i += (uint64_t)gridDim.x * blockDim.x) {
-        uint32_t u = k.frontier[i];
-        atomicOr(k.fbits + (u >> 5), 1u << (u & 31));
+    uint64_t nloc = k.hi - k.lo, words = (nloc + 31) / 32;
+    uint64_t warp = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) >> 5;
+    uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    for (uint64_t w = warp; w < words; w += warps) {
+        uint64_t v = w * 32 + bb_lane();
+        unsigned bits = __ballot_sync(BB_FULL_MASK, v < nloc && k.level[v] == level);
+        if (bb_lane() == 0) k.fbits[w] = bits;
     }
 }
 
@@ -162,17 +167,30 @@ __device__ __forceinline__ uint64_t group_sum(uint64_t s, bool *wrap)
     return s;
 }
 
-/* kGroup lanes per vertex; the arc loop runs the warp's longest trip count so
- * that every lane reaches the shuffles. */
+/* A thread's discoveries, summed over the warp and added with one atomic
+ * per counter per warp at the end of a grid-stride kernel. */
+__device__ __forceinline__ void flush_counts(const bb_cstate_t &k, unsigned long long cnt,
+                                             unsigned long long arcs, unsigned long long credit)
+{
+    bb_warp_add(ctr(k, BB_CC_NEXT), cnt);
+    bb_warp_add(ctr(k, BB_CC_NEXT_ARCS), arcs);
+    bb_warp_add(ctr(k, BB_CC_CREDIT), credit);
+}
+
+/* kGroup lanes per unreached vertex of at most BB_CC_HEAVY in-arcs; the arc
+ * loop runs the warp's longest trip count so that every lane reaches the
+ * shuffles. A grid of bounded size: the counts go out once per warp. */
 __global__ void pull_kernel(bb_cstate_t k, int32_t next_level)
 {
     uint64_t nloc = k.hi - k.lo;
     uint64_t per_block = blockDim.x / kGroup;
     unsigned sub = threadIdx.x % kGroup;
+    unsigned long long cnt = 0, arcs = 0, credit = 0;
     for (uint64_t base = blockIdx.x * per_block; base < nloc; base += (uint64_t)gridDim.x * per_block) {
         uint64_t v = base + threadIdx.x / kGroup;
         bool live = v < nloc && k.level[v] == -1;
         int64_t beg = live ? k.in_offsets[v] : 0, end = live ? k.in_offsets[v + 1] : 0;
+        if (end - beg > BB_CC_HEAVY) live = false, end = beg;   /* pull_heavy_kernel's */
         unsigned trips = (unsigned)((end - beg + kGroup - 1) / kGroup);
         trips = __reduce_max_sync(BB_FULL_MASK, trips);
         uint64_t s = 0;
@@ -189,13 +207,82 @@ __global__ void pull_kernel(bb_cstate_t k, int32_t next_level)
             }
         }
         s = group_sum(s, &wrap);
-        bool found = live && sub == 0 && s != 0;
-        if (found) {
+        if (live && sub == 0 && s != 0) {
             k.level[v] = next_level;
             k.sigma[v] = s;
             if (wrap) *ctr(k, BB_CC_OVERFLOW) = 1;
+            cnt++;
+            arcs += (unsigned long long)(k.offsets[v + 1] - k.offsets[v]);
+            credit += (unsigned long long)k.credit[v];
         }
-        append_found(k, found, (uint32_t)v);
+    }
+    flush_counts(k, cnt, arcs, credit);
+}
+
+/* Block-wide sum of a 64-bit count with its wrap flag (every thread calls). */
+__device__ uint64_t block_sum(uint64_t s, bool *wrap)
+{
+    __shared__ unsigned long long part[kThreads / 32];
+    __shared__ int wraps;
+    if (threadIdx.x == 0) wraps = 0;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) {
+        uint64_t o = __shfl_down_sync(BB_FULL_MASK, s, d);
+        *wrap = *wrap || s + o < s;
+        s += o;
+    }
+    __syncthreads();
+    if (*wrap) wraps = 1;
+    if (bb_lane() == 0) part[threadIdx.x / 32] = s;
+    __syncthreads();
+    s = 0;
+    if (threadIdx.x == 0)
+        for (int w = 0; w < kThreads / 32; w++) {
+            *wrap = *wrap || s + part[w] < s;
+            s += part[w];
+        }
+    if (threadIdx.x == 0 && wraps) *wrap = true;
+    __syncthreads();
+    return s;   /* thread 0's */
+}
+
+/* A block per unreached heavy vertex. */
+__global__ void pull_heavy_kernel(bb_cstate_t k, int32_t next_level)
+{
+    for (uint64_t i = blockIdx.x; i < k.nheavy_in; i += gridDim.x) {
+        uint32_t v = k.heavy_in[i];
+        if (k.level[v] != -1) continue;   /* block-uniform */
+        uint64_t s = 0;
+        bool wrap = false;
+        for (int64_t e = k.in_offsets[v] + threadIdx.x; e < k.in_offsets[v + 1]; e += blockDim.x) {
+            uint32_t u = k.in_columns[e];
+            if (__ldg(k.fbits + (u >> 5)) >> (u & 31) & 1u) {
+                uint64_t x = k.sigma[u];
+                wrap = wrap || s + x < s;
+                s += x;
+            }
+        }
+        s = block_sum(s, &wrap);
+        if (threadIdx.x == 0 && s != 0) {
+            k.level[v] = next_level;
+            k.sigma[v] = s;
+            if (wrap) *ctr(k, BB_CC_OVERFLOW) = 1;
+            atomicAdd(ctr(k, BB_CC_NEXT), 1ull);
+            atomicAdd(ctr(k, BB_CC_NEXT_ARCS), (unsigned long long)(k.offsets[v + 1] - k.offsets[v]));
+            atomicAdd(ctr(k, BB_CC_CREDIT), (unsigned long long)k.credit[v]);
+        }
+    }
+}
+
+/* frontier = the lids at level, one atomic per warp that has any. */
+__global__ void gather_kernel(bb_cstate_t k, int32_t level)
+{
+    uint64_t nloc = k.hi - k.lo, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t base = blockIdx.x * (uint64_t)blockDim.x; base < nloc; base += stride) {
+        uint64_t v = base + threadIdx.x;
+        bool hit = v < nloc && k.level[v] == level;
+        unsigned long long slot = bb_warp_append(ctr(k, BB_CC_GATHER), hit ? 1u : 0u);
+        if (hit) k.frontier[slot] = (uint32_t)v;
     }
 }
 
@@ -353,6 +440,7 @@ __global__ void backward_kernel(bb_cstate_t k, int32_t depth, uint64_t root)
         uint64_t v = base + threadIdx.x / kGroup;
         bool live = v < nloc && k.level[v] == depth;
         int64_t beg = live ? k.offsets[v] : 0, end = live ? k.offsets[v + 1] : 0;
+        if (end - beg > BB_CC_HEAVY) live = false, end = beg;   /* backward_heavy_kernel's */
         unsigned trips = (unsigned)((end - beg + kGroup - 1) / kGroup);
         trips = __reduce_max_sync(BB_FULL_MASK, trips);
         double d = 0, sv = live ? (double)k.sigma[v] : 0;
@@ -369,6 +457,32 @@ __global__ void backward_kernel(bb_cstate_t k, int32_t depth, uint64_t root)
             k.delta[v] = d;
             if (v != root) k.bc[v] += d;
         }
+    }
+}
+
+/* A block per heavy vertex at depth. */
+__global__ void backward_heavy_kernel(bb_cstate_t k, int32_t depth, uint64_t root)
+{
+    __shared__ double part[kThreads / 32];
+    for (uint64_t i = blockIdx.x; i < k.nheavy_out; i += gridDim.x) {
+        uint32_t v = k.heavy_out[i];
+        if (k.level[v] != depth) continue;   /* block-uniform */
+        double d = 0, sv = (double)k.sigma[v];
+        for (int64_t e = k.offsets[v] + threadIdx.x; e < k.offsets[v + 1]; e += blockDim.x) {
+            uint32_t w = k.columns[e];
+            if (k.level[w] == depth + 1) d += sv / (double)k.sigma[w] * (1.0 + k.delta[w]);
+        }
+#pragma unroll
+        for (int s = 16; s > 0; s >>= 1) d += __shfl_down_sync(BB_FULL_MASK, d, s);
+        if (bb_lane() == 0) part[threadIdx.x / 32] = d;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            d = 0;
+            for (int w = 0; w < kThreads / 32; w++) d += part[w];
+            k.delta[v] = d;
+            if (v != root) k.bc[v] += d;
+        }
+        __syncthreads();
     }
 }
 
@@ -425,13 +539,26 @@ boxbfs_status_t bb_cuda_sigma_pull(const bb_cstate_t *k, void *stream, uint64_t 
 {
     cudaStream_t s = (cudaStream_t)stream;
     uint64_t nloc = k->hi - k->lo;
+    unsigned blocks = blocks_for(nloc * kGroup);
+    (void)count;
     BB_CHECK(bb_cuda_bind(stream));
-    BB_CUDA_CHECK(cudaMemsetAsync(k->fbits, 0, (nloc + 31) / 32 * 4, s));
-    if (count) {
-        frontier_bits_kernel<<<blocks_for(count), kThreads, 0, s>>>(*k, count);
+    level_bits_kernel<<<blocks_for((nloc + 31) / 32 * 32), kThreads, 0, s>>>(*k, next_level - 1);
+    BB_CUDA_LAUNCH_CHECK();
+    pull_kernel<<<blocks < kPullBlocks ? blocks : kPullBlocks, kThreads, 0, s>>>(*k, next_level);
+    BB_CUDA_LAUNCH_CHECK();
+    if (k->nheavy_in) {
+        pull_heavy_kernel<<<blocks_for(k->nheavy_in * kThreads), kThreads, 0, s>>>(*k, next_level);
         BB_CUDA_LAUNCH_CHECK();
     }
-    pull_kernel<<<blocks_for(nloc * kGroup), kThreads, 0, s>>>(*k, next_level);
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_sigma_gather(const bb_cstate_t *k, void *stream, int32_t level)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    BB_CHECK(bb_cuda_bind(stream));
+    BB_CUDA_CHECK(cudaMemsetAsync(k->counters + BB_CC_GATHER, 0, 8, s));
+    gather_kernel<<<blocks_for(k->hi - k->lo), kThreads, 0, s>>>(*k, level);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -486,12 +613,17 @@ boxbfs_status_t bb_cuda_bc_backward(const bb_cstate_t *k, void *stream, int32_t 
     backward_kernel<<<blocks_for((k->hi - k->lo) * kGroup), kThreads, 0, (cudaStream_t)stream>>>(
         *k, depth, root);
     BB_CUDA_LAUNCH_CHECK();
+    if (k->nheavy_out) {
+        backward_heavy_kernel<<<blocks_for(k->nheavy_out * kThreads), kThreads, 0,
+                                (cudaStream_t)stream>>>(*k, depth, root);
+        BB_CUDA_LAUNCH_CHECK();
+    }
     return BOXBFS_OK;
 }
 
 static const bb_centrality_ops_t cuda_centrality_ops = {
     bb_cuda_sigma_reset, bb_cuda_sigma_push, bb_cuda_sigma_apply, bb_cuda_sigma_pull,
-    bb_cuda_spmv_top_down, bb_cuda_spmv_bottom_up, bb_cuda_bc_backward,
+    bb_cuda_sigma_gather, bb_cuda_spmv_top_down, bb_cuda_spmv_bottom_up, bb_cuda_bc_backward,
 };
 const bb_centrality_ops_t *const bb_cuda_centrality_ops_ptr = &cuda_centrality_ops;
 

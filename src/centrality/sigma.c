@@ -149,6 +149,23 @@ static boxbfs_status_t upload(bb_centrality_t *c, cdev_t *D, const void *src, si
     return BOXBFS_OK;
 }
 
+/* The lids of rows [lo, hi) with more than BB_CC_HEAVY arcs. */
+static boxbfs_status_t upload_heavy(bb_centrality_t *c, cdev_t *D, const int64_t *off,
+                                    uint64_t lo, uint64_t hi, const uint32_t **list_p,
+                                    uint64_t *count_p)
+{
+    uint32_t *list;
+    uint64_t n = 0;
+    boxbfs_status_t st;
+    BB_CHECK(bb_malloc((hi - lo + 1) * 4, "the heavy vertices", &list));
+    for (uint64_t v = lo; v < hi; v++)
+        if (off[v + 1] - off[v] > BB_CC_HEAVY) list[n++] = (uint32_t)(v - lo);
+    st = upload(c, D, list, n * 4, list_p);
+    free(list);
+    if (st == BOXBFS_OK) *count_p = n;
+    return st;
+}
+
 /* Pairs each device sends each owner at most: its arcs into the owner's range. */
 static boxbfs_status_t plan_segments(bb_centrality_t *c)
 {
@@ -213,7 +230,11 @@ static boxbfs_status_t setup_device(bb_centrality_t *c, int d, const int64_t *in
     BB_CHECK(dalloc(c, D, nloc * 8, &k->sigma));
     BB_CHECK(dalloc(c, D, nloc * 4, &k->frontier));
     BB_CHECK(dalloc(c, D, nloc * 4, &k->next));
-    if (in_off) BB_CHECK(dalloc(c, D, (nloc + 31) / 32 * 4, &k->fbits));
+    if (in_off) {
+        BB_CHECK(dalloc(c, D, (nloc + 31) / 32 * 4, &k->fbits));
+        BB_CHECK(upload_heavy(c, D, in_off, lo, hi, &k->heavy_in, &k->nheavy_in));
+        BB_CHECK(upload_heavy(c, D, g->offsets, lo, hi, &k->heavy_out, &k->nheavy_out));
+    }
     if (c->o.algorithm == BB_SIGMA_SPMV) {
         BB_CHECK(dalloc(c, D, nloc * 8, &k->f));
         BB_CHECK(dalloc(c, D, nloc * 8, &k->ft));
@@ -393,7 +414,7 @@ typedef struct {
 static boxbfs_status_t forward(bb_centrality_t *c, int self, int64_t root, run_t *r)
 {
     cdev_t *D = &c->d[self];
-    int nd = c->view, multi = nd > 1, switched = 0;
+    int nd = c->view, multi = nd > 1, switched = 0, have_list = 1;
     void *stream = c->ops->stream(D->dev);
     uint64_t discovered_arcs = 0, arcs = (uint64_t)c->g->arcs;
     int32_t level = 0;
@@ -428,8 +449,10 @@ static boxbfs_status_t forward(bb_centrality_t *c, int self, int64_t root, run_t
             pull = !multi && (c->o.direction == BOXBFS_SEARCH_BOTTOM_UP ||
                               (c->o.direction == BOXBFS_SEARCH_AUTO &&
                                farcs * PULL_FACTOR > arcs - discovered_arcs));
+            if (!pull && !have_list) BB_CHECK(c->cops->gather(&D->k, stream, level));
             if (pull) BB_CHECK(c->cops->pull(&D->k, stream, fcount, level + 1));
             else BB_CHECK(c->cops->push(&D->k, stream, fcount, level + 1));
+            have_list = !pull;
         }
         r->bottom_up_levels += pull;
         if (multi) {

@@ -398,7 +398,8 @@ static double bc_compare(boxbfs_graph_t g, const int64_t *src, int64_t k, const 
 }
 
 static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_graph_t g,
-                    int64_t k, const double *time_s, const double *teps, const int64_t *top,
+                    int64_t k, const double *time_s, const double *teps, int64_t nteps,
+                    const int64_t *top,
                     int64_t ntop, const double *bc, double total_s, const char *check)
 {
     bb_json_t j;
@@ -440,8 +441,9 @@ static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_grap
     bb_json_double(&j, "time_per_source_s", k ? total_s / (double)k : 0);
     bb_summarize(time_s, (int)k, &ts);
     bb_json_double(&j, "mean_source_time_s", ts.mean);
-    bb_summarize(teps, (int)k, &ts);
-    bb_json_double(&j, "harmonic_mean_TEPS", ts.harmonic_mean);
+    bb_summarize(teps, (int)nteps, &ts);
+    bb_json_double(&j, "harmonic_mean_TEPS", ts.harmonic_mean);   /* sources with an edge */
+    bb_json_int(&j, "sources_with_edges", nteps);
     bb_json_begin_array(&j, "source_time_s");
     for (int64_t i = 0; i < k; i++) bb_json_double(&j, NULL, time_s[i]);
     bb_json_end_array(&j);
@@ -465,7 +467,7 @@ int bb_cmd_bc(int argc, char **argv)
     bb_centrality_t *c = NULL;
     bb_centrality_options_t o;
     boxbfs_status_t st;
-    int64_t *src = NULL, *top = NULL, *edges = NULL, k, ntop;
+    int64_t *src = NULL, *top = NULL, *edges = NULL, k, ntop, nteps = 0;
     double *bc = NULL, *time_s = NULL, *teps = NULL, t0, total_s;
     const char *check = "skipped";
     int rc;
@@ -518,7 +520,11 @@ int bb_cmd_bc(int argc, char **argv)
     }
     t0 = (double)ts0.tv_sec + 1e-9 * (double)ts0.tv_nsec;
     total_s = (double)ts1.tv_sec + 1e-9 * (double)ts1.tv_nsec - t0;
-    for (int64_t i = 0; i < k; i++) teps[i] = time_s[i] > 0 ? (double)edges[i] / time_s[i] : 0;
+    /* Graph500 TEPS over the sources with an edge (an isolated source traverses nothing) */
+    nteps = 0;
+    for (int64_t i = 0; i < k; i++)
+        if (edges[i] > 0 && time_s[i] > 0) teps[nteps++] = (double)edges[i] / time_s[i];
+    if (nteps == 0) teps[nteps++] = 0;
     rc = BB_EXIT_OK;
     if (a.check) {
         int ok;
@@ -547,7 +553,7 @@ int bb_cmd_bc(int argc, char **argv)
         for (int64_t i = 0; i < ntop; i++)
             printf("%6lld %16lld %24.10g\n", (long long)i + 1,
                    (long long)boxbfs_graph_external_id(g, top[i]), bc[top[i]]);
-        bb_summarize(teps, (int)k, &s);
+        bb_summarize(teps, (int)nteps, &s);
         printf("sources: %lld\n", (long long)k);
         printf("total_time_s: %.6f\n", total_s);
         printf("time_per_source_ms: %.4f\n", 1e3 * total_s / (double)k);
@@ -561,7 +567,7 @@ int bb_cmd_bc(int argc, char **argv)
             bb_cli_error("%s: cannot open for writing: %s", a.json, strerror(errno));
             if (rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
         } else {
-            bc_json(f, &a, c, g, k, time_s, teps, top, ntop, bc, total_s, check);
+            bc_json(f, &a, c, g, k, time_s, teps, nteps, top, ntop, bc, total_s, check);
             if (f != stdout && fclose(f) != 0 && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
         }
     }
