@@ -58,7 +58,13 @@ static void bfs_usage(FILE *f)
         "  --partition 1d|2d      1d (default): vertex ranges; 2d: R x C grid, each device holds one\n"
         "                         block of the matrix, expand in grid columns, fold in grid rows\n"
         "                         (top-down only; README \"2D partition\")\n"
-        "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R <= C)\n");
+        "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R <= C)\n"
+        "  --sigma FILE           also count shortest paths from the first root: 'vertex level sigma'\n"
+        "                         per vertex (exact 64-bit; in double where a count overflows)\n"
+        "  --algorithm frontier|spmv   how --sigma searches: counts travel with the frontier (default,\n"
+        "                         any device count) or TurboBFS's masked SpMV (one device)\n"
+        "  --spmv csc-scalar|csc-vector|cooc   spmv variant (default csc-vector); --direction picks\n"
+        "                         its top-down, bottom-up or the switch at 10%% frontier density\n");
 }
 
 static int parse_enum(const char *opt, const char *value, const char *const *names, int count,
@@ -335,6 +341,21 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--memory-limit");
             if (bb_parse_i64(v, 1, INT64_MAX, &n)) { bb_cli_error("--memory-limit: '%s' is not a byte count", v); return -1; }
             a->eo.device_memory_limit = (size_t)n;
+        } else if (OPT("--sigma")) {
+            NEED_VALUE("--sigma");
+            a->sigma = v;
+        } else if (OPT("--algorithm")) {
+            static const char *const algorithms[] = {"frontier", "spmv"};
+            NEED_VALUE("--algorithm");
+            if (parse_enum("--algorithm", v, algorithms, 2, &iv)) return -1;
+            a->sigma_algorithm = iv;
+            a->sigma_algorithm_given = 1;
+        } else if (OPT("--spmv")) {
+            static const char *const variants[] = {"csc-scalar", "csc-vector", "cooc"};
+            NEED_VALUE("--spmv");
+            if (parse_enum("--spmv", v, variants, 3, &iv)) return -1;
+            a->sigma_spmv = iv;
+            a->sigma_spmv_given = 1;
         } else if (OPT("--threads")) {
             NEED_VALUE("--threads");
             if (bb_parse_i64(v, 0, 65536, &n)) { bb_cli_error("--threads: '%s' is not a count in [0, 65536] (0: all CPUs)", v); return -1; }
@@ -352,6 +373,14 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
 #undef NEED_VALUE
     }
     if (check_partition(a)) return -1;
+    if ((a->sigma_algorithm_given || a->sigma_spmv_given) && a->sigma == NULL) {
+        bb_cli_error("--algorithm and --spmv choose how --sigma counts paths: add --sigma FILE");
+        return -1;
+    }
+    if (a->sigma_spmv_given && a->sigma_algorithm != 1) {
+        bb_cli_error("--spmv picks a variant of --algorithm spmv");
+        return -1;
+    }
     return check_launcher(a);
 }
 

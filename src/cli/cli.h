@@ -17,6 +17,8 @@ int bb_cmd_gen(int argc, char **argv);
 int bb_cmd_convert(int argc, char **argv);
 int bb_cmd_info(int argc, char **argv);
 int bb_cmd_topo(int argc, char **argv);
+int bb_cmd_bc(int argc, char **argv);
+
 
 /* "boxbfs: <library message>" on stderr; returns the exit code for status
  * (1 for INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */
@@ -159,6 +161,10 @@ typedef struct {
     uint64_t seed;
     int device_ids[64];
     boxbfs_links_t links;   /* --link-model FILE or a description-only built-in */
+    /* --sigma FILE (issue #14): shortest-path counts from the first root */
+    const char *sigma;
+    int sigma_algorithm, sigma_algorithm_given;   /* 0 frontier, 1 spmv */
+    int sigma_spmv, sigma_spmv_given;             /* bb_spmv_t */
 } bb_bfs_args_t;
 
 /* Parse argv into *a (defaults already set by the caller); --help prints the
@@ -193,11 +199,29 @@ typedef struct {
     int per_process;             /* one device per MPI rank (--exchange mpi, nccl under mpirun) */
     int reverse;                 /* the graph searched is the input's reverse */
     int sliced;                  /* per_process: each rank loaded its slice */
+    const struct bb_sigma_summary *sigma;   /* --sigma: its search, else NULL */
 } bb_bfs_report_t;
 
 void bb_report_text(FILE *f, const bb_bfs_report_t *r);
 /* Returns 0, or -1 when writing failed. */
 int bb_report_json(FILE *f, const bb_bfs_report_t *r);
 int bb_report_traffic_csv(FILE *f, const bb_bfs_report_t *r);
+
+/* bfs --sigma (src/cli/cmd_bc.c): the counts' search from the first root,
+ * run by the centrality driver after the engine's searches. */
+typedef struct bb_sigma_summary {
+    const char *file, *algorithm, *spmv, *direction, *validation;
+    double time_s, teps;
+    int64_t input_edges, reached;
+    int32_t levels;
+    int bottom_up_levels, overflow, devices;
+    int64_t *link_bytes;                 /* devices x devices */
+    int64_t pair_bytes, size_bytes, termination_bytes, messages;
+} bb_sigma_summary_t;
+/* Runs the counts for r->roots[0] and writes a->sigma; fills *s (link_bytes
+ * allocated). Returns the exit code. */
+int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigma_summary_t *s);
+void bb_sigma_report_text(FILE *f, const bb_sigma_summary_t *s);
+void bb_sigma_report_json(bb_json_t *j, const bb_sigma_summary_t *s);
 
 #endif /* BB_CLI_H */

@@ -262,11 +262,13 @@ int bb_cmd_bfs(int argc, char **argv)
     bb_bfs_args_t a;
     bb_bfs_report_t r;
     bb_outfile_t files[3];   /* --output, --json, --traffic-csv: all or none (exit 0 or 2) */
+    bb_sigma_summary_t sigma;
     boxbfs_status_t st;
     int rc, nroots = 0;
     memset(&a, 0, sizeof a);
     memset(&r, 0, sizeof r);
     memset(files, 0, sizeof files);
+    memset(&sigma, 0, sizeof sigma);
     boxbfs_engine_options_init(&a.eo);
     a.validate = 1;
     a.nroots = 64;
@@ -345,6 +347,15 @@ int bb_cmd_bfs(int argc, char **argv)
     r.graph_spec = a.spec;
     r.validate = a.validate;
     rc = run_searches(&a, &r, &files[0]);
+    if (a.sigma && (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION)) {   /* issue #14 */
+        int src = bb_sigma_run(&a, r.graph, r.roots[0], &sigma);
+        if (src != BB_EXIT_OK && src != BB_EXIT_VALIDATION) {
+            rc = src;
+            goto out;
+        }
+        if (rc == BB_EXIT_OK) rc = src;
+        r.sigma = &sigma;
+    }
     if (boxbfs_engine_rank(r.engine) != 0) goto out;   /* rank 0 reports */
     if (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION) {
         int wrc = 0;
@@ -362,6 +373,7 @@ out:
     boxbfs_finalize();
     boxbfs_graph_free(r.graph);
     free_report(&r);
+    free(sigma.link_bytes);
     free(a.given_roots);
     boxbfs_links_free(a.links);
     return rc;

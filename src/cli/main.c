@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "  gen SPEC OUT     write a generated or loaded graph as an edge list or .bbcsr file\n"
             "  convert IN OUT   convert a graph file to the binary CSR format (.bbcsr)\n"
             "  info GRAPH       vertices, edges, degree statistics, components\n"
+            "  bc [GRAPH]       betweenness centrality (Brandes), sources split over the devices\n"
             "  topo             devices, peer access, link types; --probe measures every pair\n"
             "\n"
             "GRAPH is kron:SCALE[:EDGEFACTOR[:SEED]], a Matrix Market file (.mtx), a SNAP edge\n"
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "convert") == 0) return bb_cmd_convert(argc - 1, argv + 1);
     if (strcmp(argv[1], "info") == 0) return bb_cmd_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "topo") == 0) return bb_cmd_topo(argc - 1, argv + 1);
+    if (strcmp(argv[1], "bc") == 0) return bb_cmd_bc(argc - 1, argv + 1);
     bb_cli_error("unknown command '%s' (commands: bfs, gen, convert, info, topo; see boxbfs --help)", argv[1]);
     return BB_EXIT_USAGE;
 }

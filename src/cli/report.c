@@ -158,6 +158,7 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
             r->nroots ? r->modeled_exchange_s / r->nroots : 0.0, r->opts->link_model.name);
     fprintf(f, "validation: %s\n",
             strcmp(r->validation, "passed") == 0 ? "PASS" : strcmp(r->validation, "failed") == 0 ? "FAIL" : "SKIPPED");
+    if (r->sigma) bb_sigma_report_text(f, r->sigma);   /* bfs --sigma (issue #14) */
 }
 
 static void json_summary(bb_json_t *j, const char *key, const double *v, int n)
@@ -360,6 +361,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &utc));
         bb_json_string(&j, "date", date);
     }
+    if (r->sigma) bb_sigma_report_json(&j, r->sigma);   /* bfs --sigma (issue #14) */
     bb_json_end_object(&j);
     return bb_json_finish(&j);
 }

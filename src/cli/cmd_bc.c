@@ -1,0 +1,594 @@
+/* boxbfs bc: betweenness centrality [Brandes] over sampled or all sources,
+ * split over the devices (each holds the whole graph); and the --sigma part
+ * of boxbfs bfs (shortest-path counts from the first root), which shares the
+ * centrality driver (src/centrality/). README "Shortest-path counts and
+ * betweenness". */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "centrality/centrality.h"
+#include "cli/cli.h"
+#include "common/error.h"
+#include "graph/graph.h"
+
+/* ---- bfs --sigma ------------------------------------------------------------------ */
+
+static boxbfs_status_t sigma_check(boxbfs_graph_t g, int64_t root, const int32_t *level,
+                                   const uint64_t *sigma, int overflow)
+{
+    int32_t *rl = malloc((size_t)g->n * sizeof *rl);
+    uint64_t *rs = malloc((size_t)g->n * sizeof *rs);
+    boxbfs_status_t st = BOXBFS_OK;
+    if (!rl || !rs) {
+        free(rl);
+        free(rs);
+        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot allocate the reference counts");
+    }
+    if ((st = bb_ref_sigma(g, root, rl, rs, NULL, NULL)) == BOXBFS_OK) {
+        for (int64_t v = 0; v < g->n; v++) {
+            if (rl[v] != level[v] || (!overflow && rs[v] != sigma[v])) {
+                st = bb_error_set(BOXBFS_ERR_VALIDATION,
+                                  "vertex %lld: level %d count %llu, the reference says level %d "
+                                  "count %llu",
+                                  (long long)boxbfs_graph_external_id(g, v), level[v],
+                                  (unsigned long long)sigma[v], rl[v], (unsigned long long)rs[v]);
+                break;
+            }
+        }
+    }
+    free(rl);
+    free(rs);
+    return st;
+}
+
+static int write_sigma(const char *path, boxbfs_graph_t g, const int32_t *level,
+                       const uint64_t *sigma, const double *sigma_d)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (f == NULL) {
+        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    for (int64_t v = 0; v < g->n; v++) {
+        long long id = (long long)boxbfs_graph_external_id(g, v);
+        if (sigma_d) fprintf(f, "%lld %d %.17g\n", id, level[v], sigma_d[v]);
+        else fprintf(f, "%lld %d %llu\n", id, level[v], (unsigned long long)sigma[v]);
+    }
+    if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
+        bb_cli_error("%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigma_summary_t *s)
+{
+    bb_centrality_options_t o;
+    bb_centrality_t *c = NULL;
+    bb_sigma_report_t rep;
+    boxbfs_status_t st;
+    int32_t *level = NULL;
+    uint64_t *sigma = NULL;
+    double *sigma_d = NULL;
+    int rc = BB_EXIT_OK, nd;
+    memset(&o, 0, sizeof o);
+    o.backend = a->eo.backend;
+    o.devices = a->eo.devices;
+    o.algorithm = a->sigma_algorithm ? BB_SIGMA_SPMV : BB_SIGMA_FRONTIER;
+    o.spmv = a->sigma_spmv_given ? (bb_spmv_t)a->sigma_spmv : BB_SPMV_CSC_VECTOR;
+    o.direction = a->eo.direction;
+    o.switch_density = 0.10;
+    if (boxbfs_one_device_per_process(&a->eo) || a->eo.exchange == BOXBFS_EXCHANGE_NCCL) {
+        bb_cli_error("--sigma runs its own exchange between the devices of this process: it does "
+                     "not combine with --exchange mpi or nccl");
+        return BB_EXIT_USAGE;
+    }
+    if ((st = bb_centrality_create(g, &o, &c)) != BOXBFS_OK) return bb_cli_fail(st);
+    level = malloc((size_t)g->n * sizeof *level);
+    sigma = malloc((size_t)g->n * sizeof *sigma);
+    if (!level || !sigma) {
+        bb_cli_error("cannot allocate the counts of %lld vertices", (long long)g->n);
+        rc = BB_EXIT_RUNTIME;
+        goto out;
+    }
+    /* warm-up, then the timed search */
+    if ((st = bb_centrality_sigma(c, root, NULL, NULL, NULL)) != BOXBFS_OK ||
+        (st = bb_centrality_sigma(c, root, level, sigma, &rep)) != BOXBFS_OK) {
+        rc = bb_cli_fail(st);
+        goto out;
+    }
+    nd = o.devices;
+    s->file = a->sigma;
+    s->algorithm = bb_sigma_algorithm_name(o.algorithm);
+    s->spmv = o.algorithm == BB_SIGMA_SPMV ? bb_spmv_name(o.spmv) : "none";
+    s->direction = boxbfs_search_direction_name(o.direction);
+    s->time_s = rep.time_s;
+    s->input_edges = rep.input_edges;
+    s->teps = rep.time_s > 0 ? (double)rep.input_edges / rep.time_s : 0;
+    s->reached = rep.reached;
+    s->levels = rep.levels;
+    s->bottom_up_levels = rep.bottom_up_levels;
+    s->overflow = rep.overflow;
+    s->devices = nd;
+    s->link_bytes = malloc((size_t)nd * (size_t)nd * sizeof *s->link_bytes);
+    if (s->link_bytes == NULL) {
+        bb_cli_error("out of memory");
+        rc = BB_EXIT_RUNTIME;
+        goto out;
+    }
+    memcpy(s->link_bytes, rep.traffic->link_bytes, (size_t)nd * (size_t)nd * sizeof *s->link_bytes);
+    s->pair_bytes = rep.traffic->phase_bytes[BOXBFS_PHASE_FRONTIER];
+    s->size_bytes = rep.traffic->phase_bytes[BOXBFS_PHASE_SIZES];
+    s->termination_bytes = rep.traffic->phase_bytes[BOXBFS_PHASE_TERMINATION];
+    s->messages = bb_traffic_total_messages(rep.traffic);
+    if (rep.overflow) {
+        fprintf(stderr, "boxbfs: --sigma: a shortest-path count exceeds 2^64 - 1: %s holds the "
+                        "counts in double\n", a->sigma);
+        sigma_d = malloc((size_t)g->n * sizeof *sigma_d);
+        if (sigma_d == NULL || bb_sigma_double_from_levels(g, root, level, sigma_d) != BOXBFS_OK) {
+            bb_cli_error("cannot compute the counts in double");
+            rc = BB_EXIT_RUNTIME;
+            goto out;
+        }
+    }
+    s->validation = "skipped";
+    if (a->validate) {
+        st = sigma_check(g, root, level, sigma, rep.overflow);
+        s->validation = st == BOXBFS_OK ? "passed" : "failed";
+        if (st == BOXBFS_ERR_VALIDATION) {
+            bb_cli_error("--sigma: validation failed: %s", boxbfs_last_error());
+            rc = BB_EXIT_VALIDATION;
+        } else if (st != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            goto out;
+        }
+    }
+    if (write_sigma(a->sigma, g, level, sigma, sigma_d) != 0 && rc == BB_EXIT_OK)
+        rc = BB_EXIT_RUNTIME;
+out:
+    free(level);
+    free(sigma);
+    free(sigma_d);
+    bb_centrality_free(c);
+    return rc;
+}
+
+void bb_sigma_report_text(FILE *f, const bb_sigma_summary_t *s)
+{
+    fprintf(f, "# shortest-path counts (--sigma %s): algorithm %s, spmv %s, direction %s\n",
+            s->file, s->algorithm, s->spmv, s->direction);
+    fprintf(f, "sigma_time_s: %.6f\n", s->time_s);
+    fprintf(f, "sigma_TEPS: %.6g\n", s->teps);
+    fprintf(f, "sigma_reached: %lld\n", (long long)s->reached);
+    fprintf(f, "sigma_levels: %d (bottom-up %d)\n", s->levels, s->bottom_up_levels);
+    fprintf(f, "sigma_overflow: %s\n", s->overflow ? "yes (output in double)" : "no");
+    fprintf(f, "sigma_bytes: pairs %lld, sizes %lld, termination %lld\n", (long long)s->pair_bytes,
+            (long long)s->size_bytes, (long long)s->termination_bytes);
+    for (int a = 0; a < s->devices; a++)
+        for (int b = 0; b < s->devices; b++)
+            if (a != b)
+                fprintf(f, "sigma_link %d->%d: %lld bytes\n", a, b,
+                        (long long)s->link_bytes[a * s->devices + b]);
+    fprintf(f, "sigma_validation: %s\n", s->validation);
+}
+
+void bb_sigma_report_json(bb_json_t *j, const bb_sigma_summary_t *s)
+{
+    bb_json_begin_object(j, "sigma");
+    bb_json_string(j, "file", s->file);
+    bb_json_string(j, "algorithm", s->algorithm);
+    bb_json_string(j, "spmv", s->spmv);
+    bb_json_string(j, "direction", s->direction);
+    bb_json_double(j, "time_s", s->time_s);
+    bb_json_double(j, "teps", s->teps);
+    bb_json_int(j, "input_edges", s->input_edges);
+    bb_json_int(j, "reached", s->reached);
+    bb_json_int(j, "levels", s->levels);
+    bb_json_int(j, "bottom_up_levels", s->bottom_up_levels);
+    bb_json_bool(j, "overflow", s->overflow);
+    bb_json_begin_object(j, "phase_bytes");
+    bb_json_int(j, "sigma_pairs", s->pair_bytes);
+    bb_json_int(j, "sigma_sizes", s->size_bytes);
+    bb_json_int(j, "sigma_termination", s->termination_bytes);
+    bb_json_end_object(j);
+    bb_json_int(j, "messages", s->messages);
+    bb_json_begin_array(j, "links");
+    for (int a = 0; a < s->devices; a++)
+        for (int b = 0; b < s->devices; b++) {
+            if (a == b) continue;
+            bb_json_begin_object(j, NULL);
+            bb_json_int(j, "src", a);
+            bb_json_int(j, "dst", b);
+            bb_json_int(j, "bytes", s->link_bytes[a * s->devices + b]);
+            bb_json_end_object(j);
+        }
+    bb_json_end_array(j);
+    bb_json_string(j, "validation", s->validation);
+    bb_json_end_object(j);
+}
+
+/* ---- boxbfs bc -------------------------------------------------------------------- */
+
+static const char bc_usage[] =
+    "usage: boxbfs bc [GRAPH] [options]\n"
+    "  GRAPH                  kron:SCALE[:EDGEFACTOR[:SEED]] (default kron:16), .mtx, SNAP, .bbcsr, .gz\n"
+    "  --directed | --undirected   how to read a file (default: the format's own)\n"
+    "  --sources K            K distinct random sources (default 64; all when the graph has fewer)\n"
+    "  --all                  every vertex a source (exact betweenness)\n"
+    "  --seed S               seed of the source choice (default 1)\n"
+    "  --backend cpu|cuda     default: cuda when a GPU is present, else cpu\n"
+    "  --devices N            devices, each with the whole graph and a share of the sources\n"
+    "                         (default: all GPUs, or 2 emulated on cpu)\n"
+    "  --normalized           divide by (n-1)(n-2) (networkx's normalization)\n"
+    "  --top K                print the K most central vertices (default 10; 0: none)\n"
+    "  --output FILE          'vertex bc' per vertex, input ids\n"
+    "  --json FILE            machine-readable report ('-' = stdout)\n"
+    "  --check                compare with the sequential reference (Brandes) on the same sources\n"
+    "  --threads N            generator/loader threads (default: all CPUs)\n";
+
+typedef struct {
+    const char *spec, *output, *json;
+    boxbfs_load_options_t load;
+    boxbfs_backend_t backend;
+    int backend_given, devices, all, normalized, check;
+    int64_t sources, top;
+    uint64_t seed;
+} bc_args_t;
+
+static int bc_parse(int argc, char **argv, bc_args_t *a)
+{
+    for (int i = 1; i < argc; i++) {
+        int missing = 0;
+        int64_t n;
+        boxbfs_direction_t dir;
+        const char *v, *arg = argv[i];
+#define OPT(name) ((v = bb_opt_value(argc, argv, &i, name, &missing)) != NULL || missing)
+#define NEED(name) \
+    if (missing) return bb_cli_usage_error("bc", "%s needs a value", name)
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(bc_usage, stdout);
+            return BB_EXIT_OK;
+        } else if (bb_opt_direction(arg, &dir)) {
+            a->load.direction = dir;
+        } else if (strcmp(arg, "--all") == 0) {
+            a->all = 1;
+        } else if (strcmp(arg, "--normalized") == 0) {
+            a->normalized = 1;
+        } else if (strcmp(arg, "--check") == 0) {
+            a->check = 1;
+        } else if (OPT("--sources")) {
+            NEED("--sources");
+            if (bb_parse_i64(v, 1, INT64_MAX, &a->sources))
+                return bb_cli_usage_error("bc", "--sources: '%s' is not a count >= 1", v);
+        } else if (OPT("--top")) {
+            NEED("--top");
+            if (bb_parse_i64(v, 0, INT64_MAX, &a->top))
+                return bb_cli_usage_error("bc", "--top: '%s' is not a count >= 0", v);
+        } else if (OPT("--seed")) {
+            NEED("--seed");
+            if (bb_parse_i64(v, 0, INT64_MAX, &n))
+                return bb_cli_usage_error("bc", "--seed: '%s' is not a non-negative integer", v);
+            a->seed = (uint64_t)n;
+        } else if (OPT("--devices")) {
+            NEED("--devices");
+            if (bb_parse_i64(v, 1, 64, &n))
+                return bb_cli_usage_error("bc", "--devices: '%s' is not a count in [1, 64]", v);
+            a->devices = (int)n;
+        } else if (OPT("--backend")) {
+            NEED("--backend");
+            if (strcmp(v, "cpu") == 0) a->backend = BOXBFS_BACKEND_CPU;
+            else if (strcmp(v, "cuda") == 0) a->backend = BOXBFS_BACKEND_CUDA;
+            else return bb_cli_usage_error("bc", "--backend: unknown value '%s' (cpu or cuda)", v);
+            a->backend_given = 1;
+        } else if (OPT("--output")) {
+            NEED("--output");
+            a->output = v;
+        } else if (OPT("--json")) {
+            NEED("--json");
+            a->json = v;
+        } else if (OPT("--threads")) {
+            NEED("--threads");
+            if (bb_parse_i64(v, 0, 65536, &n))
+                return bb_cli_usage_error("bc", "--threads: '%s' is not a count in [0, 65536]", v);
+            a->load.threads = (int)n;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return bb_cli_usage_error("bc", "unknown option '%s'", arg);
+        } else if (a->spec == NULL) {
+            a->spec = arg;
+        } else {
+            return bb_cli_usage_error("bc", "more than one graph given ('%s' and '%s')", a->spec, arg);
+        }
+#undef OPT
+#undef NEED
+    }
+    if (a->all && a->sources)
+        return bb_cli_usage_error("bc", "--all and --sources exclude each other");
+    return BB_ARGS_GO_ON;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* K distinct sources uniformly over all vertices (partial Fisher-Yates). */
+static int64_t *choose_sources(int64_t n, int64_t k, uint64_t seed)
+{
+    int64_t *perm = malloc((size_t)n * sizeof *perm);
+    uint64_t state = seed ^ 0xbc5eedULL;
+    if (perm == NULL) return NULL;
+    for (int64_t v = 0; v < n; v++) perm[v] = v;
+    if (k < n)
+        for (int64_t i = 0; i < k; i++) {
+            int64_t j = i + (int64_t)(splitmix64(&state) % (uint64_t)(n - i)), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+    return perm;
+}
+
+static int cmp_rank(const void *pa, const void *pb, void *ctx)
+{
+    const double *bc = ctx;
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    if (bc[a] != bc[b]) return bc[a] < bc[b] ? 1 : -1;
+    return a < b ? -1 : a > b;
+}
+
+/* The top K by a selection over a copy (no qsort_r: portable). */
+static int64_t *top_vertices(const double *bc, int64_t n, int64_t k)
+{
+    int64_t *top = malloc((size_t)(k ? k : 1) * sizeof *top);
+    if (top == NULL) return NULL;
+    for (int64_t i = 0; i < k; i++) {
+        int64_t best = -1;
+        for (int64_t v = 0; v < n; v++) {
+            int taken = 0;
+            if (best >= 0 && cmp_rank(&v, &best, (void *)bc) >= 0) continue;
+            for (int64_t j = 0; j < i && !taken; j++) taken = top[j] == v;
+            if (!taken) best = v;
+        }
+        top[i] = best;
+    }
+    return top;
+}
+
+static int bc_write_output(const char *path, boxbfs_graph_t g, const double *bc)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (f == NULL) {
+        bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    for (int64_t v = 0; v < g->n; v++)
+        fprintf(f, "%lld %.17g\n", (long long)boxbfs_graph_external_id(g, v), bc[v]);
+    if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
+        bb_cli_error("%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The largest difference relative to max(1, |reference|). */
+static double bc_compare(boxbfs_graph_t g, const int64_t *src, int64_t k, const double *bc,
+                         int *ok_p)
+{
+    double *ref = malloc((size_t)g->n * sizeof *ref), worst = 0;
+    *ok_p = 0;
+    if (ref == NULL || bb_ref_brandes(g, src, k, ref) != BOXBFS_OK) {
+        free(ref);
+        return INFINITY;
+    }
+    for (int64_t v = 0; v < g->n; v++) {
+        double d = fabs(bc[v] - ref[v]) / (fabs(ref[v]) > 1 ? fabs(ref[v]) : 1);
+        if (d > worst) worst = d;
+    }
+    free(ref);
+    *ok_p = worst <= 1e-9;
+    return worst;
+}
+
+static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_graph_t g,
+                    int64_t k, const double *time_s, const double *teps, int64_t nteps,
+                    double aggregate_teps, const int64_t *top,
+                    int64_t ntop, const double *bc, double total_s, const char *check)
+{
+    bb_json_t j;
+    bb_summary_t ts;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    bb_json_init(&j, f);
+    bb_json_begin_object(&j, NULL);
+    bb_json_string(&j, "command", "bc");
+    bb_json_string(&j, "commit", bb_build_commit());
+    bb_json_string(&j, "date", date);
+    bb_json_begin_object(&j, "graph");
+    bb_json_string(&j, "name", g->name);
+    bb_json_int(&j, "vertices", g->n);
+    bb_json_int(&j, "arcs", g->arcs);
+    bb_json_int(&j, "input_edges", g->input_edges);
+    bb_json_bool(&j, "directed", g->directed);
+    bb_json_end_object(&j);
+    bb_json_begin_object(&j, "options");
+    bb_json_string(&j, "graph", a->spec);
+    bb_json_string(&j, "backend", boxbfs_backend_name(a->backend));
+    bb_json_int(&j, "devices", a->devices);
+    bb_json_bool(&j, "all", a->all);
+    bb_json_int(&j, "sources", k);
+    bb_json_int(&j, "seed", (int64_t)a->seed);
+    bb_json_bool(&j, "normalized", a->normalized);
+    bb_json_int(&j, "top", a->top);
+    bb_json_string(&j, "output", a->output ? a->output : "");
+    bb_json_bool(&j, "check", a->check);
+    bb_json_end_object(&j);
+    bb_json_string(&j, "backend", boxbfs_backend_name(a->backend));
+    bb_json_int(&j, "devices", a->devices);
+    bb_json_begin_array(&j, "device_names");
+    for (int d = 0; d < a->devices; d++) bb_json_string(&j, NULL, bb_centrality_device_name(c, d));
+    bb_json_end_array(&j);
+    bb_json_int(&j, "sources", k);
+    bb_json_double(&j, "total_time_s", total_s);
+    bb_json_double(&j, "time_per_source_s", k ? total_s / (double)k : 0);
+    bb_summarize(time_s, (int)k, &ts);
+    bb_json_double(&j, "mean_source_time_s", ts.mean);
+    bb_summarize(teps, (int)nteps, &ts);
+    bb_json_double(&j, "harmonic_mean_TEPS", ts.harmonic_mean);   /* sources with an edge */
+    bb_json_int(&j, "sources_with_edges", nteps);
+    bb_json_double(&j, "aggregate_TEPS", aggregate_teps);   /* all edges / all source time */
+    bb_json_begin_array(&j, "source_time_s");
+    for (int64_t i = 0; i < k; i++) bb_json_double(&j, NULL, time_s[i]);
+    bb_json_end_array(&j);
+    bb_json_begin_array(&j, "top");
+    for (int64_t i = 0; i < ntop; i++) {
+        bb_json_begin_object(&j, NULL);
+        bb_json_int(&j, "vertex", boxbfs_graph_external_id(g, top[i]));
+        bb_json_double(&j, "bc", bc[top[i]]);
+        bb_json_end_object(&j);
+    }
+    bb_json_end_array(&j);
+    bb_json_string(&j, "check", check);
+    bb_json_end_object(&j);
+    if (bb_json_finish(&j) != 0) bb_cli_error("%s: write failed", a->json);
+}
+
+int bb_cmd_bc(int argc, char **argv)
+{
+    bc_args_t a;
+    boxbfs_graph_t g = NULL;
+    bb_centrality_t *c = NULL;
+    bb_centrality_options_t o;
+    boxbfs_status_t st;
+    int64_t *src = NULL, *top = NULL, *edges = NULL, k, ntop, nteps = 0;
+    double *bc = NULL, *time_s = NULL, *teps = NULL, t0, total_s, aggregate_teps = 0;
+    const char *check = "skipped";
+    int rc;
+    struct timespec ts0, ts1;
+    memset(&a, 0, sizeof a);
+    a.top = 10;
+    a.seed = 1;
+    rc = bc_parse(argc, argv, &a);
+    if (rc != BB_ARGS_GO_ON) return rc;
+    if (a.spec == NULL) a.spec = "kron:16";
+    if (!a.backend_given) {
+        int gpus = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
+        a.backend = gpus > 0 ? BOXBFS_BACKEND_CUDA : BOXBFS_BACKEND_CPU;
+        if (!a.devices) a.devices = gpus > 0 ? gpus : 2;
+    }
+    if (!a.devices) a.devices = a.backend == BOXBFS_BACKEND_CUDA ? 1 : 2;
+    if ((st = bb_cli_load_graph("loading", a.spec, &a.load, &g)) != BOXBFS_OK)
+        return bb_cli_fail(st);
+    k = a.all || a.sources == 0 || a.sources > g->n ? g->n : a.sources;
+    if (!a.all && a.sources == 0 && g->n > 64) k = 64;
+    if (!a.all && a.sources > g->n)
+        fprintf(stderr, "boxbfs: bc: --sources %lld > %lld vertices: every vertex is a source\n",
+                (long long)a.sources, (long long)g->n);
+    memset(&o, 0, sizeof o);
+    o.backend = a.backend;
+    o.devices = a.devices;
+    o.algorithm = BB_SIGMA_FRONTIER;
+    o.direction = BOXBFS_SEARCH_AUTO;
+    o.whole_graph = 1;
+    if ((st = bb_centrality_create(g, &o, &c)) != BOXBFS_OK) {
+        rc = bb_cli_fail(st);
+        goto out;
+    }
+    src = choose_sources(g->n, k, a.seed);
+    bc = malloc((size_t)g->n * sizeof *bc);
+    time_s = calloc((size_t)k, sizeof *time_s);
+    teps = calloc((size_t)k, sizeof *teps);
+    edges = calloc((size_t)k, sizeof *edges);
+    if (!src || !bc || !time_s || !teps || !edges) {
+        bb_cli_error("out of memory");
+        rc = BB_EXIT_RUNTIME;
+        goto out;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    st = bb_centrality_bc(c, src, k, bc, time_s, edges);
+    clock_gettime(CLOCK_MONOTONIC, &ts1);
+    if (st != BOXBFS_OK) {
+        rc = bb_cli_fail(st);
+        goto out;
+    }
+    t0 = (double)ts0.tv_sec + 1e-9 * (double)ts0.tv_nsec;
+    total_s = (double)ts1.tv_sec + 1e-9 * (double)ts1.tv_nsec - t0;
+    /* Graph500 TEPS over the sources with an edge (an isolated source traverses nothing) */
+    nteps = 0;
+    for (int64_t i = 0; i < k; i++)
+        if (edges[i] > 0 && time_s[i] > 0) teps[nteps++] = (double)edges[i] / time_s[i];
+    if (nteps == 0) teps[nteps++] = 0;
+    {
+        double all_edges = 0, all_time = 0;
+        for (int64_t i = 0; i < k; i++) {
+            all_edges += (double)edges[i];
+            all_time += time_s[i];
+        }
+        aggregate_teps = all_time > 0 ? all_edges / all_time : 0;
+    }
+    rc = BB_EXIT_OK;
+    if (a.check) {
+        int ok;
+        double worst = bc_compare(g, src, k, bc, &ok);
+        check = ok ? "passed" : "failed";
+        if (!ok) {
+            bb_cli_error("bc: --check: differs from the reference by %g (relative)", worst);
+            rc = BB_EXIT_VALIDATION;
+        }
+    }
+    bb_bc_scale(bc, g->n, g->directed, a.normalized, k);
+    ntop = a.top < g->n ? a.top : g->n;
+    if ((top = top_vertices(bc, g->n, ntop)) == NULL) {
+        bb_cli_error("out of memory");
+        rc = BB_EXIT_RUNTIME;
+        goto out;
+    }
+    if (!(a.json && strcmp(a.json, "-") == 0)) {
+        bb_summary_t s;
+        printf("# boxbfs %s (commit %s)\n", boxbfs_version(), bb_build_commit());
+        printf("# bc %s: %lld vertices, %lld arcs, %s; %lld sources%s; backend %s, %d devices (%s)\n",
+               g->name, (long long)g->n, (long long)g->arcs, g->directed ? "directed" : "undirected",
+               (long long)k, k == g->n ? " (all)" : " (sampled)", boxbfs_backend_name(a.backend),
+               a.devices, bb_centrality_device_name(c, 0));
+        if (ntop) printf("%6s %16s %24s\n", "rank", "vertex", a.normalized ? "bc_normalized" : "bc");
+        for (int64_t i = 0; i < ntop; i++)
+            printf("%6lld %16lld %24.10g\n", (long long)i + 1,
+                   (long long)boxbfs_graph_external_id(g, top[i]), bc[top[i]]);
+        bb_summarize(teps, (int)nteps, &s);
+        printf("sources: %lld\n", (long long)k);
+        printf("total_time_s: %.6f\n", total_s);
+        printf("time_per_source_ms: %.4f\n", 1e3 * total_s / (double)k);
+        printf("harmonic_mean_TEPS: %.6g (sources with an edge)\n", s.harmonic_mean);
+        printf("aggregate_TEPS: %.6g\n", aggregate_teps);
+        printf("check: %s\n", check);
+    }
+    if (a.output && bc_write_output(a.output, g, bc) != 0 && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
+    if (a.json) {
+        FILE *f = strcmp(a.json, "-") == 0 ? stdout : fopen(a.json, "w");
+        if (f == NULL) {
+            bb_cli_error("%s: cannot open for writing: %s", a.json, strerror(errno));
+            if (rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
+        } else {
+            bc_json(f, &a, c, g, k, time_s, teps, nteps, aggregate_teps, top, ntop, bc, total_s, check);
+            if (f != stdout && fclose(f) != 0 && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
+        }
+    }
+out:
+    bb_centrality_free(c);
+    boxbfs_graph_free(g);
+    free(src);
+    free(top);
+    free(bc);
+    free(time_s);
+    free(teps);
+    free(edges);
+    return rc;
+}
