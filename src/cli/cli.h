@@ -17,6 +17,7 @@ int bb_cmd_gen(int argc, char **argv);
 int bb_cmd_convert(int argc, char **argv);
 int bb_cmd_info(int argc, char **argv);
 int bb_cmd_topo(int argc, char **argv);
+int bb_cmd_msbfs(int argc, char **argv);   /* concurrent multi-source BFS (cmd_msbfs.c) */
 
 /* "boxbfs: <library message>" on stderr; returns the exit code for status
  * (1 for INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */
@@ -115,6 +116,13 @@ typedef struct {
 void bb_progress_start(bb_progress_t *p, const char *label, int64_t total);
 void bb_progress_update(bb_progress_t *p, int64_t done);
 void bb_progress_end(bb_progress_t *p);
+
+/* Graph500 root choice (roots.c), for bfs --roots and msbfs --sources: the
+ * vertices with at least one out-arc, and min(want, that many) distinct ones
+ * drawn from seed into *roots_p (caller frees). Returns 0 or the exit code
+ * after printing the error (no vertex has an edge: 1; out of memory: 3). */
+int64_t bb_cli_root_candidates(boxbfs_graph_t g);
+int bb_cli_random_roots(boxbfs_graph_t g, int want, uint64_t seed, int64_t **roots_p, int *count_p);
 
 /* Git commit the binary was built from ("unknown" if not in a checkout). */
 const char *bb_build_commit(void);
