@@ -140,10 +140,10 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
     uint32_t src[BB_MS_MAX_GROUP];
     int32_t slot[BB_MS_MAX_GROUP];
     int64_t reached[BB_MS_MAX_GROUP] = {0}, ecc[BB_MS_MAX_GROUP] = {0}, sum[BB_MS_MAX_GROUP] = {0};
-    int rows = 0, levels = 0, td = 0, bu = 0;
+    int rows = 0, levels = 0, td = 0, bu = 0, last_bu = 0;
     int64_t touched = 0;
     uint64_t *c = d->counters;
-    double t0;
+    double t0, t_level;
     for (int i = 0; i < BB_MS_MAX_GROUP; i++) slot[i] = -1;
     for (int i = 0; i < count; i++) {
         src[i] = (uint32_t)r->sources[idx[i]];
@@ -154,7 +154,7 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
     BB_CHECK(ops->copy_h2d(d->dev, (uint32_t *)k->sources, src, (size_t)count * 4));
     BB_CHECK(ops->copy_h2d(d->dev, (int32_t *)k->keep_slot, slot, sizeof slot));
     BB_CHECK(ops->sync(d->dev));
-    t0 = bb_now_s();
+    t0 = t_level = bb_now_s();
     BB_CHECK(r->mops->seed(k, stream, count, rows));
     for (int32_t level = 0;; level++) {
         uint64_t tds, tdl, bus, bul;
@@ -170,6 +170,7 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
             else BB_CHECK(r->mops->top_down(k, stream, tds, tdl));
             bu += bottom_up;
             td += !bottom_up;
+            last_bu = bottom_up;
         } else {
             BB_CHECK(ops->zero(d->dev, k->counters, BB_MS_COUNTERS * 8));
         }
@@ -177,6 +178,17 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
         BB_CHECK(ops->copy_d2h(d->dev, c, k->counters, BB_MS_COUNTERS * 8));
         BB_CHECK(ops->sync(d->dev));
         touched += (int64_t)c[BB_MS_TOUCHED];
+        if (record && bb_log_enabled(BB_LOG_INFO)) {   /* BOXBFS_LOG=info: the level table */
+            double now = bb_now_s();
+            BB_INFO(dev_index, "group %d level %d %s: touched %llu, next td %llu+%llu (%llu arcs), "
+                    "bu %llu+%llu (%llu arcs), %.3f ms", gi, level,
+                    level == 0 ? "seed" : last_bu ? "bu" : "td",
+                    (unsigned long long)c[BB_MS_TOUCHED], (unsigned long long)c[BB_MS_TD_SMALL],
+                    (unsigned long long)c[BB_MS_TD_LARGE], (unsigned long long)c[BB_MS_TD_ARCS],
+                    (unsigned long long)c[BB_MS_BU_SMALL], (unsigned long long)c[BB_MS_BU_LARGE],
+                    (unsigned long long)c[BB_MS_BU_ARCS], (now - t_level) * 1e3);
+            t_level = now;
+        }
         for (int i = 0; i < count; i++) {
             int64_t fresh = (int64_t)c[BB_MS_NEW + i];
             if (fresh == 0) continue;
@@ -187,6 +199,8 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
         if (c[BB_MS_TD_SMALL] + c[BB_MS_TD_LARGE] == 0) break;
         levels = level + 1;
         if (r->o->max_depth >= 0 && level >= r->o->max_depth) break;
+        /* every vertex with in-arcs has all bits: no step can change anything */
+        if (c[BB_MS_BU_SMALL] + c[BB_MS_BU_LARGE] == 0) break;
     }
     BB_CHECK(ops->zero(d->dev, k->counters, BB_MS_COUNTERS * 8));
     BB_CHECK(r->mops->finish(k, stream));
