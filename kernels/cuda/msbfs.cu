@@ -1,10 +1,11 @@
 /* Multi-source BFS kernels on the GPU (iBFS [000 §4, §6], kernels/msbfs.h):
  * a vertex's status bits of a group are NW 32-bit words read as one vector
  * load (uint32 / uint2 / uint4). Top-down: a thread per small joint-frontier
- * vertex, a warp per large one (>= 32 arcs), atomic OR of the frontier's
+ * vertex, a block per large one (>= 32 arcs), atomic OR of the frontier's
  * bits into its neighbors' next words, skipped where they are set already.
- * Bottom-up: a thread per small unfinished vertex, a warp per large one
- * (32 in-neighbors' words OR-reduced per step), both stopping once all the
+ * Bottom-up: a thread per small unfinished vertex (4 in-arcs' loads in
+ * flight), a warp per large one (64 in-neighbors' words OR-reduced per step,
+ * so its arcs_touched counts whole steps), both stopping once all the
  * group's bits are set (early termination). Identification: one pass over
  * all vertices, new = nxt ^ vis; per-instance counts by ballot + popc into
  * per-lane counters, queues appended with one atomic per block and queue.
@@ -107,24 +108,30 @@ top_down_small(bb_ms_state_t k, uint64_t count)
     touched_acc.end((unsigned long long *)k.counters + BB_MS_TOUCHED);
 }
 
+/* A block per large frontier vertex: a hub's thousands of arcs spread over
+ * the block's threads (a warp per hub left the GPU mostly idle). */
 template <int NW> __global__ void __launch_bounds__(kThreads)
 top_down_large(bb_ms_state_t k, uint64_t count)
 {
     __shared__ bb_block_sum touched_acc;
     unsigned long long touched = 0;
-    const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
     touched_acc.begin();
-    for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < count;
-         i += warps) {   /* warp-uniform */
+    for (uint64_t i = blockIdx.x; i < count; i += gridDim.x) {   /* block-uniform */
         const uint32_t f = k.td_queue[k.n - 1 - i];
         const bits_t<NW> s = ld_ro<NW>(k.vis, f);
         const int64_t beg = __ldg(k.offsets + f), end = __ldg(k.offsets + f + 1);
-        for (int64_t e = beg + bb_lane(); e < end; e += 32) or_next<NW>(k, __ldg(k.columns + e), s);
-        if (bb_lane() == 0) touched += (unsigned long long)(end - beg);
+        for (int64_t e = beg + threadIdx.x; e < end; e += kThreads)
+            or_next<NW>(k, __ldg(k.columns + e), s);
+        if (threadIdx.x == 0) touched += (unsigned long long)(end - beg);
     }
     bb_warp_add(&touched_acc.value, touched);
     touched_acc.end((unsigned long long *)k.counters + BB_MS_TOUCHED);
 }
+
+/* A thread per small unfinished vertex: its in-arcs kChunk at a time, the
+ * column and status loads of a chunk in flight together, then ORed in order
+ * with the full test after each (the same arcs inspected as one by one). */
+constexpr int kChunk = 4;
 
 template <int NW> __global__ void __launch_bounds__(kThreads)
 bottom_up_small(bb_ms_state_t k, uint64_t count)
@@ -137,16 +144,26 @@ bottom_up_small(bb_ms_state_t k, uint64_t count)
         const uint32_t f = k.bu_queue[i];
         bits_t<NW> acc = ld<NW>(k.nxt, f);
         const int64_t beg = __ldg(k.in_offsets + f), end = __ldg(k.in_offsets + f + 1);
-        int64_t e = beg;
-        while (e < end) {
-            const bits_t<NW> s = ld_ro<NW>(k.vis, __ldg(k.in_columns + e));
-            e++;
+        int64_t e = beg, stop = end;
+        for (; e < end && stop == end; e += kChunk) {
+            uint32_t c[kChunk];
+            bits_t<NW> s[kChunk];
 #pragma unroll
-            for (int j = 0; j < NW; j++) acc.w[j] |= s.w[j];
-            if (is_full<NW>(acc, k)) break;   /* early termination */
+            for (int x = 0; x < kChunk; x++) c[x] = e + x < end ? __ldg(k.in_columns + e + x) : 0;
+#pragma unroll
+            for (int x = 0; x < kChunk; x++)
+                if (e + x < end) s[x] = ld_ro<NW>(k.vis, c[x]);
+#pragma unroll
+            for (int x = 0; x < kChunk; x++) {
+                if (e + x < end && stop == end) {
+#pragma unroll
+                    for (int j = 0; j < NW; j++) acc.w[j] |= s[x].w[j];
+                    if (is_full<NW>(acc, k)) stop = e + x + 1;   /* early termination */
+                }
+            }
         }
         st<NW>(k.nxt, f, acc);
-        touched += (unsigned long long)(e - beg);
+        touched += (unsigned long long)(stop - beg);
     }
     bb_warp_add(&touched_acc.value, touched);
     touched_acc.end((unsigned long long *)k.counters + BB_MS_TOUCHED);
@@ -165,19 +182,19 @@ bottom_up_large(bb_ms_state_t k, uint64_t count)
         bits_t<NW> acc = ld<NW>(k.nxt, f);
         const int64_t beg = __ldg(k.in_offsets + f), end = __ldg(k.in_offsets + f + 1);
         int64_t base = beg;
-        for (; base < end; base += 32) {   /* warp-uniform */
-            const int64_t e = base + bb_lane();
-            bits_t<NW> s;
-            if (e < end) {
-                s = ld_ro<NW>(k.vis, __ldg(k.in_columns + e));
-            } else {
+        for (; base < end; base += 64) {   /* warp-uniform; 64 loads in flight */
+            const int64_t e0 = base + bb_lane(), e1 = e0 + 32;
+            const uint32_t c0 = e0 < end ? __ldg(k.in_columns + e0) : 0;
+            const uint32_t c1 = e1 < end ? __ldg(k.in_columns + e1) : 0;
+            bits_t<NW> s0, s1;
 #pragma unroll
-                for (int j = 0; j < NW; j++) s.w[j] = 0;
-            }
+            for (int j = 0; j < NW; j++) s0.w[j] = s1.w[j] = 0;
+            if (e0 < end) s0 = ld_ro<NW>(k.vis, c0);
+            if (e1 < end) s1 = ld_ro<NW>(k.vis, c1);
 #pragma unroll
-            for (int j = 0; j < NW; j++) acc.w[j] |= __reduce_or_sync(BB_FULL_MASK, s.w[j]);
+            for (int j = 0; j < NW; j++) acc.w[j] |= __reduce_or_sync(BB_FULL_MASK, s0.w[j] | s1.w[j]);
             if (is_full<NW>(acc, k)) {   /* early termination */
-                base += 32;
+                base += 64;
                 break;
             }
         }
