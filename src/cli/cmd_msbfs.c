@@ -51,7 +51,7 @@ static void usage(FILE *f)
         "  --groupby-q Q          rule 2: a common neighbor of out-degree > Q (default 128)\n"
         "  --max-depth K          k-hop: depths 0..K only (reached = k-hop counts)\n"
         "  --alpha A              bottom-up when the joint frontier's out-arcs x A exceed the\n"
-        "                         in-arcs of the vertices not reached by every instance (15)\n"
+        "                         in-arcs of the vertices not reached by every instance (4)\n"
         "  --backend cpu|cuda     default: cuda when a GPU is present, else cpu\n"
         "  --devices N            devices the groups spread over (default: all GPUs; 1 on cpu)\n"
         "  --output-depths FILE   every source's depth array: binary (README), text when FILE\n"

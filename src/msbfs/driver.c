@@ -32,7 +32,7 @@ void bb_msbfs_opts_init(bb_msbfs_opts_t *o)
     o->groupby_p = 128;
     o->groupby_q = 128;
     o->max_depth = -1;
-    o->alpha = 15;
+    o->alpha = 4;   /* README "Multi-source BFS": bottom-up rarely ends early here */
 }
 
 typedef struct {
