@@ -48,6 +48,8 @@ typedef struct {
     const uint32_t *credit;            /* n: Graph500 input edges credited to each vertex */
     uint32_t *vis, *nxt;               /* n * nw each */
     uint32_t *td_queue, *bu_queue;     /* n each */
+    uint32_t *bu_next;                 /* n: identify writes the next bottom-up queue here
+                                          (the driver then swaps it with bu_queue) */
     const uint32_t *sources;           /* G: the group's sources, instance order */
     const int32_t *keep_slot;          /* G: depth row of instance i, or -1 */
     int32_t *depths;                   /* rows of n depths (-1 unreached), one per kept instance */
@@ -68,12 +70,16 @@ typedef struct {
      * of full is set (early termination). counters[TOUCHED] += arcs. */
     boxbfs_status_t (*bottom_up)(const bb_ms_state_t *k, void *stream, uint64_t small,
                                  uint64_t large);
-    /* Frontier identification [000 Alg. 2] over all vertices: new = nxt ^ vis;
-     * a vertex with new bits joins the top-down queue, one that is not full
-     * (and has in-arcs) the bottom-up queue; counters[NEW + i] += vertices
-     * whose bit i is new; kept instances get depth level; vis = nxt. The
-     * queue counters and arcs must be zero before (the driver zeroes all). */
-    boxbfs_status_t (*identify)(const bb_ms_state_t *k, void *stream, int32_t level);
+    /* Frontier identification [000 Alg. 2]: new = nxt ^ vis; a vertex with
+     * new bits joins the top-down queue, one that is not full (and has
+     * in-arcs) the next bottom-up queue (bu_next); counters[NEW + i] +=
+     * vertices whose bit i is new; kept instances get depth level; vis = nxt.
+     * It looks at every vertex, or, with from_queue (after a bottom-up step,
+     * which changes no vertex outside it), only at the bottom-up queue's
+     * small + large entries. The queue counters and arcs must be zero before
+     * (the driver zeroes all). */
+    boxbfs_status_t (*identify)(const bb_ms_state_t *k, void *stream, int32_t level,
+                                int from_queue, uint64_t small, uint64_t large);
     /* After the last level: counters[CREDIT + i] and [ARCS + i] = sums of
      * credit and out-degree over the vertices instance i reached. */
     boxbfs_status_t (*finish)(const bb_ms_state_t *k, void *stream);
@@ -86,7 +92,8 @@ typedef struct {
                                          uint64_t small, uint64_t large);                   \
     boxbfs_status_t PREFIX##_ms_bottom_up(const bb_ms_state_t *k, void *stream,             \
                                           uint64_t small, uint64_t large);                  \
-    boxbfs_status_t PREFIX##_ms_identify(const bb_ms_state_t *k, void *stream, int32_t level); \
+    boxbfs_status_t PREFIX##_ms_identify(const bb_ms_state_t *k, void *stream, int32_t level, \
+                                         int from_queue, uint64_t small, uint64_t large);   \
     boxbfs_status_t PREFIX##_ms_finish(const bb_ms_state_t *k, void *stream);
 
 extern const bb_msbfs_ops_t bb_cpu_msbfs_ops;

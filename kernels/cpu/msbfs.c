@@ -81,39 +81,48 @@ boxbfs_status_t bb_cpu_ms_bottom_up(const bb_ms_state_t *k, void *stream, uint64
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cpu_ms_identify(const bb_ms_state_t *k, void *stream, int32_t level)
+static void identify_vertex(const bb_ms_state_t *k, uint64_t v, int32_t level)
 {
     uint64_t *c = k->counters, n = k->n;
     int nw = k->nw;
-    (void)stream;
-    for (uint64_t v = 0; v < n; v++) {
-        uint32_t *vis = k->vis + v * (uint64_t)nw;
-        const uint32_t *nxt = k->nxt + v * (uint64_t)nw;
-        uint32_t any = 0;
-        for (int j = 0; j < nw; j++) {
-            uint32_t fresh = nxt[j] ^ vis[j];
-            any |= fresh;
-            while (fresh) {
-                int b = __builtin_ctz(fresh), i = j * 32 + b;
-                fresh &= fresh - 1;
-                c[BB_MS_NEW + i]++;
-                if (k->keep_slot[i] >= 0) k->depths[(uint64_t)k->keep_slot[i] * n + v] = level;
-            }
-            vis[j] = nxt[j];
+    uint32_t *vis = k->vis + v * (uint64_t)nw;
+    const uint32_t *nxt = k->nxt + v * (uint64_t)nw;
+    uint32_t any = 0;
+    uint64_t indeg = (uint64_t)(k->in_offsets[v + 1] - k->in_offsets[v]);
+    for (int j = 0; j < nw; j++) {
+        uint32_t fresh = nxt[j] ^ vis[j];
+        any |= fresh;
+        while (fresh) {
+            int b = __builtin_ctz(fresh), i = j * 32 + b;
+            fresh &= fresh - 1;
+            c[BB_MS_NEW + i]++;
+            if (k->keep_slot[i] >= 0) k->depths[(uint64_t)k->keep_slot[i] * n + v] = level;
         }
-        if (any) {
-            uint64_t deg = (uint64_t)(k->offsets[v + 1] - k->offsets[v]);
-            if (deg >= BB_MS_LARGE_DEGREE) k->td_queue[n - 1 - c[BB_MS_TD_LARGE]++] = (uint32_t)v;
-            else k->td_queue[c[BB_MS_TD_SMALL]++] = (uint32_t)v;
-            c[BB_MS_TD_ARCS] += deg;
-        }
-        uint64_t indeg = (uint64_t)(k->in_offsets[v + 1] - k->in_offsets[v]);
-        if (indeg > 0 && !all_set(nxt, k->full, nw)) {
-            if (indeg >= BB_MS_LARGE_DEGREE) k->bu_queue[n - 1 - c[BB_MS_BU_LARGE]++] = (uint32_t)v;
-            else k->bu_queue[c[BB_MS_BU_SMALL]++] = (uint32_t)v;
-            c[BB_MS_BU_ARCS] += indeg;
-        }
+        vis[j] = nxt[j];
     }
+    if (any) {
+        uint64_t deg = (uint64_t)(k->offsets[v + 1] - k->offsets[v]);
+        if (deg >= BB_MS_LARGE_DEGREE) k->td_queue[n - 1 - c[BB_MS_TD_LARGE]++] = (uint32_t)v;
+        else k->td_queue[c[BB_MS_TD_SMALL]++] = (uint32_t)v;
+        c[BB_MS_TD_ARCS] += deg;
+    }
+    if (indeg > 0 && !all_set(nxt, k->full, nw)) {
+        if (indeg >= BB_MS_LARGE_DEGREE) k->bu_next[n - 1 - c[BB_MS_BU_LARGE]++] = (uint32_t)v;
+        else k->bu_next[c[BB_MS_BU_SMALL]++] = (uint32_t)v;
+        c[BB_MS_BU_ARCS] += indeg;
+    }
+}
+
+boxbfs_status_t bb_cpu_ms_identify(const bb_ms_state_t *k, void *stream, int32_t level,
+                                   int from_queue, uint64_t small, uint64_t large)
+{
+    (void)stream;
+    if (!from_queue) {
+        for (uint64_t v = 0; v < k->n; v++) identify_vertex(k, v, level);
+        return BOXBFS_OK;
+    }
+    for (uint64_t i = 0; i < small; i++) identify_vertex(k, k->bu_queue[i], level);
+    for (uint64_t i = k->n - large; i < k->n; i++) identify_vertex(k, k->bu_queue[i], level);
     return BOXBFS_OK;
 }
 

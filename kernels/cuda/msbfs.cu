@@ -7,7 +7,8 @@
  * flight), a warp per large one (64 in-neighbors' words OR-reduced per step,
  * so its arcs_touched counts whole steps), both stopping once all the
  * group's bits are set (early termination). Identification: one pass over
- * all vertices, new = nxt ^ vis; per-instance counts by ballot + popc into
+ * all vertices (after a bottom-up step with a short queue, over that queue
+ * only), new = nxt ^ vis; per-instance counts by ballot + popc into
  * per-lane counters, queues appended with one atomic per block and queue.
  * Every kernel is a persistent grid-stride loop, counters summed per block. */
 #include "config.h"
@@ -243,7 +244,7 @@ __device__ __forceinline__ void block_push(push4 &sh, const bool want[4], unsign
 }
 
 template <int NW> __global__ void __launch_bounds__(kThreads)
-identify(bb_ms_state_t k, int32_t level)
+identify(bb_ms_state_t k, int32_t level, int from_queue, uint64_t small, uint64_t large)
 {
     __shared__ push4 sh;
     __shared__ unsigned long long fresh_acc[BB_MS_MAX_GROUP];
@@ -252,6 +253,7 @@ identify(bb_ms_state_t k, int32_t level)
     unsigned long long *ctr = (unsigned long long *)k.counters;
     const unsigned lane = bb_lane();
     const uint64_t n = k.n, stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t items = from_queue ? small + large : n;
     unsigned cnt[NW];
     unsigned long long td_arcs = 0, bu_arcs = 0;
     const int which[4] = {BB_MS_TD_SMALL, BB_MS_TD_LARGE, BB_MS_BU_SMALL, BB_MS_BU_LARGE};
@@ -265,9 +267,11 @@ identify(bb_ms_state_t k, int32_t level)
         atomicOr(&keep[threadIdx.x >> 5], 1u << (threadIdx.x & 31));
     __syncthreads();
     /* the whole block runs the same iterations (block_push synchronizes) */
-    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < n; base += stride) {
-        const uint64_t v = base + threadIdx.x;
-        const bool valid = v < n;
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < items; base += stride) {
+        const uint64_t item = base + threadIdx.x;
+        const bool valid = item < items;
+        const uint64_t v = !valid || !from_queue ? item
+                           : item < small ? k.bu_queue[item] : k.bu_queue[n - 1 - (item - small)];
         bits_t<NW> ov, nv, fresh;
         uint32_t any = 0;
         bool want[4] = {false, false, false, false};
@@ -315,8 +319,8 @@ identify(bb_ms_state_t k, int32_t level)
         block_push(sh, want, ctr, which, slot);
         if (want[0]) k.td_queue[slot[0]] = (uint32_t)v;
         if (want[1]) k.td_queue[n - 1 - slot[1]] = (uint32_t)v;
-        if (want[2]) k.bu_queue[slot[2]] = (uint32_t)v;
-        if (want[3]) k.bu_queue[n - 1 - slot[3]] = (uint32_t)v;
+        if (want[2]) k.bu_next[slot[2]] = (uint32_t)v;
+        if (want[3]) k.bu_next[n - 1 - slot[3]] = (uint32_t)v;
     }
 #pragma unroll
     for (int j = 0; j < NW; j++)
@@ -445,11 +449,12 @@ boxbfs_status_t bb_cuda_ms_bottom_up(const bb_ms_state_t *k, void *stream, uint6
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_ms_identify(const bb_ms_state_t *k, void *stream, int32_t level)
+boxbfs_status_t bb_cuda_ms_identify(const bb_ms_state_t *k, void *stream, int32_t level,
+                                    int from_queue, uint64_t small, uint64_t large)
 {
     cudaStream_t s = (cudaStream_t)stream;
     BB_CHECK(bb_cuda_bind(stream));
-    BB_MS_DISPATCH(identify, *k, level);
+    BB_MS_DISPATCH(identify, *k, level, from_queue, small, large);
     return BOXBFS_OK;
 }
 

@@ -121,6 +121,7 @@ static boxbfs_status_t setup(const run_t *r, dev_t_ *d)
     BB_CHECK(dalloc(r, d, n * (uint64_t)r->nw * 4, &k->nxt));
     BB_CHECK(dalloc(r, d, n * 4, &k->td_queue));
     BB_CHECK(dalloc(r, d, n * 4, &k->bu_queue));
+    BB_CHECK(dalloc(r, d, n * 4, &k->bu_next));
     BB_CHECK(dalloc(r, d, BB_MS_MAX_GROUP * 4, &k->sources));
     BB_CHECK(dalloc(r, d, BB_MS_MAX_GROUP * 4, &k->keep_slot));
     BB_CHECK(dalloc(r, d, (size_t)r->max_keep * n * 4, &k->depths));
@@ -160,8 +161,8 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
     t0 = t_level = bb_now_s();
     BB_CHECK(r->mops->seed(k, stream, count, rows));
     for (int32_t level = 0;; level++) {
-        uint64_t tds, tdl, bus, bul;
-        int bottom_up;
+        uint64_t tds, tdl, bus = 0, bul = 0;
+        int bottom_up = 0, from_queue;
         if (level > 0) {   /* the step from level - 1 */
             tds = c[BB_MS_TD_SMALL];
             tdl = c[BB_MS_TD_LARGE];
@@ -177,7 +178,15 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
         } else {
             BB_CHECK(ops->zero(d->dev, k->counters, BB_MS_COUNTERS * 8));
         }
-        BB_CHECK(r->mops->identify(k, stream, level));
+        /* a bottom-up step changes only its queue's vertices: identification
+         * looks at those alone when they are few (fewer than n / 4) */
+        from_queue = bottom_up && (bus + bul) * 4 < k->n;
+        BB_CHECK(r->mops->identify(k, stream, level, from_queue, bus, bul));
+        {
+            uint32_t *q = k->bu_queue;   /* the launch took its copy of the state */
+            k->bu_queue = k->bu_next;
+            k->bu_next = q;
+        }
         BB_CHECK(ops->copy_d2h(d->dev, c, k->counters, BB_MS_COUNTERS * 8));
         BB_CHECK(ops->sync(d->dev));
         touched += (int64_t)c[BB_MS_TOUCHED];
