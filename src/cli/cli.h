@@ -18,7 +18,7 @@ int bb_cmd_convert(int argc, char **argv);
 int bb_cmd_info(int argc, char **argv);
 int bb_cmd_topo(int argc, char **argv);
 int bb_cmd_bc(int argc, char **argv);
-
+int bb_cmd_msbfs(int argc, char **argv);   /* concurrent multi-source BFS (cmd_msbfs.c) */
 
 /* "boxbfs: <library message>" on stderr; returns the exit code for status
  * (1 for INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */
@@ -143,6 +143,13 @@ typedef struct {
 } bb_progress_tick_t;
 void bb_progress_tick_start(bb_progress_tick_t *t, bb_progress_t *p);
 void bb_progress_tick_stop(bb_progress_tick_t *t);
+
+/* Graph500 root choice (roots.c), for bfs --roots and msbfs --sources: the
+ * vertices with at least one out-arc, and min(want, that many) distinct ones
+ * drawn from seed into *roots_p (caller frees). Returns 0 or the exit code
+ * after printing the error (no vertex has an edge: 1; out of memory: 3). */
+int64_t bb_cli_root_candidates(boxbfs_graph_t g);
+int bb_cli_random_roots(boxbfs_graph_t g, int want, uint64_t seed, int64_t **roots_p, int *count_p);
 
 /* Git commit the binary was built from ("unknown" if not in a checkout). */
 const char *bb_build_commit(void);

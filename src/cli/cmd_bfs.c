@@ -15,20 +15,10 @@
 #include "graph/graph.h"
 
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Graph500 root choice: distinct random vertices with at least one edge. */
 static int choose_roots(boxbfs_graph_t g, const bb_bfs_args_t *a, int64_t **roots_p, int *count_p)
 {
-    int64_t n = g->n, candidates = 0, *roots;
-    int want = a->nroots, got = 0;
-    uint64_t state = a->seed ^ 0x5eedb0b5ULL;
+    int64_t *roots;
     if (a->ngiven) {
         roots = malloc((size_t)a->ngiven * sizeof *roots);
         if (!roots) { bb_cli_error("out of memory"); return BB_EXIT_RUNTIME; }
@@ -42,23 +32,7 @@ static int choose_roots(boxbfs_graph_t g, const bb_bfs_args_t *a, int64_t **root
         *count_p = a->ngiven;
         return 0;
     }
-    for (int64_t v = 0; v < n; v++) candidates += g->offsets[v + 1] > g->offsets[v];
-    if (candidates == 0) {
-        bb_cli_error("%s: no vertex has an edge, there is nothing to search", g->name);
-        return BB_EXIT_USAGE;
-    }
-    if (want > candidates) want = (int)candidates;
-    roots = malloc((size_t)want * sizeof *roots);
-    if (!roots) { bb_cli_error("out of memory"); return BB_EXIT_RUNTIME; }
-    while (got < want) {
-        int64_t v = (int64_t)(splitmix64(&state) % (uint64_t)n), dup = 0;
-        if (g->offsets[v + 1] == g->offsets[v]) continue;
-        for (int i = 0; i < got && !dup; i++) dup = roots[i] == v;
-        if (!dup) roots[got++] = v;
-    }
-    *roots_p = roots;
-    *count_p = want;
-    return 0;
+    return bb_cli_random_roots(g, a->nroots, a->seed, roots_p, count_p);
 }
 
 /* The first root's tree, one line per vertex, into an output file that

@@ -18,6 +18,7 @@ static void usage(FILE *f)
             "  info GRAPH       vertices, edges, degree statistics, components\n"
             "  bc [GRAPH]       betweenness centrality (Brandes), sources split over the devices\n"
             "  topo             devices, peer access, link types; --probe measures every pair\n"
+            "  msbfs GRAPH      concurrent multi-source BFS (iBFS): many sources per pass, in groups\n"
             "\n"
             "GRAPH is kron:SCALE[:EDGEFACTOR[:SEED]], a Matrix Market file (.mtx), a SNAP edge\n"
             "list, or a .bbcsr file; .gz files are read directly. 'boxbfs COMMAND --help' for more.\n");
@@ -43,6 +44,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "info") == 0) return bb_cmd_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "topo") == 0) return bb_cmd_topo(argc - 1, argv + 1);
     if (strcmp(argv[1], "bc") == 0) return bb_cmd_bc(argc - 1, argv + 1);
-    bb_cli_error("unknown command '%s' (commands: bfs, gen, convert, info, topo; see boxbfs --help)", argv[1]);
+    if (strcmp(argv[1], "msbfs") == 0) return bb_cmd_msbfs(argc - 1, argv + 1);
+    bb_cli_error("unknown command '%s' (commands: bfs, gen, convert, info, topo, msbfs, bc; see boxbfs --help)", argv[1]);
     return BB_EXIT_USAGE;
 }
