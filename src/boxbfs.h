@@ -484,6 +484,16 @@ const char *boxbfs_search_direction_name(boxbfs_search_direction_t v);
  * meaning "any"); cuda: the visible GPUs, 0 when none or not built in. */
 int boxbfs_backend_device_count(boxbfs_backend_t backend);
 
+/* ---- library: files and errors for programs that link boxbfs (issue 17) ------ */
+/* Write the graph as a SNAP-style edge list ("# boxbfs edge list: NAME",
+ * "# Nodes: n Edges: m", then "src<TAB>dst" per line in external ids: every
+ * stored arc of a directed graph, each edge once of an undirected one). "-"
+ * writes to stdout; a path ending in ".gz" is compressed. Vertices without
+ * edges are not written (the format cannot hold them). Returns OK,
+ * INVALID_ARG (graph or path NULL or empty), IO, NO_MEMORY, UNSUPPORTED (a
+ * slice). Thread safety: as boxbfs_graph_save. */
+boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

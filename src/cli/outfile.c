@@ -16,7 +16,6 @@
 
 #include "common/error.h"
 #include "common/timer.h"
-#include "io/io.h"
 
 /* Create an empty file "OUT.tmp-PID-K[.gz]" next to out (O_EXCL: never
  * someone else's file); the writers pick compression by the name, so a .gz
@@ -24,8 +23,10 @@
 static boxbfs_status_t create_temporary(const char *out, char **tmp_p)
 {
     size_t size = strlen(out) + 48;
-    char *tmp;
-    BB_CHECK(bb_malloc(size, "a temporary file name", &tmp));
+    char *tmp = malloc(size);
+    if (tmp == NULL)
+        return bb_cli_status(BOXBFS_ERR_NO_MEMORY, "cannot allocate %zu bytes for a temporary file name",
+                             size);
     for (int k = 0; k < 100; k++) {
         int fd;
         snprintf(tmp, size, "%s.tmp-%ld-%d%s", out, (long)getpid(), k,
@@ -37,15 +38,15 @@ static boxbfs_status_t create_temporary(const char *out, char **tmp_p)
             return BOXBFS_OK;
         }
         if (errno != EEXIST) {
-            boxbfs_status_t st = bb_error_set(BOXBFS_ERR_IO,
-                                              "cannot write %s: cannot create %s: %s", out,
-                                              tmp, strerror(errno));
+            boxbfs_status_t st = bb_cli_status(BOXBFS_ERR_IO,
+                                               "cannot write %s: cannot create %s: %s", out,
+                                               tmp, strerror(errno));
             free(tmp);
             return st;
         }
     }
     free(tmp);
-    return bb_error_set(BOXBFS_ERR_IO, "cannot write %s: no free temporary name next to it", out);
+    return bb_cli_status(BOXBFS_ERR_IO, "cannot write %s: no free temporary name next to it", out);
 }
 
 int bb_cli_write_graph(const char *command, const char *spec, const char *out,
@@ -69,10 +70,11 @@ int bb_cli_write_graph(const char *command, const char *spec, const char *out,
     t_loaded = bb_now_s();
 
     if (bb_ends_with(out, ".bbcsr")) BB_CHECK_GOTO(boxbfs_graph_save(graph, path), st, out_fail);
-    else BB_CHECK_GOTO(bb_io_save_edgelist(graph, path), st, out_fail);
-    if (tmp != NULL && rename(tmp, out) != 0)
-        BB_FAIL_GOTO(st, BOXBFS_ERR_IO, out_fail, "cannot rename %s to %s: %s", tmp, out,
-                     strerror(errno));
+    else BB_CHECK_GOTO(boxbfs_graph_save_edgelist(graph, path), st, out_fail);
+    if (tmp != NULL && rename(tmp, out) != 0) {
+        st = bb_cli_status(BOXBFS_ERR_IO, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
+        goto out_fail;
+    }
     fprintf(stderr, "boxbfs: %s: %s -> %s: %lld vertices, %lld input edges, %lld arcs, %s; "
             "%s in %.3f s, written in %.3f s\n",
             command, boxbfs_graph_name(graph), strcmp(out, "-") == 0 ? "<stdout>" : out,

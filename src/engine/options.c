@@ -9,6 +9,7 @@
 
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
 {
+    if (opts == NULL) return;   /* nothing to fill */
     memset(opts, 0, sizeof *opts);
     opts->backend = BOXBFS_BACKEND_CPU;
     opts->devices = 1;
