@@ -85,6 +85,7 @@ static void graphs(void)
     CHECK_FAILS(boxbfs_bfs_reference(g, 4, parent, level), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_bfs_reference(g, -1, parent, level), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_bfs_reference(g, 0, NULL, level), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_bfs_reference(g, 0, parent, NULL), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_validate(g, 9, parent, level, NULL), BOXBFS_ERR_VALIDATION);   /* R0 */
     CHECK_FAILS(boxbfs_validate(g, 0, NULL, level, NULL), BOXBFS_ERR_INVALID_ARG);
     parent[0] = 0; parent[1] = 77; parent[2] = 1; parent[3] = 2;   /* a parent out of range */
@@ -193,6 +194,7 @@ static void engines(void)
     CHECK_FAILS(boxbfs_engine_run(e, -1, parent, level, &r), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_engine_check_tree(e, 9, parent, level, 1, &info), BOXBFS_ERR_VALIDATION);
     CHECK_FAILS(boxbfs_engine_check_tree(e, 0, NULL, level, 1, &info), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_engine_check_tree(e, 0, parent, NULL, 1, &info), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_engine_device_order(e, NULL, 2), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_engine_device_order(e, order, 1), BOXBFS_ERR_INVALID_ARG);
     CHECK(boxbfs_engine_device_name(e, 5) != NULL);
@@ -239,6 +241,7 @@ static void topology(void)
     CHECK_FAILS(boxbfs_topology_probe(t, sizes, 0, 1), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_topology_probe(t, sizes, 1, 0), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_topology_probe_links(t, NULL), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_topology_probe_links(t, &l), BOXBFS_ERR_INVALID_ARG);   /* no probe yet */
     /* probe figures before any probe, or out of range: not a time */
     CHECK(!(boxbfs_topology_probe_time(t, 0, 7, BOXBFS_PROBE_PEER, 0) > 0));
     CHECK(!(boxbfs_topology_probe_time(t, 0, 1, (boxbfs_probe_mode_t)9, 0) > 0));

@@ -32,7 +32,10 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
-const char *boxbfs_backend_name(boxbfs_backend_t v) { return v == BOXBFS_BACKEND_CUDA ? "cuda" : "cpu"; }
+const char *boxbfs_backend_name(boxbfs_backend_t v)
+{
+    return v == BOXBFS_BACKEND_CUDA ? "cuda" : v == BOXBFS_BACKEND_CPU ? "cpu" : "?";
+}
 
 const char *boxbfs_contract_name(boxbfs_contract_t v)
 {
