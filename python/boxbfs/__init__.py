@@ -106,6 +106,15 @@ def _integer(name, value):
     return int(value)
 
 
+def _padded(struct_type):
+    """A zeroed struct_type with 1 KiB of room behind it: a later library that
+    appends fields to a struct (boxbfs_engine_options_init writes all of its
+    own) then writes into that room, not past this object; zeros are the
+    documented "unset" of appended fields."""
+    buf = (ctypes.c_char * (ctypes.sizeof(struct_type) + 1024))()
+    return struct_type.from_buffer(buf)   # keeps buf alive
+
+
 def _ptr64(a):
     return a.ctypes.data_as(_lib.c_int64_p)
 
@@ -163,8 +172,9 @@ class Graph:
         if not isinstance(spec, (str, bytes)) and not hasattr(spec, "__fspath__"):
             raise _bad(f"spec must be a path or a string such as 'kron:12', not {type(spec).__name__}")
         spec = spec.__fspath__() if hasattr(spec, "__fspath__") else spec
-        opts = _lib.LoadOptions(0 if directed is None else (2 if directed else 1),
-                                _integer("threads", threads), 0)
+        opts = _padded(_lib.LoadOptions)
+        opts.direction = 0 if directed is None else (2 if directed else 1)
+        opts.threads = _integer("threads", threads)
         h = ctypes.c_void_p()
         _check(lib.boxbfs_graph_load(spec.encode() if isinstance(spec, str) else spec,
                                      ctypes.byref(opts), ctypes.byref(h)))
@@ -311,7 +321,7 @@ def bfs(graph, root, devices=1, backend=None, link_model=None, max_depth=None, *
     h = graph._handle()
     root = _integer("root", root)
     devices = _integer("devices", devices)
-    opts = _lib.EngineOptions()
+    opts = _padded(_lib.EngineOptions)
     lib.boxbfs_engine_options_init(ctypes.byref(opts))
     if backend is None:
         backend = "cuda" if lib.boxbfs_backend_device_count(1) >= max(devices, 1) else "cpu"
@@ -372,7 +382,7 @@ def validate(graph, root, parents, levels=None):
         if lv.ndim != 1 or lv.size != n or (lv.size and lv.dtype.kind not in "iu"):
             raise _bad(f"levels must be {n} integers")
         lv = np.ascontiguousarray(lv, dtype=np.int32)
-    info = _lib.TreeInfo()
+    info = _padded(_lib.TreeInfo)
     _check(lib.boxbfs_validate(graph._handle(), _integer("root", root), _ptr64(p),
                                _ptr32(lv) if lv is not None else None, ctypes.byref(info)))
     return {name: getattr(info, name) for name, _ in _lib.TreeInfo._fields_}
