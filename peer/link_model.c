@@ -58,6 +58,7 @@ boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *m
     boxbfs_link_model_t m;
     if (text == NULL || *text == '\0')
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "empty link model");
+    if (model_p == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "link model output is NULL");
     /* topology/links.c; a shared-slot built-in is a description (boxbfs_links_load): as one
      * figure it would model dedicated links */
     switch (bb_links_builtin(text, model_p)) {

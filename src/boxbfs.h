@@ -7,7 +7,30 @@
  *
  * Vertex ids: the API speaks "internal" ids 0..n-1 (dense). The ids of the
  * input file ("external" ids: Matrix Market is 1-based, SNAP ids as written)
- * are mapped with boxbfs_graph_external_id() / boxbfs_graph_internal_id(). */
+ * are mapped with boxbfs_graph_external_id() / boxbfs_graph_internal_id().
+ *
+ * Conventions for every function below (README.md, "Using the library"):
+ * - Ownership: a handle written to *X_p (graph, engine, links, topology) is
+ *   the caller's and is released with its _free function (NULL is a no-op);
+ *   arrays passed in stay the caller's and are read during the call only
+ *   unless a function says otherwise; pointers returned (names, CSR views,
+ *   reports) point into a handle and live as long as it (or as documented).
+ * - Errors: a function returning boxbfs_status_t checks every argument
+ *   (NULL handles and pointers, sizes, ids and enum values out of range)
+ *   and returns an error with a message in boxbfs_last_error() instead of
+ *   crashing; output parameters are written only on success. Functions
+ *   that return a value instead answer a NULL handle or an id out of range
+ *   with the value documented (0, -1, "", NULL), and never crash.
+ * - Thread safety: any function may be called from any thread; handles are
+ *   not locked. A graph is immutable once built: any number of threads may
+ *   read it and build engines on it at once. An engine, a links description
+ *   and a topology are used by one thread at a time (an engine's run
+ *   starts its own threads, one per device, and joins them before
+ *   returning). boxbfs_last_error() is per thread. MPI (mpi_slice,
+ *   BOXBFS_EXCHANGE_MPI) and boxbfs_finalize are per process: call them
+ *   from one thread, as MPI's rules require.
+ * - ABI: libboxbfs.so exports only these boxbfs_* functions; its soname
+ *   changes when a struct or signature here changes incompatibly. */
 #ifndef BOXBFS_H
 #define BOXBFS_H
 
@@ -33,12 +56,13 @@ typedef enum {
     BOXBFS_ERR_INTERNAL = -10       /* a bug in boxbfs                         */
 } boxbfs_status_t;
 
-/* Short constant description of a status ("parse error"). */
+/* Short constant description of a status ("parse error"); "unknown status"
+ * for a value outside the enum. Never NULL; static storage. */
 const char *boxbfs_status_string(boxbfs_status_t status);
 /* Detailed message of the last failure on this thread ("g.mtx:14: vertex 812
  * out of range [1, 512]"); "" if none. Valid until the next failing call. */
 const char *boxbfs_last_error(void);
-/* Library version ("0.1.0"). */
+/* Library version ("0.1.0"); static storage. */
 const char *boxbfs_version(void);
 
 /* ---- graphs ---------------------------------------------------------------- */
@@ -68,7 +92,10 @@ typedef struct {
 /* Load or generate a graph. spec is "kron:SCALE[:EDGEFACTOR[:SEED]]" or a
  * file path: *.mtx (Matrix Market), *.bbcsr (binary, written by
  * boxbfs_graph_save), anything else a SNAP edge list; a ".gz" suffix is read
- * through zlib. opts may be NULL. On success *graph_p owns the graph.
+ * through zlib. opts may be NULL (defaults). On success *graph_p holds a new
+ * graph that the caller frees with boxbfs_graph_free; spec and opts are
+ * not kept. spec or graph_p NULL, spec "", or a direction outside the enum:
+ * INVALID_ARG.
  * Returns OK, INVALID_ARG (bad spec), IO, PARSE, NO_MEMORY; with mpi_slice
  * also UNSUPPORTED (not built with MPI; a rank's range over 2^31 rows),
  * DEVICE (MPI failed), INTERNAL, or the error of another rank that failed
@@ -76,18 +103,24 @@ typedef struct {
 boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t *opts,
                                   boxbfs_graph_t *graph_p);
 
-/* Build a graph from an edge list of internal ids in [0, n). Undirected
- * graphs store both directions. Self-loops are dropped and duplicate arcs
- * merged in the CSR; both still count as input edges (Graph500 TEPS).
- * Returns OK, INVALID_ARG (id out of range, n <= 0), NO_MEMORY. */
+/* Build a graph from an edge list of internal ids in [0, n): edge i is
+ * src[i] -> dst[i], both arrays of nedges entries (the caller's, read during
+ * the call only). Undirected graphs store both directions. Self-loops are
+ * dropped and duplicate arcs merged in the CSR; both still count as input
+ * edges (Graph500 TEPS). On success *graph_p is the caller's (free it with
+ * boxbfs_graph_free). Returns OK, INVALID_ARG (id out of range, n <= 0,
+ * nedges < 0, src, dst or graph_p NULL), NO_MEMORY. */
 boxbfs_status_t boxbfs_graph_from_edges(int64_t n, int64_t nedges, const int64_t *src,
                                         const int64_t *dst, int directed,
                                         boxbfs_graph_t *graph_p);
 
 /* Write the graph as a binary CSR file (magic, version, sizes, checksum).
- * Returns OK, IO, or UNSUPPORTED for a slice. */
+ * Returns OK, INVALID_ARG (graph or path NULL, path ""), IO, or UNSUPPORTED
+ * for a slice. The graph is only read: other threads may use it meanwhile. */
 boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path);
 
+/* Release a graph and everything it owns (NULL: nothing). Free the engines
+ * built on it first; its names and CSR views are gone with it. */
 void boxbfs_graph_free(boxbfs_graph_t graph);
 
 /* A new graph with every arc turned around (u -> v becomes v -> u): a search
@@ -98,6 +131,8 @@ void boxbfs_graph_free(boxbfs_graph_t graph);
  * changed. Returns OK, INVALID_ARG (NULL), UNSUPPORTED (a slice), NO_MEMORY. */
 boxbfs_status_t boxbfs_graph_reverse(boxbfs_graph_t graph, boxbfs_graph_t *reversed_p);
 
+/* Size and kind of a graph; a NULL graph reads 0 (name: ""). The name ("kron:20",
+ * a file's base name) lives as long as the graph. */
 int64_t boxbfs_graph_vertices(boxbfs_graph_t graph);
 /* Input edges (as read or generated, duplicates and self-loops included). */
 int64_t boxbfs_graph_input_edges(boxbfs_graph_t graph);
@@ -105,7 +140,8 @@ int64_t boxbfs_graph_input_edges(boxbfs_graph_t graph);
 int64_t boxbfs_graph_arcs(boxbfs_graph_t graph);
 int boxbfs_graph_is_directed(boxbfs_graph_t graph);
 const char *boxbfs_graph_name(boxbfs_graph_t graph);
-/* Read-only CSR views: offsets has n+1 entries, columns has arcs entries;
+/* Read-only CSR views into the graph (valid until boxbfs_graph_free; NULL for
+ * a NULL graph): offsets has n+1 entries, columns has arcs entries;
  * for a slice only the arcs of its rows lo..hi-1 (boxbfs_graph_rows): the
  * row of v starts at columns[offsets[v] - offsets[lo]]. */
 const int64_t *boxbfs_graph_offsets(boxbfs_graph_t graph);
@@ -118,8 +154,9 @@ const int64_t *boxbfs_graph_columns(boxbfs_graph_t graph);
  * INVALID_ARG when graph is NULL. */
 boxbfs_status_t boxbfs_graph_rows(boxbfs_graph_t graph, int64_t *lo_p, int64_t *hi_p);
 /* Map internal <-> external ids. external_id returns -1 when internal is not
- * in [0, n). internal_id returns INVALID_ARG when the
- * external id names no vertex of the graph. */
+ * in [0, n) or graph is NULL. internal_id returns INVALID_ARG when graph is
+ * NULL or the external id names no vertex of the graph; internal_p may be
+ * NULL (only asks whether the vertex exists). */
 int64_t boxbfs_graph_external_id(boxbfs_graph_t graph, int64_t internal);
 boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
                                          int64_t *internal_p);
@@ -134,8 +171,9 @@ typedef struct {
     int64_t largest_component;            /* vertices */
 } boxbfs_graph_stats_t;
 
-/* Degree statistics and connected components (linear time). Returns OK,
- * NO_MEMORY, or UNSUPPORTED for a slice. */
+/* Degree statistics and connected components (linear time) into *stats_p.
+ * Returns OK, INVALID_ARG (graph or stats_p NULL), NO_MEMORY, or
+ * UNSUPPORTED for a slice. */
 boxbfs_status_t boxbfs_graph_stats(boxbfs_graph_t graph, boxbfs_graph_stats_t *stats_p);
 
 /* ---- BFS results and validation --------------------------------------------- */
@@ -144,7 +182,8 @@ boxbfs_status_t boxbfs_graph_stats(boxbfs_graph_t graph, boxbfs_graph_stats_t *s
 /* Sequential reference BFS from internal root. parent (n entries) gets the
  * parent's internal id, root for the root, -1 when unreached; level (n
  * entries) gets the depth or -1. Caller owns both arrays. Returns OK,
- * INVALID_ARG, NO_MEMORY, or UNSUPPORTED for a slice. */
+ * INVALID_ARG (graph, parent or level NULL; root not in [0, n)), NO_MEMORY,
+ * or UNSUPPORTED for a slice. */
 boxbfs_status_t boxbfs_bfs_reference(boxbfs_graph_t graph, int64_t root, int64_t *parent,
                                      int32_t *level);
 
@@ -158,9 +197,11 @@ typedef struct {
 /* Graph500 validation of a BFS tree (linear time): root is its own parent at
  * level 0; every tree edge is a graph edge between levels L-1 and L; levels
  * of the ends of every graph edge differ by at most one; exactly the root's
- * component is reached. level may be NULL (levels are then derived from
+ * component is reached. parent and level (n entries) are the caller's, only
+ * read. level may be NULL (levels are then derived from
  * parents). Returns OK or VALIDATION with the first broken rule and the vertex
- * in boxbfs_last_error(); info_p (may be NULL) is written on OK.
+ * in boxbfs_last_error() (a root out of range breaks rule R0); INVALID_ARG
+ * when graph or parent is NULL; info_p (may be NULL) is written on OK.
  * On a slice, parent and level are still the whole tree (n entries), but
  * only the rules that the slice's rows can decide are checked, and info
  * counts its rows only (levels: of its rows' vertices): the slices of all
@@ -218,18 +259,24 @@ typedef struct boxbfs_links *boxbfs_links_t;
 /* spec is a built-in name (nvlink4, pcie3x16, pcie4x16, pcie5x16,
  * expether-2x10g, expether-2x10g-shared), "BW,LATENCY" (as
  * boxbfs_link_model_parse), or the path of a description file (tried first
- * when such a file exists). Returns OK, INVALID_ARG (unknown name), IO (file
- * unreadable), PARSE ("FILE:LINE: what is wrong"), NO_MEMORY. */
+ * when such a file exists). On success *links_p is the caller's (free it
+ * with boxbfs_links_free). Returns OK, INVALID_ARG (unknown name, spec or
+ * links_p NULL), IO (file unreadable), PARSE ("FILE:LINE: what is wrong"),
+ * NO_MEMORY. */
 boxbfs_status_t boxbfs_links_load(const char *spec, boxbfs_links_t *links_p);
-/* Parse description text; source names it in messages ("FILE:LINE: ..."). */
+/* Parse description text; source names it in messages ("FILE:LINE: ...").
+ * As boxbfs_links_load; text NULL: INVALID_ARG. */
 boxbfs_status_t boxbfs_links_parse(const char *text, const char *source, boxbfs_links_t *links_p);
+/* Release a description (NULL: nothing). Engines keep no reference to it. */
 void boxbfs_links_free(boxbfs_links_t links);
+/* Its name (built-in name or file); "" for NULL; lives as long as links. */
 const char *boxbfs_links_name(boxbfs_links_t links);
 /* Figures of the copy src -> dst (device numbers as in the description):
  * bandwidth (bytes/s, the smaller of both slots' for a slot path), latency
  * (s), *shared_p = 1 when a shared slot is on the path (its bandwidth is
- * divided among concurrent copies). Returns OK or INVALID_ARG when nothing in
- * the description covers the pair (message names it). */
+ * divided among concurrent copies). Returns OK or INVALID_ARG when links is
+ * NULL or nothing in the description covers the pair (message names it);
+ * the output pointers are written on OK. */
 boxbfs_status_t boxbfs_links_pair(boxbfs_links_t links, int src, int dst, double *bandwidth_Bps_p,
                                   double *latency_s_p, int *shared_p);
 
@@ -287,21 +334,28 @@ typedef struct {
     int grid_rows, grid_cols;
 } boxbfs_engine_options_t;
 
-/* Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
+/* Fill *opts with the defaults (opts NULL: nothing). Always start from these:
+ * a field added in a later version then gets its default.
+ * Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
  * peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
  * nvlink4 link model, direction AUTO with alpha = 15, beta = 18, no depth
  * limit, device loop for levels of up to 16384 arcs. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
  * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G
- * suffix and B/s, latency in s with optional ms/us/ns suffix).
- * Returns OK or INVALID_ARG. */
+ * suffix and B/s, latency in s with optional ms/us/ns suffix) into *model_p.
+ * Returns OK or INVALID_ARG (unknown name, bad or non-positive figures, text
+ * or model_p NULL). */
 boxbfs_status_t boxbfs_link_model_parse(const char *text, boxbfs_link_model_t *model_p);
 
 typedef struct boxbfs_engine *boxbfs_engine_t;
 
 /* Partition the graph over the devices and allocate everything a search
- * needs (the graph must outlive the engine). One device per MPI rank with
+ * needs (the graph must outlive the engine; opts, its device_ids and links
+ * are read during the call only). On success *engine_p is the caller's
+ * (free it with boxbfs_engine_free). INVALID_ARG also covers NULL graph,
+ * opts or engine_p, device counts outside [1, 1024] and enum fields out of
+ * range. One device per MPI rank with
  * BOXBFS_EXCHANGE_MPI, and with BOXBFS_EXCHANGE_NCCL when an MPI launcher
  * started several processes (boxbfs_mpi_launched_processes() > 1: each rank
  * drives the GPU of its number among its host's processes, NCCL bootstrapped
@@ -317,8 +371,11 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
  * NCCL_NVLS_ENABLE=0 in the process environment when it is unset. */
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
+/* Release an engine, its device memory and its threads (NULL: nothing);
+ * reports from its runs are gone with it. MPI: every rank calls it. */
 void boxbfs_engine_free(boxbfs_engine_t engine);
-/* Devices of the search over all processes (BOXBFS_EXCHANGE_MPI: one per
+/* The counts below read 0 for a NULL engine.
+ * Devices of the search over all processes (BOXBFS_EXCHANGE_MPI: one per
  * rank of MPI_COMM_WORLD, which boxbfs_engine_create initializes if the
  * caller did not; every rank calls create, run and free with the same
  * arguments; the traffic report and the tree are complete on rank 0 only). */
@@ -340,10 +397,12 @@ int boxbfs_one_device_per_process(const boxbfs_engine_options_t *opts);
  * initialized it; does nothing otherwise. */
 void boxbfs_finalize(void);
 /* Human-readable device names, one per engine device ("cpu-emulated 0",
- * "NVIDIA H200"). */
+ * "NVIDIA H200"); "" for a NULL engine or a device out of range. Lives as
+ * long as the engine. */
 const char *boxbfs_engine_device_name(boxbfs_engine_t engine, int device);
 /* Device memory the engine allocated on one device, bytes; visited_bytes_p
- * (may be NULL) gets the part held by the Visited array. */
+ * (may be NULL) gets the part held by the Visited array. 0 for a NULL engine
+ * or a device out of range. */
 size_t boxbfs_engine_memory_bytes(boxbfs_engine_t engine, int device, size_t *visited_bytes_p);
 
 /* Traffic of one search, counted where each copy is issued. */
@@ -406,8 +465,11 @@ typedef struct {
 
 /* Run one BFS from an internal root. parent/level (n entries, may be NULL)
  * receive the tree as in boxbfs_bfs_reference. *report_p (may be NULL)
- * points into the engine and stays valid until the next run or free.
- * Returns OK, INVALID_ARG (root out of range), DEVICE, NO_MEMORY. */
+ * points into the engine and stays valid until the next run or free (the
+ * caller frees nothing in it). One run at a time per engine; engines of
+ * one graph may run in parallel threads (each drives its own devices).
+ * Returns OK, INVALID_ARG (engine NULL, root not in [0, n)), DEVICE,
+ * NO_MEMORY. */
 boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t *parent,
                                   int32_t *level, const boxbfs_search_report_t **report_p);
 
@@ -419,15 +481,17 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t 
  * with its arrays, rank 0's (the gathered tree) are broadcast into the
  * others', each rank checks its own rows and the results are combined, so
  * every rank returns the same status, message (that of the lowest failing
- * rank) and info. Returns OK, VALIDATION, INVALID_ARG, NO_MEMORY. */
+ * rank) and info. Returns OK, VALIDATION (also a root out of range: R0),
+ * INVALID_ARG (engine, parent or level NULL), NO_MEMORY. */
 boxbfs_status_t boxbfs_engine_check_tree(boxbfs_engine_t engine, int64_t root, int64_t *parent,
                                          int32_t *level, int validate, boxbfs_tree_info_t *info_p);
 
 /* The link model in effect: the single figure, or a description's name with
- * its 0 -> 1 figures. Valid while the engine lives. */
+ * its 0 -> 1 figures. Valid while the engine lives; NULL for a NULL engine. */
 const boxbfs_link_model_t *boxbfs_engine_link_model(boxbfs_engine_t engine);
 /* The device order the engine uses: engine device i is physical device
- * ids_p[i] (n entries, caller's array). */
+ * ids_p[i] (n entries, caller's array). Returns OK, or INVALID_ARG when
+ * engine or ids_p is NULL or n is smaller than the device count. */
 boxbfs_status_t boxbfs_engine_device_order(boxbfs_engine_t engine, int *ids_p, int n);
 
 /* ---- topology: devices, links, probe -------------------------------------------- */
@@ -453,14 +517,22 @@ typedef struct {
 
 /* Open devices of backend (devices = 0: every GPU; on cpu 0 means 2) and
  * describe them and every ordered pair (peer access, rank, atomics, NVLinks
- * through NVML loaded at run time when present). Returns OK, NO_DEVICE (cuda
- * without GPUs), UNSUPPORTED (cuda not built in), DEVICE, NO_MEMORY. */
+ * through NVML loaded at run time when present). On success *topo_p is the
+ * caller's (free it with boxbfs_topology_free). Returns OK, INVALID_ARG
+ * (topo_p NULL, backend unknown, devices outside [0, 1024]), NO_DEVICE
+ * (cuda without GPUs, more devices than present), UNSUPPORTED (cuda not
+ * built in), DEVICE, NO_MEMORY. */
 boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
                                          boxbfs_topology_t *topo_p);
+/* Release a topology and its open devices (NULL: nothing). */
 void boxbfs_topology_free(boxbfs_topology_t topo);
+/* Devices described; 0 for NULL. */
 int boxbfs_topology_device_count(boxbfs_topology_t topo);
-/* "nvml", "cuda p2p attributes", "emulated" */
+/* "nvml", "cuda p2p attributes", "emulated"; "" for NULL. */
 const char *boxbfs_topology_link_source(boxbfs_topology_t topo);
+/* Copy device d's description / the pair src -> dst's into the caller's
+ * struct. Returns OK, or INVALID_ARG for a NULL topology or pointer or a
+ * device out of range. */
 boxbfs_status_t boxbfs_topology_device(boxbfs_topology_t topo, int d, boxbfs_device_info_t *info_p);
 boxbfs_status_t boxbfs_topology_link(boxbfs_topology_t topo, int src, int dst,
                                      boxbfs_link_info_t *info_p);
@@ -475,16 +547,22 @@ typedef enum {
 /* Time copies of each size between every ordered pair, in each mode: one
  * warm-up, then the median of repeats (>= 1) timed with the backend's timers
  * (CUDA events; the monotonic clock on cpu, where a copy is a memcpy). Also
- * measures an 8-byte peer copy per pair (latency). Results stay in topo. */
+ * measures an 8-byte peer copy per pair (latency). Results stay in topo;
+ * sizes (nsizes entries) is read during the call only. Returns OK,
+ * INVALID_ARG (topo or sizes NULL, nsizes or repeats < 1), DEVICE,
+ * DEVICE_MEMORY, NO_MEMORY. */
 boxbfs_status_t boxbfs_topology_probe(boxbfs_topology_t topo, const size_t *sizes, int nsizes,
                                       int repeats);
-/* Median seconds of one copy (bidir: of the pair of copies). */
+/* Median seconds of one copy (bidir: of the pair of copies); 0 before a
+ * probe, for a NULL topology or any index out of range. */
 double boxbfs_topology_probe_time(boxbfs_topology_t topo, int src, int dst,
                                   boxbfs_probe_mode_t mode, int size_index);
-/* Median seconds of an 8-byte peer copy src -> dst. */
+/* Median seconds of an 8-byte peer copy src -> dst; 0 as above. */
 double boxbfs_topology_probe_latency(boxbfs_topology_t topo, int src, int dst);
 /* A link description from the probe: per pair, latency = the 8-byte copy,
- * bandwidth = the largest size's peer-copy bandwidth. */
+ * bandwidth = the largest size's peer-copy bandwidth. *links_p is the
+ * caller's (boxbfs_links_free). Returns OK, INVALID_ARG (NULL, or no probe
+ * yet), NO_MEMORY. */
 boxbfs_status_t boxbfs_topology_probe_links(boxbfs_topology_t topo, boxbfs_links_t *links_p);
 
 /* ---- probe peer paths (issue #16) ----------------------------------------------- */
@@ -494,6 +572,8 @@ boxbfs_status_t boxbfs_topology_probe_links(boxbfs_topology_t topo, boxbfs_links
 int boxbfs_topology_probe_direct(boxbfs_topology_t topo, int src, int dst);
 
 /* ---- option names (CLI, JSON) ----------------------------------------------- */
+/* Constant strings (static storage) as the CLI spells each value; never NULL,
+ * also for a value outside its enum (a placeholder name). */
 const char *boxbfs_backend_name(boxbfs_backend_t v);
 const char *boxbfs_contract_name(boxbfs_contract_t v);
 const char *boxbfs_visited_name(boxbfs_visited_t v);
@@ -514,6 +594,16 @@ boxbfs_status_t boxbfs_grid_parse(const char *text, int *rows_p, int *cols_p);
 /* Number of devices the backend can drive here (cpu: unlimited, reports 0
  * meaning "any"); cuda: the visible GPUs, 0 when none or not built in. */
 int boxbfs_backend_device_count(boxbfs_backend_t backend);
+
+/* ---- library: files and errors for programs that link boxbfs (issue 17) ------ */
+/* Write the graph as a SNAP-style edge list ("# boxbfs edge list: NAME",
+ * "# Nodes: n Edges: m", then "src<TAB>dst" per line in external ids: every
+ * stored arc of a directed graph, each edge once of an undirected one). "-"
+ * writes to stdout; a path ending in ".gz" is compressed. Vertices without
+ * edges are not written (the format cannot hold them). Returns OK,
+ * INVALID_ARG (graph or path NULL or empty), IO, NO_MEMORY, UNSUPPORTED (a
+ * slice). Thread safety: as boxbfs_graph_save. */
+boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *path);
 
 #ifdef __cplusplus
 }

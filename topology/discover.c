@@ -88,6 +88,8 @@ boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
     int *counts = NULL, *switch_links = NULL;
     char (*bus)[32] = NULL;
     if (topo_p == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_topology_discover: NULL");
+    if (backend != BOXBFS_BACKEND_CPU && backend != BOXBFS_BACKEND_CUDA)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "backend %d: use cpu (0) or cuda (1)", (int)backend);
     if (ops == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED, "the cuda backend is not built in (configure "
                                                     "found no CUDA; rebuild with --with-cuda)");

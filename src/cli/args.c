@@ -174,12 +174,25 @@ boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
     return st;
 }
 
+/* The message of the CLI's last own failure (bb_cli_status); one thread. */
+static char cli_message[1024];
+
+boxbfs_status_t bb_cli_status(boxbfs_status_t status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cli_message, sizeof cli_message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 int bb_cli_fail(boxbfs_status_t status)
 {
-    const char *message = boxbfs_last_error();
+    const char *message = cli_message[0] != '\0' ? cli_message : boxbfs_last_error();
     if (status == BOXBFS_OK) return BB_EXIT_OK;
     if (message == NULL || message[0] == '\0') message = boxbfs_status_string(status);
     fprintf(stderr, "boxbfs: %s\n", message);
+    cli_message[0] = '\0';
     switch (status) {
     case BOXBFS_ERR_INVALID_ARG:
     case BOXBFS_ERR_IO:

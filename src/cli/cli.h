@@ -20,11 +20,19 @@ int bb_cmd_topo(int argc, char **argv);
 int bb_cmd_bc(int argc, char **argv);
 int bb_cmd_msbfs(int argc, char **argv);   /* concurrent multi-source BFS (cmd_msbfs.c) */
 
-/* "boxbfs: <library message>" on stderr; returns the exit code for status
- * (1 for INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */
+/* "boxbfs: <library message>" on stderr (the CLI's own, when bb_cli_status
+ * set one since); returns the exit code for status (1 for
+ * INVALID_ARG/IO/PARSE, 2 for VALIDATION, 3 otherwise). */
 int bb_cli_fail(boxbfs_status_t status);
 /* "boxbfs: <printf message>" on stderr. */
 void bb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A failure of the CLI's own (a file it writes): keeps the message for the
+ * next bb_cli_fail and returns status. The bfs, gen, convert, info and topo
+ * subcommands call only public boxbfs_* functions of the library; msbfs, bc
+ * and bfs --sigma call their drivers, which have no public API yet, so the
+ * CLI links the convenience library (Makefile.am). */
+boxbfs_status_t bb_cli_status(boxbfs_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Option parsing: strict integers ("12", no junk, in [min, max]). */
 int bb_parse_i64(const char *text, int64_t min, int64_t max, int64_t *value_p);

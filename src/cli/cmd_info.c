@@ -82,15 +82,15 @@ static boxbfs_status_t write_json(const char *path, boxbfs_graph_t g, const boxb
     int failed;
 
     if (f == NULL)
-        return bb_error_set(BOXBFS_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        return bb_cli_status(BOXBFS_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     bb_json_init(&j, f);
     print_json(&j, g, s);
     errno = 0;
     failed = bb_json_finish(&j) != 0;
     if (!to_stdout && fclose(f) != 0) failed = 1;
     if (failed)
-        return bb_error_set(BOXBFS_ERR_IO, "%s: write error: %s", to_stdout ? "<stdout>" : path,
-                            errno != 0 ? strerror(errno) : "unknown error");
+        return bb_cli_status(BOXBFS_ERR_IO, "%s: write error: %s", to_stdout ? "<stdout>" : path,
+                             errno != 0 ? strerror(errno) : "unknown error");
     return BOXBFS_OK;
 }
 
@@ -117,8 +117,10 @@ int bb_cmd_info(int argc, char **argv)
 
     if (json_path == NULL || strcmp(json_path, "-") != 0) {
         print_text(stdout, graph, &stats);
-        if (fflush(stdout) != 0 || ferror(stdout))
-            BB_FAIL_GOTO(st, BOXBFS_ERR_IO, out_fail, "<stdout>: write error: %s", strerror(errno));
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            st = bb_cli_status(BOXBFS_ERR_IO, "<stdout>: write error: %s", strerror(errno));
+            goto out_fail;
+        }
     }
     if (json_path != NULL) BB_CHECK_GOTO(write_json(json_path, graph, &stats), st, out_fail);
     goto out_free;

@@ -19,7 +19,6 @@
 
 #include "common/error.h"
 #include "common/timer.h"
-#include "io/io.h"
 
 /* Temporary files not renamed or removed yet: removed at exit and on SIGTERM,
  * SIGINT, SIGHUP (mpirun ends the other ranks with SIGTERM when one fails). */
@@ -67,8 +66,10 @@ static void track(char *tmp, int on)
 static boxbfs_status_t create_temporary(const char *out, char **tmp_p)
 {
     size_t size = strlen(out) + 48;
-    char *tmp;
-    BB_CHECK(bb_malloc(size, "a temporary file name", &tmp));
+    char *tmp = malloc(size);
+    if (tmp == NULL)
+        return bb_cli_status(BOXBFS_ERR_NO_MEMORY, "cannot allocate %zu bytes for a temporary file name",
+                             size);
     for (int k = 0; k < 100; k++) {
         int fd;
         snprintf(tmp, size, "%s.tmp-%ld-%d%s", out, (long)getpid(), k,
@@ -81,15 +82,15 @@ static boxbfs_status_t create_temporary(const char *out, char **tmp_p)
             return BOXBFS_OK;
         }
         if (errno != EEXIST) {
-            boxbfs_status_t st = bb_error_set(BOXBFS_ERR_IO,
-                                              "cannot write %s: cannot create %s: %s", out,
-                                              tmp, strerror(errno));
+            boxbfs_status_t st = bb_cli_status(BOXBFS_ERR_IO,
+                                               "cannot write %s: cannot create %s: %s", out,
+                                               tmp, strerror(errno));
             free(tmp);
             return st;
         }
     }
     free(tmp);
-    return bb_error_set(BOXBFS_ERR_IO, "cannot write %s: no free temporary name next to it", out);
+    return bb_cli_status(BOXBFS_ERR_IO, "cannot write %s: no free temporary name next to it", out);
 }
 
 /* 1 when out is renamed into place (a regular file or none yet), 0 when
@@ -174,10 +175,11 @@ int bb_cli_write_graph(const char *command, const char *spec, const char *out,
     t_loaded = bb_now_s();
 
     if (bb_ends_with(out, ".bbcsr")) BB_CHECK_GOTO(boxbfs_graph_save(graph, path), st, out_fail);
-    else BB_CHECK_GOTO(bb_io_save_edgelist(graph, path), st, out_fail);
-    if (tmp != NULL && rename(tmp, out) != 0)
-        BB_FAIL_GOTO(st, BOXBFS_ERR_IO, out_fail, "cannot rename %s to %s: %s", tmp, out,
-                     strerror(errno));
+    else BB_CHECK_GOTO(boxbfs_graph_save_edgelist(graph, path), st, out_fail);
+    if (tmp != NULL && rename(tmp, out) != 0) {
+        st = bb_cli_status(BOXBFS_ERR_IO, "cannot rename %s to %s: %s", tmp, out, strerror(errno));
+        goto out_fail;
+    }
     fprintf(stderr, "boxbfs: %s: %s -> %s: %lld vertices, %lld input edges, %lld arcs, %s; "
             "%s in %.3f s, written in %.3f s\n",
             command, boxbfs_graph_name(graph), strcmp(out, "-") == 0 ? "<stdout>" : out,

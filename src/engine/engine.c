@@ -228,12 +228,26 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
  * nccl when an MPI launcher started several processes. */
 int boxbfs_one_device_per_process(const boxbfs_engine_options_t *o)
 {
+    if (o == NULL) return 0;
     return o->exchange == BOXBFS_EXCHANGE_MPI ||
            (o->exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1);
 }
 
 static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
 {
+    /* enum fields: a caller's struct may hold any int (unsigned: negatives fail too) */
+    const struct { const char *what; unsigned value, max; } enums[] = {
+        {"backend", (unsigned)o->backend, BOXBFS_BACKEND_CUDA},
+        {"contraction method", (unsigned)o->contract, BOXBFS_CONTRACT_ATOMIC},
+        {"visited layout", (unsigned)o->visited, BOXBFS_VISITED_BIT},
+        {"wire format", (unsigned)o->wire, BOXBFS_WIRE_AUTO},
+        {"exchange", (unsigned)o->exchange, BOXBFS_EXCHANGE_NCCL},
+        {"expand method", (unsigned)o->expand, BOXBFS_EXPAND_MERGEPATH},
+    };
+    for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
+        if (enums[i].value > enums[i].max)
+            return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%s %d out of range [0, %u]", enums[i].what,
+                                (int)enums[i].value, enums[i].max);
     if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange mpi is not built in (rebuild with --with-mpi)");
@@ -428,5 +442,6 @@ int boxbfs_engine_rank(boxbfs_engine_t e) { return e && e->nlocal < e->ndev ? e-
 
 int boxbfs_engine_processes(boxbfs_engine_t e)
 {
-    return e && e->team != &bb_team_threads ? e->ndev : 1;
+    if (e == NULL) return 0;
+    return e->team != &bb_team_threads ? e->ndev : 1;
 }

@@ -10,6 +10,7 @@
 
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
 {
+    if (opts == NULL) return;   /* nothing to fill */
     memset(opts, 0, sizeof *opts);
     opts->backend = BOXBFS_BACKEND_CPU;
     opts->devices = 1;
@@ -32,7 +33,10 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
-const char *boxbfs_backend_name(boxbfs_backend_t v) { return v == BOXBFS_BACKEND_CUDA ? "cuda" : "cpu"; }
+const char *boxbfs_backend_name(boxbfs_backend_t v)
+{
+    return v == BOXBFS_BACKEND_CUDA ? "cuda" : v == BOXBFS_BACKEND_CPU ? "cpu" : "?";
+}
 
 const char *boxbfs_contract_name(boxbfs_contract_t v)
 {

@@ -95,6 +95,13 @@ boxbfs_status_t boxbfs_graph_save(boxbfs_graph_t graph, const char *path)
     return bb_io_save_binary(graph, path);
 }
 
+boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *path)
+{
+    if (path != NULL && path[0] == '\0')
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "output path is empty");
+    return bb_io_save_edgelist(graph, path);
+}
+
 boxbfs_status_t bb_graph_require_whole(const struct boxbfs_graph *g, const char *what)
 {
     if (!bb_graph_is_slice(g)) return BOXBFS_OK;
