@@ -25,6 +25,7 @@
 #include "common/threads.h"
 #include "common/timer.h"
 #include "engine/partition.h"
+#include "kernels/upload.h"
 #include "graph/graph.h"
 
 #define MAX_ALLOCS 24
@@ -85,57 +86,52 @@ static boxbfs_status_t dalloc(bb_centrality_t *c, cdev_t *D, size_t bytes, void 
     return BOXBFS_OK;
 }
 
-/* Rows [lo, hi) of a CSR: offsets rebased to 0 and columns narrowed to 32
- * bits, through a bounded host buffer; cooc (may be NULL) gets each arc's row
- * (the head of an in-arc: the COOC column array). */
+/* The COOC column array of rows [lo, hi): each arc's row (the head of an
+ * in-arc), through a bounded host buffer. */
+static boxbfs_status_t upload_cooc(bb_centrality_t *c, cdev_t *D, const int64_t *off,
+                                   uint64_t lo, uint64_t hi, uint32_t *dcooc)
+{
+    enum { CHUNK = 1 << 22 };
+    int64_t base = off[lo], arcs = off[hi] - off[lo];
+    uint64_t v = lo;
+    boxbfs_status_t st = BOXBFS_OK;
+    uint32_t *buf;
+    BB_CHECK(bb_malloc((size_t)CHUNK * 4, "the upload buffer", &buf));
+    for (int64_t i = 0; i < arcs; i += CHUNK) {
+        int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
+        for (int64_t j = 0; j < cnt; j++) {
+            while (off[v + 1] <= base + i + j) v++;
+            buf[j] = (uint32_t)(v - lo);
+        }
+        BB_CHECK_GOTO(c->ops->copy_h2d(D->dev, dcooc + i, buf, (size_t)cnt * 4), st, out);
+        BB_CHECK_GOTO(c->ops->sync(D->dev), st, out);
+    }
+out:
+    free(buf);
+    return st;
+}
+
+/* Rows [lo, hi) of a CSR (bb_upload_csr_rows) into new device arrays; cooc
+ * (may be NULL) gets the COOC column array too. */
 static boxbfs_status_t upload_rows(bb_centrality_t *c, cdev_t *D, const int64_t *off,
                                    const int64_t *col, uint64_t lo, uint64_t hi,
                                    const int64_t **dst_off_p, const uint32_t **dst_col_p,
                                    const uint32_t **cooc_p)
 {
-    enum { CHUNK = 1 << 22 };
-    int64_t base = off[lo], arcs = off[hi] - off[lo];
+    int64_t arcs = off[hi] - off[lo];
     int64_t *doff;
-    uint32_t *dcol, *dcooc = NULL;
-    boxbfs_status_t st = BOXBFS_OK;
-    void *buf;
+    uint32_t *dcol, *dcooc;
     BB_CHECK(dalloc(c, D, (hi - lo + 1) * 8, &doff));
     BB_CHECK(dalloc(c, D, (size_t)arcs * 4, &dcol));
-    if (cooc_p) BB_CHECK(dalloc(c, D, (size_t)arcs * 4, &dcooc));
-    BB_CHECK(bb_malloc((size_t)CHUNK * 8, "the upload buffer", &buf));
-    for (uint64_t i = 0; i <= hi - lo; i += CHUNK) {
-        uint64_t cnt = hi - lo + 1 - i < CHUNK ? hi - lo + 1 - i : CHUNK;
-        int64_t *o64 = buf;
-        for (uint64_t j = 0; j < cnt; j++) o64[j] = off[lo + i + j] - base;
-        BB_CHECK_GOTO(c->ops->copy_h2d(D->dev, doff + i, o64, cnt * 8), st, out);
-        BB_CHECK_GOTO(c->ops->sync(D->dev), st, out);
-    }
-    for (int64_t i = 0; i < arcs; i += CHUNK) {
-        int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
-        uint32_t *c32 = buf;
-        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)col[base + i + j];
-        BB_CHECK_GOTO(c->ops->copy_h2d(D->dev, dcol + i, c32, (size_t)cnt * 4), st, out);
-        BB_CHECK_GOTO(c->ops->sync(D->dev), st, out);
-    }
+    BB_CHECK(bb_upload_csr_rows(c->ops, D->dev, off, col, 0, lo, hi, doff, dcol));
     if (cooc_p) {
-        uint64_t v = lo;
-        for (int64_t i = 0; i < arcs; i += CHUNK) {
-            int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
-            uint32_t *c32 = buf;
-            for (int64_t j = 0; j < cnt; j++) {
-                while (off[v + 1] <= base + i + j) v++;
-                c32[j] = (uint32_t)(v - lo);
-            }
-            BB_CHECK_GOTO(c->ops->copy_h2d(D->dev, dcooc + i, c32, (size_t)cnt * 4), st, out);
-            BB_CHECK_GOTO(c->ops->sync(D->dev), st, out);
-        }
+        BB_CHECK(dalloc(c, D, (size_t)arcs * 4, &dcooc));
+        BB_CHECK(upload_cooc(c, D, off, lo, hi, dcooc));
         *cooc_p = dcooc;
     }
     *dst_off_p = doff;
     *dst_col_p = dcol;
-out:
-    free(buf);
-    return st;
+    return BOXBFS_OK;
 }
 
 static boxbfs_status_t upload(bb_centrality_t *c, cdev_t *D, const void *src, size_t bytes,

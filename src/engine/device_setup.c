@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "engine/engine.h"
+#include "kernels/upload.h"
 
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
@@ -129,49 +130,17 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
             : "");
 }
 
-/* Copy rows [lo, hi) of a CSR (offsets rebased to 0, columns narrowed to 32
- * bits) to the device through a bounded host buffer. columns starts at arc
- * columns_base: a slice holds its own rows only. */
-static boxbfs_status_t upload_rows(boxbfs_engine_t e, int d, const int64_t *off,
-                                   const int64_t *columns, int64_t columns_base, int64_t *dst_off,
-                                   uint32_t *dst_col)
-{
-    enum { CHUNK = 1 << 22 };
-    bb_engine_dev_t *D = &e->devs[d];
-    uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
-    int64_t base = off[lo], arcs = off[hi] - off[lo], first = base - columns_base;
-    boxbfs_status_t st = BOXBFS_OK;
-    void *buf;
-    BB_CHECK(bb_malloc((size_t)CHUNK * 8, "the upload buffer", &buf));
-    for (uint64_t i = 0; i <= hi - lo; i += CHUNK) {
-        uint64_t cnt = hi - lo + 1 - i < CHUNK ? hi - lo + 1 - i : CHUNK;
-        int64_t *o64 = buf;
-        for (uint64_t j = 0; j < cnt; j++) o64[j] = off[lo + i + j] - base;
-        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, dst_off + i, o64, cnt * 8), st, out);
-        BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
-    }
-    for (int64_t i = 0; i < arcs; i += CHUNK) {
-        int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
-        uint32_t *c32 = buf;
-        for (int64_t j = 0; j < cnt; j++) c32[j] = (uint32_t)columns[first + i + j];
-        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, dst_col + i, c32, (size_t)cnt * 4), st, out);
-        BB_CHECK_GOTO(e->ops->sync(D->dev), st, out);
-    }
-out:
-    free(buf);
-    return st;
-}
-
 /* The device's rows (and in-arcs where bottom-up needs them) and the ranges. */
 static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
     const struct boxbfs_graph *g = e->graph;
-    BB_CHECK(upload_rows(e, d, g->offsets, g->columns, g->columns_base, (int64_t *)D->k.offsets,
-                         (uint32_t *)D->k.columns));
+    uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
+    BB_CHECK(bb_upload_csr_rows(e->ops, D->dev, g->offsets, g->columns, g->columns_base, lo, hi,
+                                (int64_t *)D->k.offsets, (uint32_t *)D->k.columns));
     if (e->in_offsets)
-        BB_CHECK(upload_rows(e, d, e->in_offsets, e->in_columns, 0, (int64_t *)D->k.in_offsets,
-                             (uint32_t *)D->k.in_columns));
+        BB_CHECK(bb_upload_csr_rows(e->ops, D->dev, e->in_offsets, e->in_columns, 0, lo, hi,
+                                    (int64_t *)D->k.in_offsets, (uint32_t *)D->k.in_columns));
     BB_CHECK(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
                               (size_t)(e->ndev + 1) * 8));
     return e->ops->sync(D->dev);

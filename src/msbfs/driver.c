@@ -20,6 +20,7 @@
 #include "graph/graph.h"
 #include "kernels/kernels.h"
 #include "kernels/msbfs.h"
+#include "kernels/upload.h"
 #include "msbfs/msbfs.h"
 
 void bb_msbfs_opts_init(bb_msbfs_opts_t *o)
@@ -67,28 +68,6 @@ static boxbfs_status_t dalloc(const run_t *r, dev_t_ *d, size_t bytes, void *ptr
     return BOXBFS_OK;
 }
 
-/* A CSR to the device: 64-bit offsets as they are, columns narrowed to 32 bits
- * through a bounded host buffer. */
-static boxbfs_status_t upload_csr(const run_t *r, dev_t_ *d, const int64_t *off,
-                                  const int64_t *col, int64_t *doff, uint32_t *dcol)
-{
-    enum { CHUNK = 1 << 22 };
-    int64_t n = r->g->n, arcs = off[n];
-    uint32_t *buf;
-    boxbfs_status_t st = BOXBFS_OK;
-    BB_CHECK(r->ops->copy_h2d(d->dev, doff, off, (size_t)(n + 1) * 8));
-    BB_CHECK(bb_malloc((size_t)CHUNK * 4, "the upload buffer", &buf));
-    for (int64_t i = 0; i < arcs; i += CHUNK) {
-        int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
-        for (int64_t j = 0; j < cnt; j++) buf[j] = (uint32_t)col[i + j];
-        BB_CHECK_GOTO(r->ops->copy_h2d(d->dev, dcol + i, buf, (size_t)cnt * 4), st, out);
-        BB_CHECK_GOTO(r->ops->sync(d->dev), st, out);
-    }
-out:
-    free(buf);
-    return st;
-}
-
 static boxbfs_status_t setup(const run_t *r, dev_t_ *d)
 {
     boxbfs_graph_t g = r->g;
@@ -100,12 +79,13 @@ static boxbfs_status_t setup(const run_t *r, dev_t_ *d)
     k->nw = r->nw;
     BB_CHECK(dalloc(r, d, (n + 1) * 8, &k->offsets));
     BB_CHECK(dalloc(r, d, (size_t)g->arcs * 4, &k->columns));
-    BB_CHECK(upload_csr(r, d, g->offsets, g->columns, (int64_t *)k->offsets, (uint32_t *)k->columns));
+    BB_CHECK(bb_upload_csr_rows(r->ops, d->dev, g->offsets, g->columns, 0, 0, n, (int64_t *)k->offsets,
+                                (uint32_t *)k->columns));
     if (r->in_off != g->offsets) {
         BB_CHECK(dalloc(r, d, (n + 1) * 8, &k->in_offsets));
         BB_CHECK(dalloc(r, d, (size_t)g->arcs * 4, &k->in_columns));
-        BB_CHECK(upload_csr(r, d, r->in_off, r->in_col, (int64_t *)k->in_offsets,
-                            (uint32_t *)k->in_columns));
+        BB_CHECK(bb_upload_csr_rows(r->ops, d->dev, r->in_off, r->in_col, 0, 0, n,
+                                    (int64_t *)k->in_offsets, (uint32_t *)k->in_columns));
     } else {
         k->in_offsets = k->offsets;
         k->in_columns = k->columns;
