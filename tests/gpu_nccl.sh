@@ -73,9 +73,7 @@ fi
 # across processes (built --with-mpi): mpirun -np P, one GPU and one NCCL rank
 # per process, bootstrapped over MPI; the same traffic as --exchange peer with
 # --devices P in one process. With one GPU, two processes must fail cleanly.
-if command -v mpirun >/dev/null 2>&1 &&
-   "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>&1; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if have_mpi; then
     for p in $(seq 2 "$gpus"); do
         for contract in valid-flag atomic; do
             "$BOXBFS" bfs kron:12 --roots 4 --backend cuda --devices "$p" --contract "$contract"                 --wire auto --exchange peer --json "$tmp/p.json" >/dev/null 2>"$tmp/pe"

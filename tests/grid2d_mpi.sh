@@ -7,16 +7,9 @@
 # Skips (77) when boxbfs is built without MPI or mpirun is missing.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "mpirun not found: skipped"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
-if "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>"$tmp/e0"; then :; else
-    grep -q 'not built in' "$tmp/e0" && { echo "built without MPI: skipped"; exit 77; }
-    echo "FAIL --exchange mpi on one process:"; cat "$tmp/e0"; exit 1
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-MPIRUN="mpirun --oversubscribe"
+need_mpi
 roots="--root 1 --root 5 --root 17 --root 100"
 
 for grid in 1x1 1x2 2x1 2x2 1x3 2x3; do

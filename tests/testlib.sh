@@ -5,3 +5,29 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+# have_mpi: true where mpirun exists and $BOXBFS runs --exchange mpi in one
+# process; then it exports what root needs to run mpirun in containers and CI
+# and sets MPIRUN. Otherwise mpi_why says why ("mpirun not found", "built
+# without MPI", or the error of the one-process run).
+have_mpi() {
+    command -v mpirun >/dev/null 2>&1 || { mpi_why="mpirun not found"; return 1; }
+    if ! "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>"$tmp/mpi_probe"; then
+        mpi_why="--exchange mpi on one process failed: $(cat "$tmp/mpi_probe")"
+        grep -q 'not built in' "$tmp/mpi_probe" && mpi_why="built without MPI"
+        return 1
+    fi
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+    MPIRUN="mpirun --oversubscribe"
+}
+
+# need_mpi: have_mpi, or exit: 77 (skip) where MPI is absent, 1 where it is
+# built in and fails.
+need_mpi() {
+    have_mpi && return 0
+    case "$mpi_why" in
+        "mpirun not found" | "built without MPI") echo "$mpi_why: skipped"; exit 77 ;;
+    esac
+    echo "FAIL $mpi_why"; exit 1
+}
