@@ -605,6 +605,121 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend);
  * slice). Thread safety: as boxbfs_graph_save. */
 boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *path);
 
+/* ---- multi-source BFS (iBFS [000], issue #13; README "Multi-source BFS") ------ */
+/* Many BFS instances at once, in groups of 32, 64 or 128 sharing one bitwise
+ * status array; groups spread over the devices (each holds the whole graph,
+ * one host thread per device). Per source the run counts the vertices
+ * reached, the eccentricity and the sum of depths (hence closeness) on the
+ * fly; whole depth arrays are kept only for the sources asked for. */
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;               /* 1 to 64 */
+    int group_size;            /* instances per group: 32, 64 or 128 */
+    int groupby;               /* 1: outdegree GroupBy rules [000 §5.2]; 0: the given order */
+    int64_t groupby_p;         /* rule 1: sources of out-degree < p (>= 1) */
+    int64_t groupby_q;         /* rule 2: a common neighbour of out-degree > q (>= 0) */
+    int32_t max_depth;         /* < 0: no limit; K: depths 0..K only (k-hop counts) */
+    double alpha;              /* a level runs bottom-up when the joint frontier's out-arcs
+                                  x alpha exceed the in-arcs of the vertices that some
+                                  instance has not reached (> 0) */
+} boxbfs_msbfs_options_t;
+
+/* Fill *opts with the defaults (NULL: nothing): cpu backend, 1 device,
+ * groups of 128, GroupBy on with p = q = 128, no depth limit, alpha 4. */
+void boxbfs_msbfs_options_init(boxbfs_msbfs_options_t *opts);
+
+/* One source's figures. */
+typedef struct {
+    int64_t source;            /* internal id */
+    int32_t group;             /* the group it ran in */
+    int64_t reached;           /* vertices at a finite depth (<= max_depth), the source included */
+    int64_t eccentricity;      /* largest finite depth */
+    int64_t sum_depth;         /* sum of the finite depths */
+    /* Wasserman-Faust closeness ((r - 1) / (n - 1)) * ((r - 1) / sum_depth),
+     * r = reached; 0 when r = 1. (n - 1) / sum_depth on a connected graph. */
+    double closeness;
+    int64_t input_edges;       /* input edges credited to the reached vertices (Graph500 TEPS) */
+    int64_t arcs;              /* out-arcs of the reached vertices (the iBFS paper's count) */
+} boxbfs_msbfs_source_t;
+
+typedef struct {
+    int32_t device, size;      /* the device that ran it; its instances */
+    int32_t levels, top_down_levels, bottom_up_levels;
+    double time_s;
+    int64_t arcs_touched;      /* arcs inspected by its steps */
+    int64_t input_edges, arcs; /* sums over its instances */
+} boxbfs_msbfs_group_t;
+
+typedef struct {
+    char name[128];
+    int32_t groups;
+    double busy_s;             /* sum of its groups' times */
+    int64_t arcs_touched, input_edges, arcs;
+} boxbfs_msbfs_device_t;
+
+typedef struct {
+    int64_t nsources;
+    int32_t ngroups, ndevices;
+    double total_s;            /* first group's start to the last group's end, all devices */
+    int64_t input_edges, arcs; /* sums over the sources */
+    double teps, teps_arc;     /* input_edges / total_s and arcs / total_s (0 when no time) */
+    const boxbfs_msbfs_source_t *sources;   /* nsources, in the order given */
+    const boxbfs_msbfs_group_t *groups;     /* ngroups */
+    const boxbfs_msbfs_device_t *devices;   /* ndevices */
+    /* nsources source indices in group order: group g ran order[g * group_size]
+     * up to the next group's first */
+    const int64_t *order;
+} boxbfs_msbfs_report_t;
+
+typedef struct boxbfs_msbfs_result *boxbfs_msbfs_result_t;
+
+/* The group order boxbfs_msbfs_run will use for these sources and options
+ * (which sources share a group) into order (nsources entries, the caller's):
+ * with groupby, sources of out-degree < p whose highest-degree neighbour has
+ * out-degree > q first, by that neighbour, then by degree and index; the
+ * rest in the given order. Checks the arguments as boxbfs_msbfs_run does.
+ * Thread safety: as boxbfs_msbfs_run. */
+boxbfs_status_t boxbfs_msbfs_group_order(boxbfs_graph_t graph, const int64_t *sources,
+                                         int64_t nsources, const boxbfs_msbfs_options_t *opts,
+                                         int64_t *order);
+
+/* Run a BFS from every source (nsources internal ids, distinct; the caller's
+ * array, read during the call only) in groups over the devices. keep
+ * (nsources entries, may be NULL: none) marks the sources whose depth arrays
+ * the result keeps (n int32 each, host memory). opts NULL: the defaults. On
+ * success *result_p is the caller's (free it with boxbfs_msbfs_free); it
+ * holds no reference to graph, sources or opts.
+ * Returns OK; INVALID_ARG (graph, sources or result_p NULL; nsources outside
+ * [1, 2^31 - 1]; a source out of range or given twice; a group size other
+ * than 32, 64, 128; devices outside [1, 64]; groupby_p < 1, groupby_q < 0,
+ * alpha not > 0, an unknown backend); UNSUPPORTED (a slice, over 2^32 - 1
+ * vertices, cuda not built in); NO_DEVICE; DEVICE; DEVICE_MEMORY; NO_MEMORY.
+ * Thread safety: the graph is only read (runs on one graph may go on in
+ * parallel threads; each drives its own devices). */
+boxbfs_status_t boxbfs_msbfs_run(boxbfs_graph_t graph, const int64_t *sources, int64_t nsources,
+                                 const boxbfs_msbfs_options_t *opts, const uint8_t *keep,
+                                 boxbfs_msbfs_result_t *result_p);
+/* Release a result (NULL: nothing); its report and depth arrays go with it. */
+void boxbfs_msbfs_free(boxbfs_msbfs_result_t result);
+/* The run's figures; points into the result (NULL for a NULL result). */
+const boxbfs_msbfs_report_t *boxbfs_msbfs_report(boxbfs_msbfs_result_t result);
+/* The depths from source number index (its place in the sources given):
+ * n entries, -1 unreached (or deeper than max_depth), indexed by internal id;
+ * points into the result. NULL for a NULL result, an index out of range or a
+ * source whose depths were not kept. */
+const int32_t *boxbfs_msbfs_depths(boxbfs_msbfs_result_t result, int64_t index);
+/* Check kept sources against the sequential reference BFS of graph (the
+ * graph of the run), on all CPUs: every depth, and reached, eccentricity,
+ * sum of depths, input edges and arcs. indices (count entries) are source
+ * numbers whose depths were kept; verdict (count entries, may be NULL) gets
+ * 1 passed / 0 failed per index. Returns OK when all pass; VALIDATION with
+ * the first failing index's problem (in index order) in the message;
+ * INVALID_ARG (graph, result or indices NULL, count < 1, an index out of
+ * range or without kept depths, another graph than the run's vertex count);
+ * NO_MEMORY. Several threads may check one result at once. */
+boxbfs_status_t boxbfs_msbfs_validate(boxbfs_graph_t graph, boxbfs_msbfs_result_t result,
+                                      const int64_t *indices, int64_t count, int *verdict);
+
 #ifdef __cplusplus
 }
 #endif

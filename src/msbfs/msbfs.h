@@ -77,4 +77,17 @@ boxbfs_status_t bb_msbfs_run(boxbfs_graph_t g, const int64_t *sources, int nsour
                              bb_msbfs_result_t *res);
 void bb_msbfs_result_free(bb_msbfs_result_t *res);
 
+/* The public result (boxbfs_msbfs_result_t, api.c): the driver's result,
+ * what the checks need of the run, and the report in the public structs. */
+struct boxbfs_msbfs_result {
+    bb_msbfs_result_t res;
+    int64_t n;                      /* vertices of the run's graph */
+    int32_t max_depth;              /* -1: none */
+    boxbfs_msbfs_report_t report;
+    boxbfs_msbfs_source_t *sources;
+    boxbfs_msbfs_group_t *groups;
+    boxbfs_msbfs_device_t *devices;
+    int64_t *order;
+};
+
 #endif /* BB_MSBFS_H */
