@@ -720,6 +720,137 @@ const int32_t *boxbfs_msbfs_depths(boxbfs_msbfs_result_t result, int64_t index);
 boxbfs_status_t boxbfs_msbfs_validate(boxbfs_graph_t graph, boxbfs_msbfs_result_t result,
                                       const int64_t *indices, int64_t count, int *verdict);
 
+/* ---- shortest-path counts (issue #14; README "Shortest-path counts and betweenness") */
+/* A BFS that also counts the shortest paths from the root to every vertex
+ * (sigma), on the 1D partition of the engine with (vertex, count) pairs
+ * crossing the links, or TurboBFS's SpMV forms on one device [001]. */
+typedef enum { BOXBFS_SIGMA_FRONTIER = 0, BOXBFS_SIGMA_SPMV = 1 } boxbfs_sigma_algorithm_t;
+typedef enum {
+    BOXBFS_SPMV_CSC_SCALAR = 0, BOXBFS_SPMV_CSC_VECTOR = 1, BOXBFS_SPMV_COOC = 2
+} boxbfs_spmv_t;
+
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;                         /* 1 to 64 (spmv: 1) */
+    boxbfs_sigma_algorithm_t algorithm;
+    boxbfs_spmv_t spmv;                  /* the SpMV variant of BOXBFS_SIGMA_SPMV */
+    /* top-down, bottom-up (one device) or auto: frontier pulls when its arcs
+     * outweigh the unreached ones; spmv switches at switch_density */
+    boxbfs_search_direction_t direction;
+    double switch_density;               /* spmv auto: bottom-up from this frontier density (0, 1] */
+} boxbfs_sigma_options_t;
+
+/* Fill *opts with the defaults (NULL: nothing): cpu, 1 device, frontier,
+ * csc-vector, direction auto, switch density 0.10 (TurboBFS). */
+void boxbfs_sigma_options_init(boxbfs_sigma_options_t *opts);
+
+typedef struct {
+    int64_t root;                 /* internal id */
+    double time_s;                /* the search, counts included (not the copy to the host) */
+    int32_t levels, bottom_up_levels;
+    int64_t reached, input_edges; /* input_edges: of the root's component (TEPS) */
+    /* 1: a count exceeded 2^64 - 1: the uint64 counts wrapped; the double
+     * counts (boxbfs_sigma_run's sigma_d) are the output then */
+    int overflow;
+    int devices;
+    int64_t pair_bytes;           /* (vertex, count) pairs over the links (phase sigma_pairs) */
+    int64_t size_bytes;           /* pair counts before each copy (sigma_sizes) */
+    int64_t termination_bytes;    /* frontier sums (sigma_termination) */
+    int64_t messages;
+    const int64_t *link_bytes;    /* devices x devices, row = source */
+} boxbfs_sigma_report_t;
+
+typedef struct boxbfs_sigma *boxbfs_sigma_t;
+
+/* Partition the graph over the devices and allocate (the graph must outlive
+ * the handle; opts is read during the call only). opts NULL: the defaults.
+ * On success *sigma_p is the caller's (free it with boxbfs_sigma_free).
+ * Returns OK, INVALID_ARG (graph or sigma_p NULL; devices outside [1, 64];
+ * an enum out of range; switch_density not in (0, 1]; options that do not
+ * combine: spmv on several devices, bottom-up on several devices; the
+ * message says so), UNSUPPORTED (a slice, 2^32 vertices or more, cuda not
+ * built in), NO_DEVICE, DEVICE, DEVICE_MEMORY, NO_MEMORY. */
+boxbfs_status_t boxbfs_sigma_create(boxbfs_graph_t graph, const boxbfs_sigma_options_t *opts,
+                                    boxbfs_sigma_t *sigma_p);
+/* Release the handle and its device memory (NULL: nothing). */
+void boxbfs_sigma_free(boxbfs_sigma_t sigma);
+/* Count the shortest paths from internal root. level (n entries, may be
+ * NULL) gets the depths (-1 unreached); counts (n, may be NULL) the counts as
+ * exact uint64 (modulo 2^64 when the report says overflow); sigma_d (n, may
+ * be NULL) the counts as double: converted from the exact ones, or, on
+ * overflow, summed in double level by level on the host (the output of
+ * boxbfs bfs --sigma then). *report_p (may be NULL) points into the handle
+ * until the next run or free. Arrays are the caller's. Returns OK,
+ * INVALID_ARG (sigma NULL, root not in [0, n)), DEVICE, NO_MEMORY.
+ * One run at a time per handle. */
+boxbfs_status_t boxbfs_sigma_run(boxbfs_sigma_t sigma, int64_t root, int32_t *level,
+                                 uint64_t *counts, double *sigma_d,
+                                 const boxbfs_sigma_report_t **report_p);
+/* Check level and counts (n entries each) from root against the sequential
+ * reference of graph: every level, and every count unless a reference count
+ * exceeds 2^64 - 1. Returns OK, VALIDATION (the first differing vertex, in
+ * external ids, in the message), INVALID_ARG (NULL graph or array, root out
+ * of range), UNSUPPORTED (a slice), NO_MEMORY. The graph is only read. */
+boxbfs_status_t boxbfs_sigma_validate(boxbfs_graph_t graph, int64_t root, const int32_t *level,
+                                      const uint64_t *counts);
+/* "frontier", "spmv" / "csc-scalar", "csc-vector", "cooc"; a placeholder
+ * (never NULL) for a value outside the enum. */
+const char *boxbfs_sigma_algorithm_name(boxbfs_sigma_algorithm_t v);
+const char *boxbfs_spmv_name(boxbfs_spmv_t v);
+
+/* ---- betweenness centrality [Brandes] (issue #14) ----------------------------- */
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;                  /* 1 to 64, each with the whole graph and a share of the sources */
+    /* 1: networkx's normalized figures, divided by (n - 1)(n - 2); 0: raw,
+     * halved on an undirected graph. Either way a sample (fewer sources than
+     * vertices) is scaled by n / sources, as networkx's k does. */
+    int normalized;
+} boxbfs_bc_options_t;
+
+/* Fill *opts with the defaults (NULL: nothing): cpu, 1 device, not normalized. */
+void boxbfs_bc_options_init(boxbfs_bc_options_t *opts);
+
+typedef struct {
+    int64_t nsources;
+    int devices;
+    double total_s;                     /* the run over all sources */
+    const int64_t *sources;             /* nsources internal ids, in the order given */
+    const double *source_time_s;        /* per source: forward and backward sweeps */
+    const int64_t *source_input_edges;  /* per source: input edges of its component (TEPS) */
+} boxbfs_bc_report_t;
+
+typedef struct boxbfs_bc_result *boxbfs_bc_result_t;
+
+/* Betweenness of every vertex over the sources (nsources distinct internal
+ * ids, the caller's, read during the call only), source i on device
+ * i % devices; sources NULL with nsources 0: every vertex (exact
+ * betweenness). opts NULL: the defaults. On success *result_p is the
+ * caller's (boxbfs_bc_free). Returns OK; INVALID_ARG (graph or result_p
+ * NULL; sources NULL with nsources != 0, or nsources < 1 with sources; a
+ * source out of range or given twice; devices outside [1, 64]; an unknown
+ * backend); UNSUPPORTED (a slice, 2^32 vertices or more, cuda not built in,
+ * a shortest-path count over 2^64 - 1); NO_DEVICE; DEVICE; DEVICE_MEMORY;
+ * NO_MEMORY. Thread safety: as boxbfs_msbfs_run. */
+boxbfs_status_t boxbfs_bc_run(boxbfs_graph_t graph, const int64_t *sources, int64_t nsources,
+                              const boxbfs_bc_options_t *opts, boxbfs_bc_result_t *result_p);
+/* Release a result (NULL: nothing). */
+void boxbfs_bc_free(boxbfs_bc_result_t result);
+/* n values, scaled as the options said; points into the result (NULL for NULL). */
+const double *boxbfs_bc_values(boxbfs_bc_result_t result);
+/* The run's figures; points into the result (NULL for NULL). */
+const boxbfs_bc_report_t *boxbfs_bc_report(boxbfs_bc_result_t result);
+/* The name of a device of the run; "" for NULL or a device out of range. */
+const char *boxbfs_bc_device_name(boxbfs_bc_result_t result, int device);
+/* Compare with the sequential Brandes over the same sources on graph (the
+ * run's): *difference_p (may be NULL; written on OK and VALIDATION) gets the
+ * largest difference relative to max(1, |reference|) of the unscaled sums.
+ * Returns OK (at most 1e-9),
+ * VALIDATION (more; the message names the vertex), INVALID_ARG (NULL, a
+ * graph of another size), NO_MEMORY. The result and graph are only read. */
+boxbfs_status_t boxbfs_bc_validate(boxbfs_graph_t graph, boxbfs_bc_result_t result,
+                                   double *difference_p);
+
 #ifdef __cplusplus
 }
 #endif
