@@ -851,6 +851,23 @@ const char *boxbfs_bc_device_name(boxbfs_bc_result_t result, int device);
 boxbfs_status_t boxbfs_bc_validate(boxbfs_graph_t graph, boxbfs_bc_result_t result,
                                    double *difference_p);
 
+/* ---- logging and process exit, for programs that link boxbfs ----------------- */
+typedef enum {
+    BOXBFS_LOG_ERROR = 0, BOXBFS_LOG_WARN = 1, BOXBFS_LOG_INFO = 2, BOXBFS_LOG_DEBUG = 3
+} boxbfs_log_level_t;
+/* "boxbfs: LEVEL message" on stderr when BOXBFS_LOG (error, warn: the
+ * default, info, debug) lets level through, as the library's own lines: a
+ * program's messages follow the same setting. Any thread. */
+void boxbfs_log(boxbfs_log_level_t level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A function the library runs before it ends the process itself (an MPI
+ * rank's MPI_Abort when another rank failed): remove temporary files there.
+ * One per process; NULL removes it. Set it before the first engine. */
+void boxbfs_abort_hook_set(void (*hook)(void));
+
 #ifdef __cplusplus
 }
 #endif
