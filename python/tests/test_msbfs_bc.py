@@ -2,35 +2,15 @@
 checked against plain Python (a queue BFS, path counting, Brandes) on
 generated graphs and arrays, and msbfs against BFS_REFERENCE.tsv on the
 shared datasets; bad arguments raise before or from the library."""
-import collections
-
 import numpy as np
 import pytest
 
 import boxbfs
 from boxbfs import _lib
-from conftest import plain_bfs
+from conftest import plain_bfs, plain_counts
 
 SMALL = ["chesapeake.mtx.gz", "delaunay_n10.mtx.gz", "delaunay_n12.mtx.gz",
          "facebook_combined.txt.gz", "wiki-Vote.txt.gz", "email-Enron.txt.gz"]
-
-
-def plain_counts(offsets, columns, root):
-    """Levels and shortest-path counts (Python ints: exact) by a queue BFS."""
-    n = len(offsets) - 1
-    level = [-1] * n
-    sigma = [0] * n
-    level[root], sigma[root] = 0, 1
-    queue = collections.deque([root])
-    while queue:
-        u = queue.popleft()
-        for v in columns[offsets[u]:offsets[u + 1]]:
-            if level[v] < 0:
-                level[v] = level[u] + 1
-                queue.append(v)
-            if level[v] == level[u] + 1:
-                sigma[v] += sigma[u]
-    return np.array(level), sigma
 
 
 def plain_brandes(offsets, columns, sources, directed, normalized):

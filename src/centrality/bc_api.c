@@ -35,8 +35,6 @@ void boxbfs_bc_options_init(boxbfs_bc_options_t *opts)
 static boxbfs_status_t check_args(boxbfs_graph_t g, const int64_t *sources, int64_t nsources,
                                   const boxbfs_bc_options_t *o, boxbfs_bc_result_t *result_p)
 {
-    uint8_t *seen;
-    boxbfs_status_t st = BOXBFS_OK;
     if (g == NULL || result_p == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "bc: %s is NULL", g == NULL ? "graph" : "result_p");
     if (o->backend != BOXBFS_BACKEND_CPU && o->backend != BOXBFS_BACKEND_CUDA)
@@ -50,20 +48,7 @@ static boxbfs_status_t check_args(boxbfs_graph_t g, const int64_t *sources, int6
     if (nsources < 1)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "bc: %lld sources: an empty list (pass NULL and 0 "
                             "for every vertex)", (long long)nsources);
-    BB_CHECK(bb_calloc((size_t)g->n / 8 + 1, 1, "the sources seen", &seen));
-    for (int64_t i = 0; i < nsources && st == BOXBFS_OK; i++) {
-        int64_t s = sources[i];
-        if (s < 0 || s >= g->n)
-            st = bb_error_set(BOXBFS_ERR_INVALID_ARG, "bc: source %lld (number %lld) out of range "
-                              "[0, %lld)", (long long)s, (long long)i, (long long)g->n);
-        else if (seen[s >> 3] & (1u << (s & 7)))
-            st = bb_error_set(BOXBFS_ERR_INVALID_ARG, "bc: source %lld given twice (number %lld "
-                              "repeats it)", (long long)s, (long long)i);
-        else
-            seen[s >> 3] |= (uint8_t)(1u << (s & 7));
-    }
-    free(seen);
-    return st;
+    return bb_graph_check_sources(g, sources, nsources, "bc");
 }
 
 static boxbfs_status_t alloc_result(boxbfs_bc_result_t r, int64_t n, int64_t k, int devices)

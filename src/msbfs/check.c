@@ -29,7 +29,7 @@ typedef struct {
 static boxbfs_status_t check_one(const check_t *w, int64_t si, int64_t *parent, int32_t *level)
 {
     boxbfs_graph_t g = w->g;
-    const boxbfs_msbfs_source_t *s = &w->r->sources[si];
+    const boxbfs_msbfs_source_t *s = &w->r->res.per_source[si];
     const int32_t *depth = boxbfs_msbfs_depths(w->r, si);
     int32_t max_depth = w->r->max_depth;
     int64_t reached = 0, ecc = 0, sum = 0, credit = 0, arcs = 0;
