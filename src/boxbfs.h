@@ -605,6 +605,269 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend);
  * slice). Thread safety: as boxbfs_graph_save. */
 boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *path);
 
+/* ---- multi-source BFS (iBFS [000], issue #13; README "Multi-source BFS") ------ */
+/* Many BFS instances at once, in groups of 32, 64 or 128 sharing one bitwise
+ * status array; groups spread over the devices (each holds the whole graph,
+ * one host thread per device). Per source the run counts the vertices
+ * reached, the eccentricity and the sum of depths (hence closeness) on the
+ * fly; whole depth arrays are kept only for the sources asked for. */
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;               /* 1 to 64 */
+    int group_size;            /* instances per group: 32, 64 or 128 */
+    int groupby;               /* 1: outdegree GroupBy rules [000 §5.2]; 0: the given order */
+    int64_t groupby_p;         /* rule 1: sources of out-degree < p (>= 1) */
+    int64_t groupby_q;         /* rule 2: a common neighbour of out-degree > q (>= 0) */
+    int32_t max_depth;         /* < 0: no limit; K: depths 0..K only (k-hop counts) */
+    double alpha;              /* a level runs bottom-up when the joint frontier's out-arcs
+                                  x alpha exceed the in-arcs of the vertices that some
+                                  instance has not reached (> 0) */
+} boxbfs_msbfs_options_t;
+
+/* Fill *opts with the defaults (NULL: nothing): cpu backend, 1 device,
+ * groups of 128, GroupBy on with p = q = 128, no depth limit, alpha 4. */
+void boxbfs_msbfs_options_init(boxbfs_msbfs_options_t *opts);
+
+/* One source's figures. */
+typedef struct {
+    int64_t source;            /* internal id */
+    int32_t group;             /* the group it ran in */
+    int64_t reached;           /* vertices at a finite depth (<= max_depth), the source included */
+    int64_t eccentricity;      /* largest finite depth */
+    int64_t sum_depth;         /* sum of the finite depths */
+    /* Wasserman-Faust closeness ((r - 1) / (n - 1)) * ((r - 1) / sum_depth),
+     * r = reached; 0 when r = 1. (n - 1) / sum_depth on a connected graph. */
+    double closeness;
+    int64_t input_edges;       /* input edges credited to the reached vertices (Graph500 TEPS) */
+    int64_t arcs;              /* out-arcs of the reached vertices (the iBFS paper's count) */
+} boxbfs_msbfs_source_t;
+
+typedef struct {
+    int32_t device, size;      /* the device that ran it; its instances */
+    int32_t levels, top_down_levels, bottom_up_levels;
+    double time_s;
+    int64_t arcs_touched;      /* arcs inspected by its steps */
+    int64_t input_edges, arcs; /* sums over its instances */
+} boxbfs_msbfs_group_t;
+
+typedef struct {
+    char name[128];
+    int32_t groups;
+    double busy_s;             /* sum of its groups' times */
+    int64_t arcs_touched, input_edges, arcs;
+} boxbfs_msbfs_device_t;
+
+typedef struct {
+    int64_t nsources;
+    int32_t ngroups, ndevices;
+    double total_s;            /* first group's start to the last group's end, all devices */
+    int64_t input_edges, arcs; /* sums over the sources */
+    double teps, teps_arc;     /* input_edges / total_s and arcs / total_s (0 when no time) */
+    const boxbfs_msbfs_source_t *sources;   /* nsources, in the order given */
+    const boxbfs_msbfs_group_t *groups;     /* ngroups */
+    const boxbfs_msbfs_device_t *devices;   /* ndevices */
+    /* nsources source indices in group order: group g ran order[g * group_size]
+     * up to the next group's first */
+    const int64_t *order;
+} boxbfs_msbfs_report_t;
+
+typedef struct boxbfs_msbfs_result *boxbfs_msbfs_result_t;
+
+/* The group order boxbfs_msbfs_run will use for these sources and options
+ * (which sources share a group) into order (nsources entries, the caller's):
+ * with groupby, sources of out-degree < p whose highest-degree neighbour has
+ * out-degree > q first, by that neighbour, then by degree and index; the
+ * rest in the given order. Checks the arguments as boxbfs_msbfs_run does.
+ * Thread safety: as boxbfs_msbfs_run. */
+boxbfs_status_t boxbfs_msbfs_group_order(boxbfs_graph_t graph, const int64_t *sources,
+                                         int64_t nsources, const boxbfs_msbfs_options_t *opts,
+                                         int64_t *order);
+
+/* Run a BFS from every source (nsources internal ids, distinct; the caller's
+ * array, read during the call only) in groups over the devices. keep
+ * (nsources entries, may be NULL: none) marks the sources whose depth arrays
+ * the result keeps (n int32 each, host memory). opts NULL: the defaults. On
+ * success *result_p is the caller's (free it with boxbfs_msbfs_free); it
+ * holds no reference to graph, sources or opts.
+ * Returns OK; INVALID_ARG (graph, sources or result_p NULL; nsources outside
+ * [1, 2^31 - 1]; a source out of range or given twice; a group size other
+ * than 32, 64, 128; devices outside [1, 64]; groupby_p < 1, groupby_q < 0,
+ * alpha not > 0, an unknown backend); UNSUPPORTED (a slice, over 2^32 - 1
+ * vertices, cuda not built in); NO_DEVICE; DEVICE; DEVICE_MEMORY; NO_MEMORY.
+ * Thread safety: the graph is only read (runs on one graph may go on in
+ * parallel threads; each drives its own devices). */
+boxbfs_status_t boxbfs_msbfs_run(boxbfs_graph_t graph, const int64_t *sources, int64_t nsources,
+                                 const boxbfs_msbfs_options_t *opts, const uint8_t *keep,
+                                 boxbfs_msbfs_result_t *result_p);
+/* Release a result (NULL: nothing); its report and depth arrays go with it. */
+void boxbfs_msbfs_free(boxbfs_msbfs_result_t result);
+/* The run's figures; points into the result (NULL for a NULL result). */
+const boxbfs_msbfs_report_t *boxbfs_msbfs_report(boxbfs_msbfs_result_t result);
+/* The depths from source number index (its place in the sources given):
+ * n entries, -1 unreached (or deeper than max_depth), indexed by internal id;
+ * points into the result. NULL for a NULL result, an index out of range or a
+ * source whose depths were not kept. */
+const int32_t *boxbfs_msbfs_depths(boxbfs_msbfs_result_t result, int64_t index);
+/* Check kept sources against the sequential reference BFS of graph (the
+ * graph of the run), on all CPUs: every depth, and reached, eccentricity,
+ * sum of depths, input edges and arcs. indices (count entries) are source
+ * numbers whose depths were kept; verdict (count entries, may be NULL) gets
+ * 1 passed / 0 failed per index. Returns OK when all pass; VALIDATION with
+ * the first failing index's problem (in index order) in the message;
+ * INVALID_ARG (graph, result or indices NULL, count < 1, an index out of
+ * range or without kept depths, another graph than the run's vertex count);
+ * NO_MEMORY. Several threads may check one result at once. */
+boxbfs_status_t boxbfs_msbfs_validate(boxbfs_graph_t graph, boxbfs_msbfs_result_t result,
+                                      const int64_t *indices, int64_t count, int *verdict);
+
+/* ---- shortest-path counts (issue #14; README "Shortest-path counts and betweenness") */
+/* A BFS that also counts the shortest paths from the root to every vertex
+ * (sigma), on the 1D partition of the engine with (vertex, count) pairs
+ * crossing the links, or TurboBFS's SpMV forms on one device [001]. */
+typedef enum { BOXBFS_SIGMA_FRONTIER = 0, BOXBFS_SIGMA_SPMV = 1 } boxbfs_sigma_algorithm_t;
+typedef enum {
+    BOXBFS_SPMV_CSC_SCALAR = 0, BOXBFS_SPMV_CSC_VECTOR = 1, BOXBFS_SPMV_COOC = 2
+} boxbfs_spmv_t;
+
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;                         /* 1 to 64 (spmv: 1) */
+    boxbfs_sigma_algorithm_t algorithm;
+    boxbfs_spmv_t spmv;                  /* the SpMV variant of BOXBFS_SIGMA_SPMV */
+    /* top-down, bottom-up (one device) or auto: frontier pulls when its arcs
+     * outweigh the unreached ones; spmv switches at switch_density */
+    boxbfs_search_direction_t direction;
+    double switch_density;               /* spmv auto: bottom-up from this frontier density (0, 1] */
+} boxbfs_sigma_options_t;
+
+/* Fill *opts with the defaults (NULL: nothing): cpu, 1 device, frontier,
+ * csc-vector, direction auto, switch density 0.10 (TurboBFS). */
+void boxbfs_sigma_options_init(boxbfs_sigma_options_t *opts);
+
+typedef struct {
+    int64_t root;                 /* internal id */
+    double time_s;                /* the search, counts included (not the copy to the host) */
+    int32_t levels, bottom_up_levels;
+    int64_t reached, input_edges; /* input_edges: of the root's component (TEPS) */
+    /* 1: a count exceeded 2^64 - 1: the uint64 counts wrapped; the double
+     * counts (boxbfs_sigma_run's sigma_d) are the output then */
+    int overflow;
+    int devices;
+    int64_t pair_bytes;           /* (vertex, count) pairs over the links (phase sigma_pairs) */
+    int64_t size_bytes;           /* pair counts before each copy (sigma_sizes) */
+    int64_t termination_bytes;    /* frontier sums (sigma_termination) */
+    int64_t messages;
+    const int64_t *link_bytes;    /* devices x devices, row = source */
+} boxbfs_sigma_report_t;
+
+typedef struct boxbfs_sigma *boxbfs_sigma_t;
+
+/* Partition the graph over the devices and allocate (the graph must outlive
+ * the handle; opts is read during the call only). opts NULL: the defaults.
+ * On success *sigma_p is the caller's (free it with boxbfs_sigma_free).
+ * Returns OK, INVALID_ARG (graph or sigma_p NULL; devices outside [1, 64];
+ * an enum out of range; switch_density not in (0, 1]; options that do not
+ * combine: spmv on several devices, bottom-up on several devices; the
+ * message says so), UNSUPPORTED (a slice, 2^32 vertices or more, cuda not
+ * built in), NO_DEVICE, DEVICE, DEVICE_MEMORY, NO_MEMORY. */
+boxbfs_status_t boxbfs_sigma_create(boxbfs_graph_t graph, const boxbfs_sigma_options_t *opts,
+                                    boxbfs_sigma_t *sigma_p);
+/* Release the handle and its device memory (NULL: nothing). */
+void boxbfs_sigma_free(boxbfs_sigma_t sigma);
+/* Count the shortest paths from internal root. level (n entries, may be
+ * NULL) gets the depths (-1 unreached); counts (n, may be NULL) the counts as
+ * exact uint64 (modulo 2^64 when the report says overflow); sigma_d (n, may
+ * be NULL) the counts as double: converted from the exact ones, or, on
+ * overflow, summed in double level by level on the host (the output of
+ * boxbfs bfs --sigma then). *report_p (may be NULL) points into the handle
+ * until the next run or free. Arrays are the caller's. Returns OK,
+ * INVALID_ARG (sigma NULL, root not in [0, n)), DEVICE, NO_MEMORY.
+ * One run at a time per handle. */
+boxbfs_status_t boxbfs_sigma_run(boxbfs_sigma_t sigma, int64_t root, int32_t *level,
+                                 uint64_t *counts, double *sigma_d,
+                                 const boxbfs_sigma_report_t **report_p);
+/* Check level and counts (n entries each) from root against the sequential
+ * reference of graph: every level, and every count unless a reference count
+ * exceeds 2^64 - 1. Returns OK, VALIDATION (the first differing vertex, in
+ * external ids, in the message), INVALID_ARG (NULL graph or array, root out
+ * of range), UNSUPPORTED (a slice), NO_MEMORY. The graph is only read. */
+boxbfs_status_t boxbfs_sigma_validate(boxbfs_graph_t graph, int64_t root, const int32_t *level,
+                                      const uint64_t *counts);
+/* "frontier", "spmv" / "csc-scalar", "csc-vector", "cooc"; a placeholder
+ * (never NULL) for a value outside the enum. */
+const char *boxbfs_sigma_algorithm_name(boxbfs_sigma_algorithm_t v);
+const char *boxbfs_spmv_name(boxbfs_spmv_t v);
+
+/* ---- betweenness centrality [Brandes] (issue #14) ----------------------------- */
+typedef struct {
+    boxbfs_backend_t backend;
+    int devices;                  /* 1 to 64, each with the whole graph and a share of the sources */
+    /* 1: networkx's normalized figures, divided by (n - 1)(n - 2); 0: raw,
+     * halved on an undirected graph. Either way a sample (fewer sources than
+     * vertices) is scaled by n / sources, as networkx's k does. */
+    int normalized;
+} boxbfs_bc_options_t;
+
+/* Fill *opts with the defaults (NULL: nothing): cpu, 1 device, not normalized. */
+void boxbfs_bc_options_init(boxbfs_bc_options_t *opts);
+
+typedef struct {
+    int64_t nsources;
+    int devices;
+    double total_s;                     /* the run over all sources */
+    const int64_t *sources;             /* nsources internal ids, in the order given */
+    const double *source_time_s;        /* per source: forward and backward sweeps */
+    const int64_t *source_input_edges;  /* per source: input edges of its component (TEPS) */
+} boxbfs_bc_report_t;
+
+typedef struct boxbfs_bc_result *boxbfs_bc_result_t;
+
+/* Betweenness of every vertex over the sources (nsources distinct internal
+ * ids, the caller's, read during the call only), source i on device
+ * i % devices; sources NULL with nsources 0: every vertex (exact
+ * betweenness). opts NULL: the defaults. On success *result_p is the
+ * caller's (boxbfs_bc_free). Returns OK; INVALID_ARG (graph or result_p
+ * NULL; sources NULL with nsources != 0, or nsources < 1 with sources; a
+ * source out of range or given twice; devices outside [1, 64]; an unknown
+ * backend); UNSUPPORTED (a slice, 2^32 vertices or more, cuda not built in,
+ * a shortest-path count over 2^64 - 1); NO_DEVICE; DEVICE; DEVICE_MEMORY;
+ * NO_MEMORY. Thread safety: as boxbfs_msbfs_run. */
+boxbfs_status_t boxbfs_bc_run(boxbfs_graph_t graph, const int64_t *sources, int64_t nsources,
+                              const boxbfs_bc_options_t *opts, boxbfs_bc_result_t *result_p);
+/* Release a result (NULL: nothing). */
+void boxbfs_bc_free(boxbfs_bc_result_t result);
+/* n values, scaled as the options said; points into the result (NULL for NULL). */
+const double *boxbfs_bc_values(boxbfs_bc_result_t result);
+/* The run's figures; points into the result (NULL for NULL). */
+const boxbfs_bc_report_t *boxbfs_bc_report(boxbfs_bc_result_t result);
+/* The name of a device of the run; "" for NULL or a device out of range. */
+const char *boxbfs_bc_device_name(boxbfs_bc_result_t result, int device);
+/* Compare with the sequential Brandes over the same sources on graph (the
+ * run's): *difference_p (may be NULL; written on OK and VALIDATION) gets the
+ * largest difference relative to max(1, |reference|) of the unscaled sums.
+ * Returns OK (at most 1e-9),
+ * VALIDATION (more; the message names the vertex), INVALID_ARG (NULL, a
+ * graph of another size), NO_MEMORY. The result and graph are only read. */
+boxbfs_status_t boxbfs_bc_validate(boxbfs_graph_t graph, boxbfs_bc_result_t result,
+                                   double *difference_p);
+
+/* ---- logging and process exit, for programs that link boxbfs ----------------- */
+typedef enum {
+    BOXBFS_LOG_ERROR = 0, BOXBFS_LOG_WARN = 1, BOXBFS_LOG_INFO = 2, BOXBFS_LOG_DEBUG = 3
+} boxbfs_log_level_t;
+/* "boxbfs: LEVEL message" on stderr when BOXBFS_LOG (error, warn: the
+ * default, info, debug) lets level through, as the library's own lines: a
+ * program's messages follow the same setting. Any thread. */
+void boxbfs_log(boxbfs_log_level_t level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A function the library runs before it ends the process itself (an MPI
+ * rank's MPI_Abort when another rank failed): remove temporary files there.
+ * One per process; NULL removes it. Set it before the first engine. */
+void boxbfs_abort_hook_set(void (*hook)(void));
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,18 @@ static int check_failures = 0;
         }                                                                   \
     } while (0)
 
+/* CHECK that a boxbfs call failed with status want and left a message. */
+#define CHECK_FAILS(call, want)                                             \
+    do {                                                                    \
+        boxbfs_status_t check_st_ = (call);                                 \
+        if (check_st_ != (want) || boxbfs_last_error()[0] == '\0') {        \
+            fprintf(stderr, "%s:%d: %s returned %s (\"%s\"), expected %s\n", __FILE__, \
+                    __LINE__, #call, boxbfs_status_string(check_st_), boxbfs_last_error(), \
+                    boxbfs_status_string(want));                            \
+            check_failures++;                                               \
+        }                                                                   \
+    } while (0)
+
 #define SKIP(why)                                                           \
     do {                                                                    \
         fprintf(stderr, "SKIP: %s\n", why);                                 \

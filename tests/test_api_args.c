@@ -10,18 +10,6 @@
 #include "boxbfs.h"
 #include "check.h"
 
-/* The call failed with status want and left a message. */
-#define CHECK_FAILS(call, want)                                                     \
-    do {                                                                            \
-        boxbfs_status_t st_ = (call);                                               \
-        if (st_ != (want) || boxbfs_last_error()[0] == '\0') {                      \
-            fprintf(stderr, "%s:%d: %s returned %s (\"%s\"), expected %s\n", __FILE__, \
-                    __LINE__, #call, boxbfs_status_string(st_), boxbfs_last_error(),  \
-                    boxbfs_status_string(want));                                    \
-            check_failures++;                                                       \
-        }                                                                           \
-    } while (0)
-
 static void graphs(void)
 {
     const int64_t src[] = {0, 1, 2}, dst[] = {1, 2, 3}, bad[] = {0, 1, 9}, neg[] = {0, -1, 2};

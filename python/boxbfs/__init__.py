@@ -7,6 +7,9 @@
     r = boxbfs.bfs(g, root, devices=2, backend="cpu")
     r.levels, r.parents      # NumPy int32 / int64, -1 where unreached
     r.report                 # traffic report: bytes per phase, link, level
+    m = boxbfs.msbfs(g, sources)               # many BFS at once: m.depths (sources x n), ...
+    c = boxbfs.shortest_path_counts(g, root)   # c.levels, c.counts (uint64; float64 on overflow)
+    b = boxbfs.bc(g, sources=None, normalized=True)   # betweenness, float64 per vertex
 
 Vertex ids are the library's internal ids 0..n-1; Graph.internal_id /
 Graph.external_id map those of the input file. Errors of the library raise
@@ -21,8 +24,9 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 
-__all__ = ["Graph", "BfsResult", "BoxbfsError", "InvalidArgument", "bfs", "reference_bfs",
-           "validate", "version", "device_count"]
+__all__ = ["Graph", "BfsResult", "MsbfsResult", "SigmaResult", "BoxbfsError", "InvalidArgument",
+           "bfs", "msbfs", "shortest_path_counts", "bc", "reference_bfs", "validate", "version",
+           "device_count"]
 
 
 class BoxbfsError(RuntimeError):
@@ -77,6 +81,8 @@ _ENUMS = {
     "exchange": _names(lib.boxbfs_exchange_name, 4),
     "expand": _names(lib.boxbfs_expand_name, 3),
     "direction": _names(lib.boxbfs_search_direction_name, 3),
+    "algorithm": _names(lib.boxbfs_sigma_algorithm_name, 2),
+    "spmv": _names(lib.boxbfs_spmv_name, 3),
 }
 _PHASES = [lib.boxbfs_phase_name(p).decode() for p in range(_lib.PHASE_COUNT)]
 
@@ -307,6 +313,27 @@ def _report_dict(r, engine):
     }
 
 
+def _graph(graph):
+    if not isinstance(graph, Graph):
+        raise _bad(f"graph must be a boxbfs.Graph, not {type(graph).__name__}")
+    return graph._handle()
+
+
+def _backend(backend, devices):
+    """backend by name; None: cuda when this machine has `devices` GPUs, else cpu."""
+    if backend is None:
+        backend = "cuda" if lib.boxbfs_backend_device_count(1) >= max(devices, 1) else "cpu"
+    return _enum("backend", backend)
+
+
+def _sources(graph, sources):
+    """A non-empty 1-D int64 array of internal ids (the library checks range and repeats)."""
+    s = _id_array("sources", sources)
+    if s.size == 0:
+        raise _bad("sources is empty")
+    return s
+
+
 def bfs(graph, root, devices=1, backend=None, link_model=None, max_depth=None, **options):
     """One BFS from internal id root on `devices` devices.
 
@@ -316,16 +343,12 @@ def bfs(graph, root, devices=1, backend=None, link_model=None, max_depth=None, *
     options (the names of boxbfs bfs --help): contract, visited, wire,
     exchange, expand, direction (strings); alpha, beta (floats).
     Returns a BfsResult."""
-    if not isinstance(graph, Graph):
-        raise _bad(f"graph must be a boxbfs.Graph, not {type(graph).__name__}")
-    h = graph._handle()
+    h = _graph(graph)
     root = _integer("root", root)
     devices = _integer("devices", devices)
     opts = _padded(_lib.EngineOptions)
     lib.boxbfs_engine_options_init(ctypes.byref(opts))
-    if backend is None:
-        backend = "cuda" if lib.boxbfs_backend_device_count(1) >= max(devices, 1) else "cpu"
-    opts.backend = _enum("backend", backend)
+    opts.backend = _backend(backend, devices)
     opts.devices = devices
     if link_model is not None:
         if not isinstance(link_model, str):
@@ -334,7 +357,7 @@ def bfs(graph, root, devices=1, backend=None, link_model=None, max_depth=None, *
     if max_depth is not None:
         opts.max_depth = _integer("max_depth", max_depth)
     for key, value in options.items():
-        if key in _ENUMS and key != "backend":
+        if key in ("contract", "visited", "wire", "exchange", "expand", "direction"):
             setattr(opts, key, _enum(key, value))
         elif key in ("alpha", "beta"):
             if not isinstance(value, numbers.Real) or isinstance(value, bool):
@@ -387,7 +410,190 @@ def validate(graph, root, parents, levels=None):
                                _ptr32(lv) if lv is not None else None, ctypes.byref(info)))
     return {name: getattr(info, name) for name, _ in _lib.TreeInfo._fields_}
 
-# msbfs() and bc(): once boxbfs.h has the multi-source BFS and betweenness
-# centrality entry points (boxbfs_msbfs_*, boxbfs_bc_*; other issues), wrap
-# them here as bfs() does: prototypes in _lib._PROTOTYPES, arrays checked
-# with _id_array, results as NumPy arrays, errors through _check.
+def _struct_array(pointer, count, struct_type):
+    """A NumPy structured copy of count structs at pointer (offsets from ctypes)."""
+    fields = struct_type._fields_
+    dtype = np.dtype({"names": [name for name, _ in fields],
+                      "formats": [np.dtype(t) for _, t in fields],
+                      "offsets": [getattr(struct_type, name).offset for name, _ in fields],
+                      "itemsize": ctypes.sizeof(struct_type)})
+    raw = ctypes.string_at(pointer, count * ctypes.sizeof(struct_type))
+    return np.frombuffer(raw, dtype=dtype, count=count)
+
+
+class MsbfsResult:
+    """One multi-source BFS: per source (arrays in the order of .sources)
+    reached, eccentricity, sum_depth, closeness (Wasserman-Faust),
+    input_edges, arcs and group; depths (int32, sources x n, -1 unreached)
+    when asked for, else None; report (dict: groups, devices, total_s,
+    teps, teps_arc, order)."""
+
+    def __init__(self, sources, per_source, depths, report):
+        self.sources, self.depths, self.report = sources, depths, report
+        for name, values in per_source.items():
+            setattr(self, name, values)
+
+    def __repr__(self):
+        return (f"<boxbfs.MsbfsResult {self.sources.size} sources in {self.report['ngroups']} "
+                f"groups, {self.report['total_s']:.3g} s>")
+
+
+def msbfs(graph, sources, depths=True, max_depth=None, group_size=128, groupby=True,
+          groupby_p=None, groupby_q=None, alpha=None, devices=1, backend=None, validate=False):
+    """Concurrent BFS from every source (distinct internal ids) in groups of
+    group_size (32, 64, 128) sharing one bitwise status array (iBFS).
+    depths=False keeps only the per-source figures (no sources x n array);
+    max_depth=K stops at depth K (k-hop counts); groupby, groupby_p/q and
+    alpha as boxbfs msbfs --help says. validate=True checks every source's
+    depths against the library's reference BFS (needs depths). Returns an
+    MsbfsResult."""
+    h = _graph(graph)
+    src = _sources(graph, sources)
+    devices = _integer("devices", devices)
+    opts = _padded(_lib.MsbfsOptions)
+    lib.boxbfs_msbfs_options_init(ctypes.byref(opts))
+    opts.backend = _backend(backend, devices)
+    opts.devices = devices
+    opts.group_size = _integer("group_size", group_size)
+    opts.groupby = 1 if groupby else 0
+    if groupby_p is not None:
+        opts.groupby_p = _integer("groupby_p", groupby_p)
+    if groupby_q is not None:
+        opts.groupby_q = _integer("groupby_q", groupby_q)
+    if max_depth is not None:
+        opts.max_depth = _integer("max_depth", max_depth)
+    if alpha is not None:
+        if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool):
+            raise _bad("alpha must be a number")
+        opts.alpha = float(alpha)
+    if validate and not depths:
+        raise _bad("validate=True checks the depths: it needs depths=True")
+    keep = np.full(src.size, 1 if depths else 0, dtype=np.uint8)
+    result = ctypes.c_void_p()
+    _check(lib.boxbfs_msbfs_run(h, _ptr64(src), src.size, ctypes.byref(opts),
+                                keep.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)),
+                                ctypes.byref(result)))
+    try:
+        n = graph.vertices
+        if validate:
+            every = np.arange(src.size, dtype=np.int64)
+            _check(lib.boxbfs_msbfs_validate(h, result, _ptr64(every), src.size, None))
+        rep = lib.boxbfs_msbfs_report(result).contents
+        per = _struct_array(rep.sources, src.size, _lib.MsbfsSource)
+        per_source = {name: per[name].astype(np.float64 if name == "closeness" else np.int64)
+                      for name in ("reached", "eccentricity", "sum_depth", "closeness",
+                                   "input_edges", "arcs", "group")}
+        dep = None
+        if depths:
+            dep = np.empty((src.size, n), dtype=np.int32)
+            for i in range(src.size):
+                dep[i] = np.ctypeslib.as_array(lib.boxbfs_msbfs_depths(result, i), shape=(n,))
+        report = {
+            "nsources": rep.nsources, "ngroups": rep.ngroups, "total_s": rep.total_s,
+            "input_edges": rep.input_edges, "arcs": rep.arcs, "teps": rep.teps,
+            "teps_arc": rep.teps_arc,
+            "order": np.ctypeslib.as_array(rep.order, shape=(src.size,)).copy(),
+            "groups": [{name: getattr(rep.groups[i], name) for name, _ in _lib.MsbfsGroup._fields_}
+                       for i in range(rep.ngroups)],
+            "devices": [{name: (getattr(rep.devices[i], name).decode() if name == "name" else
+                                getattr(rep.devices[i], name))
+                         for name, _ in _lib.MsbfsDevice._fields_} for i in range(rep.ndevices)],
+        }
+    finally:
+        lib.boxbfs_msbfs_free(result)
+    return MsbfsResult(src, per_source, dep, report)
+
+
+class SigmaResult:
+    """Shortest-path counts from one root: levels (int32, -1 unreached);
+    counts (uint64, exact) or, when overflow is True (a count exceeds
+    2^64 - 1), float64 counts summed level by level; counts_double (float64,
+    always); report (dict: time_s, levels, reached, bytes over the links)."""
+
+    def __init__(self, root, levels, counts, counts_double, overflow, report):
+        self.root, self.levels, self.counts = root, levels, counts
+        self.counts_double, self.overflow, self.report = counts_double, overflow, report
+
+    def __repr__(self):
+        return (f"<boxbfs.SigmaResult root {self.root}: {self.report['reached']} reached"
+                f"{', overflow' if self.overflow else ''}>")
+
+
+def shortest_path_counts(graph, root, devices=1, backend=None, algorithm="frontier",
+                         spmv="csc-vector", direction="auto"):
+    """The number of shortest paths from internal id root to every vertex
+    (boxbfs bfs --sigma): algorithm "frontier" (counts travel with the
+    frontier, any number of devices) or "spmv" (TurboBFS, one device, spmv
+    "csc-scalar", "csc-vector" or "cooc"); direction "auto", "top-down" or
+    "bottom-up". Returns a SigmaResult."""
+    h = _graph(graph)
+    root = _integer("root", root)
+    devices = _integer("devices", devices)
+    n = graph.vertices
+    if not 0 <= root < n:
+        raise _bad(f"root {root} out of range [0, {n})")
+    opts = _padded(_lib.SigmaOptions)
+    lib.boxbfs_sigma_options_init(ctypes.byref(opts))
+    opts.backend = _backend(backend, devices)
+    opts.devices = devices
+    opts.algorithm = _enum("algorithm", algorithm)
+    opts.spmv = _enum("spmv", spmv)
+    opts.direction = _enum("direction", direction)
+    handle = ctypes.c_void_p()
+    _check(lib.boxbfs_sigma_create(h, ctypes.byref(opts), ctypes.byref(handle)))
+    try:
+        levels = np.empty(n, dtype=np.int32)
+        counts = np.empty(n, dtype=np.uint64)
+        counts_d = np.empty(n, dtype=np.float64)
+        rp = ctypes.POINTER(_lib.SigmaReport)()
+        _check(lib.boxbfs_sigma_run(handle, root, _ptr32(levels),
+                                    counts.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)),
+                                    counts_d.ctypes.data_as(ctypes.POINTER(ctypes.c_double)),
+                                    ctypes.byref(rp)))
+        r = rp.contents
+        nd = r.devices
+        report = {name: getattr(r, name) for name, _ in _lib.SigmaReport._fields_
+                  if name not in ("link_bytes", "overflow")}
+        report["link_bytes"] = np.ctypeslib.as_array(r.link_bytes, shape=(nd * nd,)).reshape(
+            nd, nd).copy()
+        overflow = bool(r.overflow)
+    finally:
+        lib.boxbfs_sigma_free(handle)
+    return SigmaResult(root, levels, counts_d if overflow else counts, counts_d, overflow, report)
+
+
+def bc(graph, sources=None, normalized=False, seed=1, devices=1, backend=None):
+    """Betweenness centrality of every vertex (Brandes), as networkx's
+    betweenness_centrality: sources None: every vertex (exact); an integer K:
+    K distinct vertices drawn with NumPy from seed, the sums scaled by n / K;
+    an array: those internal ids (distinct; scaled by n / len when fewer
+    than n). normalized divides by (n - 1)(n - 2); else undirected sums are
+    halved. Returns a float64 array of n values."""
+    h = _graph(graph)
+    devices = _integer("devices", devices)
+    n = graph.vertices
+    if sources is None:
+        src = None
+    elif isinstance(sources, numbers.Integral) and not isinstance(sources, (bool, np.bool_)):
+        k = int(sources)
+        if not 1 <= k <= n:
+            raise _bad(f"sources={k}: a sample size in [1, {n}]")
+        src = np.sort(np.random.default_rng(_integer("seed", seed)).choice(n, size=k,
+                                                                            replace=False))
+        src = np.ascontiguousarray(src, dtype=np.int64)
+    else:
+        src = _sources(graph, sources)
+    opts = _padded(_lib.BcOptions)
+    lib.boxbfs_bc_options_init(ctypes.byref(opts))
+    opts.backend = _backend(backend, devices)
+    opts.devices = devices
+    opts.normalized = 1 if normalized else 0
+    result = ctypes.c_void_p()
+    _check(lib.boxbfs_bc_run(h, _ptr64(src) if src is not None else None,
+                             src.size if src is not None else 0, ctypes.byref(opts),
+                             ctypes.byref(result)))
+    try:
+        values = np.ctypeslib.as_array(lib.boxbfs_bc_values(result), shape=(n,)).copy()
+    finally:
+        lib.boxbfs_bc_free(result)
+    return values

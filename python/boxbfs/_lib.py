@@ -1,7 +1,7 @@
 """ctypes declarations of libboxbfs (src/boxbfs.h): the library, its structs
 and the prototypes of the functions the bindings call. The structs mirror
-the header field by field; tests/test_abi.py checks them against the values
-boxbfs_engine_options_init writes."""
+the header field by field; tests/test_errors.py checks the options structs
+against the values their _options_init functions write."""
 import ctypes
 import ctypes.util
 import os
@@ -85,6 +85,69 @@ class TreeInfo(ctypes.Structure):
                 ("arcs", ctypes.c_int64), ("levels", ctypes.c_int32)]
 
 
+class MsbfsOptions(ctypes.Structure):
+    _fields_ = [("backend", ctypes.c_int), ("devices", ctypes.c_int), ("group_size", ctypes.c_int),
+                ("groupby", ctypes.c_int), ("groupby_p", ctypes.c_int64),
+                ("groupby_q", ctypes.c_int64), ("max_depth", ctypes.c_int32),
+                ("alpha", ctypes.c_double)]
+
+
+class MsbfsSource(ctypes.Structure):
+    _fields_ = [("source", ctypes.c_int64), ("group", ctypes.c_int32),
+                ("reached", ctypes.c_int64), ("eccentricity", ctypes.c_int64),
+                ("sum_depth", ctypes.c_int64), ("closeness", ctypes.c_double),
+                ("input_edges", ctypes.c_int64), ("arcs", ctypes.c_int64)]
+
+
+class MsbfsGroup(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_int32), ("size", ctypes.c_int32), ("levels", ctypes.c_int32),
+                ("top_down_levels", ctypes.c_int32), ("bottom_up_levels", ctypes.c_int32),
+                ("time_s", ctypes.c_double), ("arcs_touched", ctypes.c_int64),
+                ("input_edges", ctypes.c_int64), ("arcs", ctypes.c_int64)]
+
+
+class MsbfsDevice(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 128), ("groups", ctypes.c_int32),
+                ("busy_s", ctypes.c_double), ("arcs_touched", ctypes.c_int64),
+                ("input_edges", ctypes.c_int64), ("arcs", ctypes.c_int64)]
+
+
+class MsbfsReport(ctypes.Structure):
+    _fields_ = [("nsources", ctypes.c_int64), ("ngroups", ctypes.c_int32),
+                ("ndevices", ctypes.c_int32), ("total_s", ctypes.c_double),
+                ("input_edges", ctypes.c_int64), ("arcs", ctypes.c_int64),
+                ("teps", ctypes.c_double), ("teps_arc", ctypes.c_double),
+                ("sources", ctypes.POINTER(MsbfsSource)), ("groups", ctypes.POINTER(MsbfsGroup)),
+                ("devices", ctypes.POINTER(MsbfsDevice)), ("order", c_int64_p)]
+
+
+class SigmaOptions(ctypes.Structure):
+    _fields_ = [("backend", ctypes.c_int), ("devices", ctypes.c_int), ("algorithm", ctypes.c_int),
+                ("spmv", ctypes.c_int), ("direction", ctypes.c_int),
+                ("switch_density", ctypes.c_double)]
+
+
+class SigmaReport(ctypes.Structure):
+    _fields_ = [("root", ctypes.c_int64), ("time_s", ctypes.c_double),
+                ("levels", ctypes.c_int32), ("bottom_up_levels", ctypes.c_int32),
+                ("reached", ctypes.c_int64), ("input_edges", ctypes.c_int64),
+                ("overflow", ctypes.c_int), ("devices", ctypes.c_int),
+                ("pair_bytes", ctypes.c_int64), ("size_bytes", ctypes.c_int64),
+                ("termination_bytes", ctypes.c_int64), ("messages", ctypes.c_int64),
+                ("link_bytes", c_int64_p)]
+
+
+class BcOptions(ctypes.Structure):
+    _fields_ = [("backend", ctypes.c_int), ("devices", ctypes.c_int), ("normalized", ctypes.c_int)]
+
+
+class BcReport(ctypes.Structure):
+    _fields_ = [("nsources", ctypes.c_int64), ("devices", ctypes.c_int),
+                ("total_s", ctypes.c_double), ("sources", c_int64_p),
+                ("source_time_s", ctypes.POINTER(ctypes.c_double)),
+                ("source_input_edges", c_int64_p)]
+
+
 def _candidates():
     """Where libboxbfs may be: $BOXBFS_LIBRARY, pkg-config's libdir, the linker's path."""
     env = os.environ.get("BOXBFS_LIBRARY")
@@ -160,6 +223,28 @@ _PROTOTYPES = {
     "boxbfs_expand_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_phase_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_search_direction_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "boxbfs_msbfs_options_init": (None, [ctypes.POINTER(MsbfsOptions)]),
+    "boxbfs_msbfs_run": (_S, [_P, c_int64_p, ctypes.c_int64, ctypes.POINTER(MsbfsOptions),
+                              ctypes.POINTER(ctypes.c_uint8), ctypes.POINTER(_P)]),
+    "boxbfs_msbfs_free": (None, [_P]),
+    "boxbfs_msbfs_report": (ctypes.POINTER(MsbfsReport), [_P]),
+    "boxbfs_msbfs_depths": (c_int32_p, [_P, ctypes.c_int64]),
+    "boxbfs_msbfs_validate": (_S, [_P, _P, c_int64_p, ctypes.c_int64,
+                                   ctypes.POINTER(ctypes.c_int)]),
+    "boxbfs_sigma_options_init": (None, [ctypes.POINTER(SigmaOptions)]),
+    "boxbfs_sigma_create": (_S, [_P, ctypes.POINTER(SigmaOptions), ctypes.POINTER(_P)]),
+    "boxbfs_sigma_free": (None, [_P]),
+    "boxbfs_sigma_run": (_S, [_P, ctypes.c_int64, c_int32_p, ctypes.POINTER(ctypes.c_uint64),
+                              ctypes.POINTER(ctypes.c_double),
+                              ctypes.POINTER(ctypes.POINTER(SigmaReport))]),
+    "boxbfs_sigma_algorithm_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "boxbfs_spmv_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "boxbfs_bc_options_init": (None, [ctypes.POINTER(BcOptions)]),
+    "boxbfs_bc_run": (_S, [_P, c_int64_p, ctypes.c_int64, ctypes.POINTER(BcOptions),
+                           ctypes.POINTER(_P)]),
+    "boxbfs_bc_free": (None, [_P]),
+    "boxbfs_bc_values": (ctypes.POINTER(ctypes.c_double), [_P]),
+    "boxbfs_bc_report": (ctypes.POINTER(BcReport), [_P]),
 }
 for _name, (_res, _args) in _PROTOTYPES.items():
     _f = getattr(lib, _name)

@@ -1,6 +1,6 @@
 """Shared fixtures: the datasets folder ($SHARED_DATASETS, ../shared/datasets
-next to the checkout, or /work/shared/datasets), and a plain Python BFS that
-the library's results are checked against."""
+next to the checkout, or /work/shared/datasets), and a plain Python BFS (with
+path counts) that the library's results are checked against."""
 import collections
 import os
 import pathlib
@@ -26,11 +26,13 @@ def datasets():
     return d
 
 
-def plain_bfs(offsets, columns, root):
-    """Levels by a textbook queue BFS over a CSR (-1 unreached)."""
+def plain_counts(offsets, columns, root):
+    """Levels (-1 unreached) and shortest-path counts (Python ints: exact) by a
+    textbook queue BFS over a CSR."""
     n = len(offsets) - 1
     level = np.full(n, -1, dtype=np.int64)
-    level[root] = 0
+    sigma = [0] * n
+    level[root], sigma[root] = 0, 1
     queue = collections.deque([root])
     while queue:
         u = queue.popleft()
@@ -38,4 +40,11 @@ def plain_bfs(offsets, columns, root):
             if level[v] < 0:
                 level[v] = level[u] + 1
                 queue.append(v)
-    return level
+            if level[v] == level[u] + 1:
+                sigma[v] += sigma[u]
+    return level, sigma
+
+
+def plain_bfs(offsets, columns, root):
+    """Levels by a textbook queue BFS over a CSR (-1 unreached)."""
+    return plain_counts(offsets, columns, root)[0]

@@ -27,10 +27,11 @@ int bb_cli_fail(boxbfs_status_t status);
 /* "boxbfs: <printf message>" on stderr. */
 void bb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A failure of the CLI's own (a file it writes): keeps the message for the
- * next bb_cli_fail and returns status. The bfs, gen, convert, info and topo
- * subcommands call only public boxbfs_* functions of the library; msbfs, bc
- * and bfs --sigma call their drivers, which have no public API yet, so the
- * CLI links the convenience library (Makefile.am). */
+ * next bb_cli_fail and returns status. The CLI links libboxbfs.so, which
+ * exports only the public boxbfs_* functions: CLI code calls no bb_*
+ * function of the library (bb_error_set, bb_malloc, BB_INFO: use
+ * bb_cli_status, malloc, boxbfs_log); static inline helpers and struct
+ * fields of the internal headers are fine. */
 boxbfs_status_t bb_cli_status(boxbfs_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -222,8 +223,8 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r);
 int bb_report_json(FILE *f, const bb_bfs_report_t *r);
 int bb_report_traffic_csv(FILE *f, const bb_bfs_report_t *r);
 
-/* bfs --sigma (src/cli/cmd_bc.c): the counts' search from the first root,
- * run by the centrality driver after the engine's searches. */
+/* bfs --sigma (src/cli/cmd_bc.c): the counts' search from the first root
+ * (boxbfs_sigma_run) after the engine's searches. */
 typedef struct bb_sigma_summary {
     const char *file, *algorithm, *spmv, *direction, *validation;
     double time_s, teps;

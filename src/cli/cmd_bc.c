@@ -1,51 +1,18 @@
 /* boxbfs bc: betweenness centrality [Brandes] over sampled or all sources,
- * split over the devices (each holds the whole graph); and the --sigma part
- * of boxbfs bfs (shortest-path counts from the first root), which shares the
- * centrality driver (src/centrality/). README "Shortest-path counts and
- * betweenness". */
+ * split over the devices (each holds the whole graph; boxbfs_bc_*); and the
+ * --sigma part of boxbfs bfs (shortest-path counts from the first root,
+ * boxbfs_sigma_*). README "Shortest-path counts and betweenness". */
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "centrality/centrality.h"
 #include "cli/cli.h"
-#include "common/error.h"
-#include "graph/graph.h"
 
 /* ---- bfs --sigma ------------------------------------------------------------------ */
-
-static boxbfs_status_t sigma_check(boxbfs_graph_t g, int64_t root, const int32_t *level,
-                                   const uint64_t *sigma, int overflow)
-{
-    int32_t *rl = malloc((size_t)g->n * sizeof *rl);
-    uint64_t *rs = malloc((size_t)g->n * sizeof *rs);
-    boxbfs_status_t st = BOXBFS_OK;
-    if (!rl || !rs) {
-        free(rl);
-        free(rs);
-        return bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot allocate the reference counts");
-    }
-    if ((st = bb_ref_sigma(g, root, rl, rs, NULL, NULL)) == BOXBFS_OK) {
-        for (int64_t v = 0; v < g->n; v++) {
-            if (rl[v] != level[v] || (!overflow && rs[v] != sigma[v])) {
-                st = bb_error_set(BOXBFS_ERR_VALIDATION,
-                                  "vertex %lld: level %d count %llu, the reference says level %d "
-                                  "count %llu",
-                                  (long long)boxbfs_graph_external_id(g, v), level[v],
-                                  (unsigned long long)sigma[v], rl[v], (unsigned long long)rs[v]);
-                break;
-            }
-        }
-    }
-    free(rl);
-    free(rs);
-    return st;
-}
 
 static int write_sigma(const char *path, boxbfs_graph_t g, const int32_t *level,
                        const uint64_t *sigma, const double *sigma_d)
@@ -55,7 +22,7 @@ static int write_sigma(const char *path, boxbfs_graph_t g, const int32_t *level,
         bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
         return -1;
     }
-    for (int64_t v = 0; v < g->n; v++) {
+    for (int64_t v = 0; v < boxbfs_graph_vertices(g); v++) {
         long long id = (long long)boxbfs_graph_external_id(g, v);
         if (sigma_d) fprintf(f, "%lld %d %.17g\n", id, level[v], sigma_d[v]);
         else fprintf(f, "%lld %d %llu\n", id, level[v], (unsigned long long)sigma[v]);
@@ -69,52 +36,53 @@ static int write_sigma(const char *path, boxbfs_graph_t g, const int32_t *level,
 
 int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigma_summary_t *s)
 {
-    bb_centrality_options_t o;
-    bb_centrality_t *c = NULL;
-    bb_sigma_report_t rep;
+    boxbfs_sigma_options_t o;
+    boxbfs_sigma_t c = NULL;
+    const boxbfs_sigma_report_t *rep;
     boxbfs_status_t st;
+    int64_t n = boxbfs_graph_vertices(g);
     int32_t *level = NULL;
     uint64_t *sigma = NULL;
     double *sigma_d = NULL;
     int rc = BB_EXIT_OK, nd;
-    memset(&o, 0, sizeof o);
+    boxbfs_sigma_options_init(&o);
     o.backend = a->eo.backend;
     o.devices = a->eo.devices;
-    o.algorithm = a->sigma_algorithm ? BB_SIGMA_SPMV : BB_SIGMA_FRONTIER;
-    o.spmv = a->sigma_spmv_given ? (bb_spmv_t)a->sigma_spmv : BB_SPMV_CSC_VECTOR;
+    o.algorithm = a->sigma_algorithm ? BOXBFS_SIGMA_SPMV : BOXBFS_SIGMA_FRONTIER;
+    if (a->sigma_spmv_given) o.spmv = (boxbfs_spmv_t)a->sigma_spmv;
     o.direction = a->eo.direction;
-    o.switch_density = 0.10;
     if (boxbfs_one_device_per_process(&a->eo) || a->eo.exchange == BOXBFS_EXCHANGE_NCCL) {
         bb_cli_error("--sigma runs its own exchange between the devices of this process: it does "
                      "not combine with --exchange mpi or nccl");
         return BB_EXIT_USAGE;
     }
-    if ((st = bb_centrality_create(g, &o, &c)) != BOXBFS_OK) return bb_cli_fail(st);
-    level = malloc((size_t)g->n * sizeof *level);
-    sigma = malloc((size_t)g->n * sizeof *sigma);
-    if (!level || !sigma) {
-        bb_cli_error("cannot allocate the counts of %lld vertices", (long long)g->n);
+    if ((st = boxbfs_sigma_create(g, &o, &c)) != BOXBFS_OK) return bb_cli_fail(st);
+    level = malloc((size_t)n * sizeof *level);
+    sigma = malloc((size_t)n * sizeof *sigma);
+    sigma_d = malloc((size_t)n * sizeof *sigma_d);
+    if (!level || !sigma || !sigma_d) {
+        bb_cli_error("cannot allocate the counts of %lld vertices", (long long)n);
         rc = BB_EXIT_RUNTIME;
         goto out;
     }
     /* warm-up, then the timed search */
-    if ((st = bb_centrality_sigma(c, root, NULL, NULL, NULL)) != BOXBFS_OK ||
-        (st = bb_centrality_sigma(c, root, level, sigma, &rep)) != BOXBFS_OK) {
+    if ((st = boxbfs_sigma_run(c, root, NULL, NULL, NULL, NULL)) != BOXBFS_OK ||
+        (st = boxbfs_sigma_run(c, root, level, sigma, sigma_d, &rep)) != BOXBFS_OK) {
         rc = bb_cli_fail(st);
         goto out;
     }
-    nd = o.devices;
+    nd = rep->devices;
     s->file = a->sigma;
-    s->algorithm = bb_sigma_algorithm_name(o.algorithm);
-    s->spmv = o.algorithm == BB_SIGMA_SPMV ? bb_spmv_name(o.spmv) : "none";
+    s->algorithm = boxbfs_sigma_algorithm_name(o.algorithm);
+    s->spmv = o.algorithm == BOXBFS_SIGMA_SPMV ? boxbfs_spmv_name(o.spmv) : "none";
     s->direction = boxbfs_search_direction_name(o.direction);
-    s->time_s = rep.time_s;
-    s->input_edges = rep.input_edges;
-    s->teps = rep.time_s > 0 ? (double)rep.input_edges / rep.time_s : 0;
-    s->reached = rep.reached;
-    s->levels = rep.levels;
-    s->bottom_up_levels = rep.bottom_up_levels;
-    s->overflow = rep.overflow;
+    s->time_s = rep->time_s;
+    s->input_edges = rep->input_edges;
+    s->teps = rep->time_s > 0 ? (double)rep->input_edges / rep->time_s : 0;
+    s->reached = rep->reached;
+    s->levels = rep->levels;
+    s->bottom_up_levels = rep->bottom_up_levels;
+    s->overflow = rep->overflow;
     s->devices = nd;
     s->link_bytes = malloc((size_t)nd * (size_t)nd * sizeof *s->link_bytes);
     if (s->link_bytes == NULL) {
@@ -122,24 +90,17 @@ int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigm
         rc = BB_EXIT_RUNTIME;
         goto out;
     }
-    memcpy(s->link_bytes, rep.traffic->link_bytes, (size_t)nd * (size_t)nd * sizeof *s->link_bytes);
-    s->pair_bytes = rep.traffic->phase_bytes[BOXBFS_PHASE_FRONTIER];
-    s->size_bytes = rep.traffic->phase_bytes[BOXBFS_PHASE_SIZES];
-    s->termination_bytes = rep.traffic->phase_bytes[BOXBFS_PHASE_TERMINATION];
-    s->messages = bb_traffic_total_messages(rep.traffic);
-    if (rep.overflow) {
+    memcpy(s->link_bytes, rep->link_bytes, (size_t)nd * (size_t)nd * sizeof *s->link_bytes);
+    s->pair_bytes = rep->pair_bytes;
+    s->size_bytes = rep->size_bytes;
+    s->termination_bytes = rep->termination_bytes;
+    s->messages = rep->messages;
+    if (rep->overflow)
         fprintf(stderr, "boxbfs: --sigma: a shortest-path count exceeds 2^64 - 1: %s holds the "
                         "counts in double\n", a->sigma);
-        sigma_d = malloc((size_t)g->n * sizeof *sigma_d);
-        if (sigma_d == NULL || bb_sigma_double_from_levels(g, root, level, sigma_d) != BOXBFS_OK) {
-            bb_cli_error("cannot compute the counts in double");
-            rc = BB_EXIT_RUNTIME;
-            goto out;
-        }
-    }
     s->validation = "skipped";
     if (a->validate) {
-        st = sigma_check(g, root, level, sigma, rep.overflow);
+        st = boxbfs_sigma_validate(g, root, level, sigma);
         s->validation = st == BOXBFS_OK ? "passed" : "failed";
         if (st == BOXBFS_ERR_VALIDATION) {
             bb_cli_error("--sigma: validation failed: %s", boxbfs_last_error());
@@ -149,13 +110,13 @@ int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigm
             goto out;
         }
     }
-    if (write_sigma(a->sigma, g, level, sigma, sigma_d) != 0 && rc == BB_EXIT_OK)
+    if (write_sigma(a->sigma, g, level, sigma, s->overflow ? sigma_d : NULL) != 0 && rc == BB_EXIT_OK)
         rc = BB_EXIT_RUNTIME;
 out:
     free(level);
     free(sigma);
     free(sigma_d);
-    bb_centrality_free(c);
+    boxbfs_sigma_free(c);
     return rc;
 }
 
@@ -369,7 +330,7 @@ static int bc_write_output(const char *path, boxbfs_graph_t g, const double *bc)
         bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
         return -1;
     }
-    for (int64_t v = 0; v < g->n; v++)
+    for (int64_t v = 0; v < boxbfs_graph_vertices(g); v++)
         fprintf(f, "%lld %.17g\n", (long long)boxbfs_graph_external_id(g, v), bc[v]);
     if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
         bb_cli_error("%s: write failed", path);
@@ -378,30 +339,13 @@ static int bc_write_output(const char *path, boxbfs_graph_t g, const double *bc)
     return 0;
 }
 
-/* The largest difference relative to max(1, |reference|). */
-static double bc_compare(boxbfs_graph_t g, const int64_t *src, int64_t k, const double *bc,
-                         int *ok_p)
+static void bc_json(FILE *f, const bc_args_t *a, boxbfs_bc_result_t res, boxbfs_graph_t g,
+                    const double *teps, int64_t nteps, double aggregate_teps, const int64_t *top,
+                    int64_t ntop, const char *check)
 {
-    double *ref = malloc((size_t)g->n * sizeof *ref), worst = 0;
-    *ok_p = 0;
-    if (ref == NULL || bb_ref_brandes(g, src, k, ref) != BOXBFS_OK) {
-        free(ref);
-        return INFINITY;
-    }
-    for (int64_t v = 0; v < g->n; v++) {
-        double d = fabs(bc[v] - ref[v]) / (fabs(ref[v]) > 1 ? fabs(ref[v]) : 1);
-        if (d > worst) worst = d;
-    }
-    free(ref);
-    *ok_p = worst <= 1e-9;
-    return worst;
-}
-
-static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_graph_t g,
-                    int64_t k, const double *time_s, const double *teps, int64_t nteps,
-                    double aggregate_teps, const int64_t *top,
-                    int64_t ntop, const double *bc, double total_s, const char *check)
-{
+    const boxbfs_bc_report_t *rep = boxbfs_bc_report(res);
+    const double *bc = boxbfs_bc_values(res);
+    int64_t k = rep->nsources;
     bb_json_t j;
     bb_summary_t ts;
     char date[32];
@@ -413,11 +357,11 @@ static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_grap
     bb_json_string(&j, "commit", bb_build_commit());
     bb_json_string(&j, "date", date);
     bb_json_begin_object(&j, "graph");
-    bb_json_string(&j, "name", g->name);
-    bb_json_int(&j, "vertices", g->n);
-    bb_json_int(&j, "arcs", g->arcs);
-    bb_json_int(&j, "input_edges", g->input_edges);
-    bb_json_bool(&j, "directed", g->directed);
+    bb_json_string(&j, "name", boxbfs_graph_name(g));
+    bb_json_int(&j, "vertices", boxbfs_graph_vertices(g));
+    bb_json_int(&j, "arcs", boxbfs_graph_arcs(g));
+    bb_json_int(&j, "input_edges", boxbfs_graph_input_edges(g));
+    bb_json_bool(&j, "directed", boxbfs_graph_is_directed(g));
     bb_json_end_object(&j);
     bb_json_begin_object(&j, "options");
     bb_json_string(&j, "graph", a->spec);
@@ -434,19 +378,19 @@ static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_grap
     bb_json_string(&j, "backend", boxbfs_backend_name(a->backend));
     bb_json_int(&j, "devices", a->devices);
     bb_json_begin_array(&j, "device_names");
-    for (int d = 0; d < a->devices; d++) bb_json_string(&j, NULL, bb_centrality_device_name(c, d));
+    for (int d = 0; d < a->devices; d++) bb_json_string(&j, NULL, boxbfs_bc_device_name(res, d));
     bb_json_end_array(&j);
     bb_json_int(&j, "sources", k);
-    bb_json_double(&j, "total_time_s", total_s);
-    bb_json_double(&j, "time_per_source_s", k ? total_s / (double)k : 0);
-    bb_summarize(time_s, (int)k, &ts);
+    bb_json_double(&j, "total_time_s", rep->total_s);
+    bb_json_double(&j, "time_per_source_s", k ? rep->total_s / (double)k : 0);
+    bb_summarize(rep->source_time_s, (int)k, &ts);
     bb_json_double(&j, "mean_source_time_s", ts.mean);
     bb_summarize(teps, (int)nteps, &ts);
     bb_json_double(&j, "harmonic_mean_TEPS", ts.harmonic_mean);   /* sources with an edge */
     bb_json_int(&j, "sources_with_edges", nteps);
     bb_json_double(&j, "aggregate_TEPS", aggregate_teps);   /* all edges / all source time */
     bb_json_begin_array(&j, "source_time_s");
-    for (int64_t i = 0; i < k; i++) bb_json_double(&j, NULL, time_s[i]);
+    for (int64_t i = 0; i < k; i++) bb_json_double(&j, NULL, rep->source_time_s[i]);
     bb_json_end_array(&j);
     bb_json_begin_array(&j, "top");
     for (int64_t i = 0; i < ntop; i++) {
@@ -461,18 +405,37 @@ static void bc_json(FILE *f, const bc_args_t *a, bb_centrality_t *c, boxbfs_grap
     if (bb_json_finish(&j) != 0) bb_cli_error("%s: write failed", a->json);
 }
 
+/* Graph500 TEPS of each source with an edge (an isolated source traverses
+ * nothing) into teps (*nteps_p of them; one 0 when none), and all edges over
+ * all source time. */
+static double source_teps(const boxbfs_bc_report_t *rep, double *teps, int64_t *nteps_p)
+{
+    double all_edges = 0, all_time = 0;
+    int64_t nteps = 0;
+    for (int64_t i = 0; i < rep->nsources; i++) {
+        if (rep->source_input_edges[i] > 0 && rep->source_time_s[i] > 0)
+            teps[nteps++] = (double)rep->source_input_edges[i] / rep->source_time_s[i];
+        all_edges += (double)rep->source_input_edges[i];
+        all_time += rep->source_time_s[i];
+    }
+    if (nteps == 0) teps[nteps++] = 0;
+    *nteps_p = nteps;
+    return all_time > 0 ? all_edges / all_time : 0;
+}
+
 int bb_cmd_bc(int argc, char **argv)
 {
     bc_args_t a;
     boxbfs_graph_t g = NULL;
-    bb_centrality_t *c = NULL;
-    bb_centrality_options_t o;
+    boxbfs_bc_options_t o;
+    boxbfs_bc_result_t res = NULL;
+    const boxbfs_bc_report_t *rep;
+    const double *bc;
     boxbfs_status_t st;
-    int64_t *src = NULL, *top = NULL, *edges = NULL, k, ntop, nteps = 0;
-    double *bc = NULL, *time_s = NULL, *teps = NULL, t0, total_s, aggregate_teps = 0;
+    int64_t *src = NULL, *top = NULL, k, n, ntop, nteps = 0;
+    double *teps = NULL, aggregate_teps;
     const char *check = "skipped";
     int rc;
-    struct timespec ts0, ts1;
     memset(&a, 0, sizeof a);
     a.top = 10;
     a.seed = 1;
@@ -487,66 +450,45 @@ int bb_cmd_bc(int argc, char **argv)
     if (!a.devices) a.devices = a.backend == BOXBFS_BACKEND_CUDA ? 1 : 2;
     if ((st = bb_cli_load_graph("loading", a.spec, &a.load, &g)) != BOXBFS_OK)
         return bb_cli_fail(st);
-    k = a.all || a.sources == 0 || a.sources > g->n ? g->n : a.sources;
-    if (!a.all && a.sources == 0 && g->n > 64) k = 64;
-    if (!a.all && a.sources > g->n)
+    n = boxbfs_graph_vertices(g);
+    k = a.all || a.sources == 0 || a.sources > n ? n : a.sources;
+    if (!a.all && a.sources == 0 && n > 64) k = 64;
+    if (!a.all && a.sources > n)
         fprintf(stderr, "boxbfs: bc: --sources %lld > %lld vertices: every vertex is a source\n",
-                (long long)a.sources, (long long)g->n);
-    memset(&o, 0, sizeof o);
-    o.backend = a.backend;
-    o.devices = a.devices;
-    o.algorithm = BB_SIGMA_FRONTIER;
-    o.direction = BOXBFS_SEARCH_AUTO;
-    o.whole_graph = 1;
-    if ((st = bb_centrality_create(g, &o, &c)) != BOXBFS_OK) {
-        rc = bb_cli_fail(st);
-        goto out;
-    }
-    src = choose_sources(g->n, k, a.seed);
-    bc = malloc((size_t)g->n * sizeof *bc);
-    time_s = calloc((size_t)k, sizeof *time_s);
+                (long long)a.sources, (long long)n);
+    src = choose_sources(n, k, a.seed);
     teps = calloc((size_t)k, sizeof *teps);
-    edges = calloc((size_t)k, sizeof *edges);
-    if (!src || !bc || !time_s || !teps || !edges) {
+    if (!src || !teps) {
         bb_cli_error("out of memory");
         rc = BB_EXIT_RUNTIME;
         goto out;
     }
-    clock_gettime(CLOCK_MONOTONIC, &ts0);
-    st = bb_centrality_bc(c, src, k, bc, time_s, edges);
-    clock_gettime(CLOCK_MONOTONIC, &ts1);
-    if (st != BOXBFS_OK) {
+    boxbfs_bc_options_init(&o);
+    o.backend = a.backend;
+    o.devices = a.devices;
+    o.normalized = a.normalized;
+    if ((st = boxbfs_bc_run(g, src, k, &o, &res)) != BOXBFS_OK) {
         rc = bb_cli_fail(st);
         goto out;
     }
-    t0 = (double)ts0.tv_sec + 1e-9 * (double)ts0.tv_nsec;
-    total_s = (double)ts1.tv_sec + 1e-9 * (double)ts1.tv_nsec - t0;
-    /* Graph500 TEPS over the sources with an edge (an isolated source traverses nothing) */
-    nteps = 0;
-    for (int64_t i = 0; i < k; i++)
-        if (edges[i] > 0 && time_s[i] > 0) teps[nteps++] = (double)edges[i] / time_s[i];
-    if (nteps == 0) teps[nteps++] = 0;
-    {
-        double all_edges = 0, all_time = 0;
-        for (int64_t i = 0; i < k; i++) {
-            all_edges += (double)edges[i];
-            all_time += time_s[i];
-        }
-        aggregate_teps = all_time > 0 ? all_edges / all_time : 0;
-    }
+    rep = boxbfs_bc_report(res);
+    bc = boxbfs_bc_values(res);
+    aggregate_teps = source_teps(rep, teps, &nteps);
     rc = BB_EXIT_OK;
     if (a.check) {
-        int ok;
-        double worst = bc_compare(g, src, k, bc, &ok);
-        check = ok ? "passed" : "failed";
-        if (!ok) {
+        double worst = 0;
+        st = boxbfs_bc_validate(g, res, &worst);
+        check = st == BOXBFS_OK ? "passed" : "failed";
+        if (st == BOXBFS_ERR_VALIDATION) {
             bb_cli_error("bc: --check: differs from the reference by %g (relative)", worst);
             rc = BB_EXIT_VALIDATION;
+        } else if (st != BOXBFS_OK) {
+            rc = bb_cli_fail(st);
+            goto out;
         }
     }
-    bb_bc_scale(bc, g->n, g->directed, a.normalized, k);
-    ntop = a.top < g->n ? a.top : g->n;
-    if ((top = top_vertices(bc, g->n, ntop)) == NULL) {
+    ntop = a.top < n ? a.top : n;
+    if ((top = top_vertices(bc, n, ntop)) == NULL) {
         bb_cli_error("out of memory");
         rc = BB_EXIT_RUNTIME;
         goto out;
@@ -555,17 +497,18 @@ int bb_cmd_bc(int argc, char **argv)
         bb_summary_t s;
         printf("# boxbfs %s (commit %s)\n", boxbfs_version(), bb_build_commit());
         printf("# bc %s: %lld vertices, %lld arcs, %s; %lld sources%s; backend %s, %d devices (%s)\n",
-               g->name, (long long)g->n, (long long)g->arcs, g->directed ? "directed" : "undirected",
-               (long long)k, k == g->n ? " (all)" : " (sampled)", boxbfs_backend_name(a.backend),
-               a.devices, bb_centrality_device_name(c, 0));
+               boxbfs_graph_name(g), (long long)n, (long long)boxbfs_graph_arcs(g),
+               boxbfs_graph_is_directed(g) ? "directed" : "undirected", (long long)k,
+               k == n ? " (all)" : " (sampled)", boxbfs_backend_name(a.backend), a.devices,
+               boxbfs_bc_device_name(res, 0));
         if (ntop) printf("%6s %16s %24s\n", "rank", "vertex", a.normalized ? "bc_normalized" : "bc");
         for (int64_t i = 0; i < ntop; i++)
             printf("%6lld %16lld %24.10g\n", (long long)i + 1,
                    (long long)boxbfs_graph_external_id(g, top[i]), bc[top[i]]);
         bb_summarize(teps, (int)nteps, &s);
         printf("sources: %lld\n", (long long)k);
-        printf("total_time_s: %.6f\n", total_s);
-        printf("time_per_source_ms: %.4f\n", 1e3 * total_s / (double)k);
+        printf("total_time_s: %.6f\n", rep->total_s);
+        printf("time_per_source_ms: %.4f\n", 1e3 * rep->total_s / (double)k);
         printf("harmonic_mean_TEPS: %.6g (sources with an edge)\n", s.harmonic_mean);
         printf("aggregate_TEPS: %.6g\n", aggregate_teps);
         printf("check: %s\n", check);
@@ -577,18 +520,15 @@ int bb_cmd_bc(int argc, char **argv)
             bb_cli_error("%s: cannot open for writing: %s", a.json, strerror(errno));
             if (rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
         } else {
-            bc_json(f, &a, c, g, k, time_s, teps, nteps, aggregate_teps, top, ntop, bc, total_s, check);
+            bc_json(f, &a, res, g, teps, nteps, aggregate_teps, top, ntop, check);
             if (f != stdout && fclose(f) != 0 && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;
         }
     }
 out:
-    bb_centrality_free(c);
+    boxbfs_bc_free(res);
     boxbfs_graph_free(g);
     free(src);
     free(top);
-    free(bc);
-    free(time_s);
     free(teps);
-    free(edges);
     return rc;
 }

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "common/error.h"
 #include "common/timer.h"
 #include "graph/graph.h"
 
@@ -170,13 +169,13 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t
         r->teps_arc[i] = s->time_s > 0 ? (double)info.arcs / s->time_s : 0;
         bb_progress_update(&progress, i + 1);
         if (root_rank && !progress.enabled)
-            BB_INFO(-1, "search %d/%d: %.3f s, %s %.3f s", i + 1, r->nroots, s->time_s,
-                    a->validate ? "validation" : "tree counts", bb_now_s() - t);
+            boxbfs_log(BOXBFS_LOG_INFO, "search %d/%d: %.3f s, %s %.3f s", i + 1, r->nroots,
+                       s->time_s, a->validate ? "validation" : "tree counts", bb_now_s() - t);
     }
     bb_progress_end(&progress);
     if (root_rank)
-        BB_INFO(-1, "%d searches: %.3f s in boxbfs_engine_run (parents gathered included), "
-                "%.3f s in boxbfs_engine_check_tree", r->nroots, search_s, check_s);
+        boxbfs_log(BOXBFS_LOG_INFO, "%d searches: %.3f s in boxbfs_engine_run (parents gathered "
+                   "included), %.3f s in boxbfs_engine_check_tree", r->nroots, search_s, check_s);
     r->validation = !a->validate ? "skipped" : failed ? "failed" : "passed";
     free(parent);
     free(level);
@@ -270,8 +269,8 @@ int bb_cmd_bfs(int argc, char **argv)
         bb_progress_tick_stop(&tick);
         bb_progress_end(&progress);
         if (st == BOXBFS_OK)
-            BB_INFO(-1, "%s: %s in %.3f s", a.spec, r.sliced ? "this rank's slice loaded"
-                                                            : "loaded", bb_now_s() - t0);
+            boxbfs_log(BOXBFS_LOG_INFO, "%s: %s in %.3f s", a.spec,
+                       r.sliced ? "this rank's slice loaded" : "loaded", bb_now_s() - t0);
     }
     if (st != BOXBFS_OK) {
         free(a.given_roots);
@@ -305,7 +304,8 @@ int bb_cmd_bfs(int argc, char **argv)
             rc = bb_cli_fail(st);
             goto out;
         }
-        BB_INFO(-1, "devices set up (memory plan, slices uploaded) in %.3f s", bb_now_s() - t0);
+        boxbfs_log(BOXBFS_LOG_INFO, "devices set up (memory plan, slices uploaded) in %.3f s",
+                   bb_now_s() - t0);
     }
     a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
     if (a.eo.partition == BOXBFS_PARTITION_2D && a.eo.grid_rows == 0)   /* the engine's choice */

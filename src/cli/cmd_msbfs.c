@@ -1,4 +1,4 @@
-/* boxbfs msbfs: concurrent multi-source BFS (iBFS [000], src/msbfs/): load a
+/* boxbfs msbfs: concurrent multi-source BFS (iBFS [000], boxbfs_msbfs_*): load a
  * graph, take random sources (the Graph500 root choice) or a source file,
  * run them in groups over the devices, check a sample of the instances'
  * depths against the sequential reference BFS, and report per source
@@ -7,17 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
-#include "common/error.h"
-#include "common/threads.h"
-#include "graph/graph.h"
-#include "msbfs/msbfs.h"
 
 /* Depth rows validated in full when n x sources is at most this; else a
  * sample of VALIDATE_PER_GROUP instances per group (first and last). */
@@ -29,7 +24,7 @@
 typedef struct {
     const char *spec, *source_file, *output_depths, *closeness, *json;
     boxbfs_load_options_t load;
-    bb_msbfs_opts_t o;
+    boxbfs_msbfs_options_t o;
     int nsources, backend_given, devices_given, validate;
     uint64_t seed;
 } args_t;
@@ -170,14 +165,14 @@ static int parse_args(int argc, char **argv, args_t *a)
 static int read_source_file(boxbfs_graph_t g, const char *path, int64_t **src_p, int *count_p)
 {
     FILE *f = fopen(path, "r");
-    int64_t *src = NULL, cap = 0, count = 0, line = 1;
+    int64_t *src = NULL, cap = 0, count = 0, line = 1, n = boxbfs_graph_vertices(g);
     int c, rc = BB_EXIT_USAGE;
     uint8_t *seen = NULL;
     if (f == NULL) {
         bb_cli_error("--source-file %s: cannot open: %s", path, strerror(errno));
         return BB_EXIT_USAGE;
     }
-    seen = calloc((size_t)g->n + 1, 1);
+    seen = calloc((size_t)n + 1, 1);
     if (!seen) { bb_cli_error("out of memory"); rc = BB_EXIT_RUNTIME; goto out; }
     while ((c = fgetc(f)) != EOF) {
         char tok[64];
@@ -203,7 +198,7 @@ static int read_source_file(boxbfs_graph_t g, const char *path, int64_t **src_p,
         }
         if (boxbfs_graph_internal_id(g, ext, &id) != BOXBFS_OK) {
             bb_cli_error("%s:%lld: source %lld is not a vertex of %s (%s)", path, (long long)line,
-                         (long long)ext, g->name, boxbfs_last_error());
+                         (long long)ext, boxbfs_graph_name(g), boxbfs_last_error());
             goto out;
         }
         if (seen[id]) {
@@ -211,8 +206,9 @@ static int read_source_file(boxbfs_graph_t g, const char *path, int64_t **src_p,
             goto out;
         }
         seen[id] = 1;
-        if (count == g->n) {   /* cannot happen without a duplicate; kept as a guard */
-            bb_cli_error("%s: more sources than the %lld vertices of %s", path, (long long)g->n, g->name);
+        if (count == n) {   /* cannot happen without a duplicate; kept as a guard */
+            bb_cli_error("%s: more sources than the %lld vertices of %s", path, (long long)n,
+                         boxbfs_graph_name(g));
             goto out;
         }
         if (count == cap) {
@@ -249,110 +245,21 @@ static int choose_sources(boxbfs_graph_t g, const args_t *a, int64_t **src_p, in
 {
     int64_t candidates;
     if (a->source_file) return read_source_file(g, a->source_file, src_p, count_p);
-    if (a->nsources > g->n) {
+    if (a->nsources > boxbfs_graph_vertices(g)) {
         bb_cli_error("--sources %d: more sources than the %lld vertices of %s", a->nsources,
-                     (long long)g->n, g->name);
+                     (long long)boxbfs_graph_vertices(g), boxbfs_graph_name(g));
         return BB_EXIT_USAGE;
     }
     candidates = bb_cli_root_candidates(g);
     if (a->nsources > candidates) {
         bb_cli_error("--sources %d: only %lld vertices of %s have an edge", a->nsources,
-                     (long long)candidates, g->name);
+                     (long long)candidates, boxbfs_graph_name(g));
         return BB_EXIT_USAGE;
     }
     return bb_cli_random_roots(g, a->nsources, a->seed, src_p, count_p);
 }
 
-/* ---- validation against the reference BFS -------------------------------- */
-
-typedef struct {
-    boxbfs_graph_t g;
-    const int64_t *sources;
-    const bb_msbfs_result_t *res;
-    int32_t max_depth;
-    const int *checks;        /* source indices to check */
-    int nchecks, next;
-    int *verdict;             /* per check: 1 pass, 0 fail */
-    pthread_mutex_t lock;
-} validate_t;
-
-static boxbfs_status_t check_one(validate_t *w, int si, int64_t *parent, int32_t *level)
-{
-    boxbfs_graph_t g = w->g;
-    const bb_msbfs_source_t *s = &w->res->per_source[si];
-    const int32_t *depth = w->res->depths + (size_t)w->res->depth_row[si] * (size_t)g->n;
-    int64_t reached = 0, ecc = 0, sum = 0, credit = 0, arcs = 0;
-    BB_CHECK(boxbfs_bfs_reference(g, w->sources[si], parent, level));
-    for (int64_t v = 0; v < g->n; v++) {
-        int32_t want = level[v] >= 0 && (w->max_depth < 0 || level[v] <= w->max_depth) ? level[v] : -1;
-        if (depth[v] != want)
-            return bb_error_set(BOXBFS_ERR_VALIDATION,
-                                "source %lld: vertex %lld has depth %d, the reference BFS says %d",
-                                (long long)boxbfs_graph_external_id(g, w->sources[si]),
-                                (long long)boxbfs_graph_external_id(g, v), depth[v], want);
-        if (want < 0) continue;
-        reached++;
-        sum += want;
-        if (want > ecc) ecc = want;
-        credit += g->edge_credit[v];
-        arcs += g->offsets[v + 1] - g->offsets[v];
-    }
-    if (reached != s->reached || ecc != s->eccentricity || sum != s->sum_depth ||
-        credit != s->input_edges || arcs != s->arcs)
-        return bb_error_set(BOXBFS_ERR_VALIDATION,
-                            "source %lld: reached/eccentricity/sum of depths/edges/arcs %lld/%lld/%lld/"
-                            "%lld/%lld, the reference BFS says %lld/%lld/%lld/%lld/%lld",
-                            (long long)boxbfs_graph_external_id(g, w->sources[si]),
-                            (long long)s->reached, (long long)s->eccentricity,
-                            (long long)s->sum_depth, (long long)s->input_edges, (long long)s->arcs,
-                            (long long)reached, (long long)ecc, (long long)sum, (long long)credit,
-                            (long long)arcs);
-    return BOXBFS_OK;
-}
-
-static boxbfs_status_t validate_worker(int tid, int nthreads, void *arg)
-{
-    validate_t *w = arg;
-    int64_t *parent = malloc((size_t)w->g->n * sizeof *parent);
-    int32_t *level = malloc((size_t)w->g->n * sizeof *level);
-    boxbfs_status_t st = BOXBFS_OK;
-    (void)tid;
-    (void)nthreads;
-    if (!parent || !level) {
-        st = bb_error_set(BOXBFS_ERR_NO_MEMORY, "cannot allocate a reference BFS's arrays");
-        goto out;
-    }
-    for (;;) {
-        int c;
-        pthread_mutex_lock(&w->lock);
-        c = w->next++;
-        pthread_mutex_unlock(&w->lock);
-        if (c >= w->nchecks) break;
-        st = check_one(w, w->checks[c], parent, level);
-        w->verdict[c] = st == BOXBFS_OK;
-        if (st == BOXBFS_ERR_VALIDATION) {
-            bb_cli_error("validation failed: %s", boxbfs_last_error());
-            st = BOXBFS_OK;   /* recorded in the verdict; go on with the others */
-        }
-        if (st != BOXBFS_OK) break;
-    }
-out:
-    free(parent);
-    free(level);
-    return st;
-}
-
 /* ---- outputs --------------------------------------------------------------- */
-
-/* Wasserman-Faust closeness: ((r - 1) / (n - 1)) * ((r - 1) / sum of depths),
- * r = vertices reached (the source included); 0 when r = 1. For a
- * connected graph it is the classic (n - 1) / sum of depths. */
-static double closeness(const bb_msbfs_source_t *s, int64_t n)
-{
-    if (s->reached <= 1 || s->sum_depth == 0 || n <= 1) return 0;
-    return ((double)(s->reached - 1) / (double)(n - 1)) *
-           ((double)(s->reached - 1) / (double)s->sum_depth);
-}
 
 static FILE *open_out(const char *path)
 {
@@ -375,45 +282,43 @@ static int close_out(FILE *f, const char *path)
  * text form: "# vertex" and the sources' ids, then a line per vertex: its
  * external id and its depth from each source. */
 static int write_depths(const char *path, boxbfs_graph_t g, const int64_t *sources, int ns,
-                        const bb_msbfs_result_t *res)
+                        boxbfs_msbfs_result_t res)
 {
+    int64_t n = boxbfs_graph_vertices(g);
     FILE *f = open_out(path);
     if (f == NULL) return -1;
     if (strcmp(path, "-") == 0 || bb_ends_with(path, ".txt")) {
         fprintf(f, "# vertex");
         for (int i = 0; i < ns; i++) fprintf(f, " %lld", (long long)boxbfs_graph_external_id(g, sources[i]));
         fputc('\n', f);
-        for (int64_t v = 0; v < g->n; v++) {
+        for (int64_t v = 0; v < n; v++) {
             fprintf(f, "%lld", (long long)boxbfs_graph_external_id(g, v));
-            for (int i = 0; i < ns; i++)
-                fprintf(f, " %d", res->depths[(size_t)res->depth_row[i] * (size_t)g->n + (size_t)v]);
+            for (int i = 0; i < ns; i++) fprintf(f, " %d", boxbfs_msbfs_depths(res, i)[v]);
             fputc('\n', f);
         }
     } else {
-        uint64_t hdr[2] = {(uint64_t)g->n, (uint64_t)ns};
+        uint64_t hdr[2] = {(uint64_t)n, (uint64_t)ns};
         fwrite("BBMSDEP1", 1, 8, f);
         fwrite(hdr, 8, 2, f);
         for (int i = 0; i < ns; i++) {
             int64_t ext = boxbfs_graph_external_id(g, sources[i]);
             fwrite(&ext, 8, 1, f);
         }
-        for (int i = 0; i < ns; i++)
-            fwrite(res->depths + (size_t)res->depth_row[i] * (size_t)g->n, 4, (size_t)g->n, f);
+        for (int i = 0; i < ns; i++) fwrite(boxbfs_msbfs_depths(res, i), 4, (size_t)n, f);
     }
     return close_out(f, path);
 }
 
-static int write_closeness(const char *path, boxbfs_graph_t g, const int64_t *sources, int ns,
-                           const bb_msbfs_result_t *res)
+static int write_closeness(const char *path, boxbfs_graph_t g, const boxbfs_msbfs_report_t *rep)
 {
     FILE *f = open_out(path);
     if (f == NULL) return -1;
     fprintf(f, "# source reached eccentricity sum_depth closeness (Wasserman-Faust)\n");
-    for (int i = 0; i < ns; i++) {
-        const bb_msbfs_source_t *s = &res->per_source[i];
-        fprintf(f, "%lld %lld %lld %lld %.9g\n", (long long)boxbfs_graph_external_id(g, sources[i]),
+    for (int64_t i = 0; i < rep->nsources; i++) {
+        const boxbfs_msbfs_source_t *s = &rep->sources[i];
+        fprintf(f, "%lld %lld %lld %lld %.9g\n", (long long)boxbfs_graph_external_id(g, s->source),
                 (long long)s->reached, (long long)s->eccentricity, (long long)s->sum_depth,
-                closeness(s, g->n));
+                s->closeness);
     }
     return close_out(f, path);
 }
@@ -421,9 +326,7 @@ static int write_closeness(const char *path, boxbfs_graph_t g, const int64_t *so
 typedef struct {
     const args_t *a;
     boxbfs_graph_t g;
-    const int64_t *sources;
-    const bb_msbfs_result_t *res;
-    int64_t input_edges, arcs;
+    const boxbfs_msbfs_report_t *rep;
     const int *checked;       /* per source: 1 passed, 0 failed, -1 not checked */
     int nchecked;
     const char *validation;
@@ -431,38 +334,39 @@ typedef struct {
 
 static void report_text(FILE *f, const report_t *r)
 {
-    const bb_msbfs_result_t *res = r->res;
-    const bb_msbfs_opts_t *o = &r->a->o;
+    const boxbfs_msbfs_report_t *rep = r->rep;
+    const boxbfs_msbfs_options_t *o = &r->a->o;
     boxbfs_graph_t g = r->g;
     fprintf(f, "# boxbfs %s (commit %s) msbfs\n", boxbfs_version(), bb_build_commit());
-    fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", g->name,
-            (long long)g->n, (long long)g->input_edges, g->directed ? "directed" : "undirected",
-            (long long)g->arcs);
-    fprintf(f, "# backend: %s  devices: %d\n", boxbfs_backend_name(o->backend), res->ndev);
-    for (int d = 0; d < res->ndev; d++) fprintf(f, "#   device %d: %s\n", d, res->devices[d].name);
-    fprintf(f, "# sources: %d  group size: %d  groups: %d  groupby: %s (p %lld, q %lld)  alpha: %g  "
-               "max depth: ", res->nsources, o->group_size, res->ngroups, o->groupby ? "on" : "off",
-            (long long)o->groupby_p, (long long)o->groupby_q, o->alpha);
+    fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", boxbfs_graph_name(g),
+            (long long)boxbfs_graph_vertices(g), (long long)boxbfs_graph_input_edges(g),
+            boxbfs_graph_is_directed(g) ? "directed" : "undirected", (long long)boxbfs_graph_arcs(g));
+    fprintf(f, "# backend: %s  devices: %d\n", boxbfs_backend_name(o->backend), rep->ndevices);
+    for (int d = 0; d < rep->ndevices; d++) fprintf(f, "#   device %d: %s\n", d, rep->devices[d].name);
+    fprintf(f, "# sources: %lld  group size: %d  groups: %d  groupby: %s (p %lld, q %lld)  alpha: %g  "
+               "max depth: ", (long long)rep->nsources, o->group_size, rep->ngroups,
+            o->groupby ? "on" : "off", (long long)o->groupby_p, (long long)o->groupby_q, o->alpha);
     if (o->max_depth >= 0) fprintf(f, "%d\n", o->max_depth);
     else fprintf(f, "none\n");
     fprintf(f, "#\n# %6s %6s %5s %7s %4s %4s %12s %16s %12s\n", "group", "device", "size", "levels",
             "td", "bu", "time_s", "arcs_touched", "GTEPS");
-    for (int gi = 0; gi < res->ngroups; gi++) {
-        const bb_msbfs_group_t *gr = &res->groups[gi];
-        fprintf(f, "  %6d %6d %5d %7d %4d %4d %12.6f %16lld %12.2f\n", gi, gr->device, gr->count,
-                gr->levels, gr->td_levels, gr->bu_levels, gr->time_s, (long long)gr->touched,
+    for (int gi = 0; gi < rep->ngroups; gi++) {
+        const boxbfs_msbfs_group_t *gr = &rep->groups[gi];
+        fprintf(f, "  %6d %6d %5d %7d %4d %4d %12.6f %16lld %12.2f\n", gi, gr->device, gr->size,
+                gr->levels, gr->top_down_levels, gr->bottom_up_levels, gr->time_s,
+                (long long)gr->arcs_touched,
                 gr->time_s > 0 ? (double)gr->input_edges / gr->time_s / 1e9 : 0);
     }
     fprintf(f, "#\n# %6s %7s %12s %16s\n", "device", "groups", "busy_s", "arcs_touched");
-    for (int d = 0; d < res->ndev; d++)
-        fprintf(f, "  %6d %7d %12.6f %16lld\n", d, res->devices[d].groups, res->devices[d].busy_s,
-                (long long)res->devices[d].touched);
-    fprintf(f, "sources: %d\n", res->nsources);
-    fprintf(f, "groups: %d\n", res->ngroups);
-    fprintf(f, "total_time_s: %.6f\n", res->total_s);
-    fprintf(f, "time_per_group_s: %.6f\n", res->total_s * res->ndev / res->ngroups);
-    fprintf(f, "aggregate_TEPS: %.6g\n", res->total_s > 0 ? (double)r->input_edges / res->total_s : 0);
-    fprintf(f, "aggregate_TEPS_arc: %.6g\n", res->total_s > 0 ? (double)r->arcs / res->total_s : 0);
+    for (int d = 0; d < rep->ndevices; d++)
+        fprintf(f, "  %6d %7d %12.6f %16lld\n", d, rep->devices[d].groups, rep->devices[d].busy_s,
+                (long long)rep->devices[d].arcs_touched);
+    fprintf(f, "sources: %lld\n", (long long)rep->nsources);
+    fprintf(f, "groups: %d\n", rep->ngroups);
+    fprintf(f, "total_time_s: %.6f\n", rep->total_s);
+    fprintf(f, "time_per_group_s: %.6f\n", rep->total_s * rep->ndevices / rep->ngroups);
+    fprintf(f, "aggregate_TEPS: %.6g\n", rep->teps);
+    fprintf(f, "aggregate_TEPS_arc: %.6g\n", rep->teps_arc);
     fprintf(f, "validation: %s (%d sources checked against the reference BFS)\n",
             strcmp(r->validation, "passed") == 0 ? "PASS"
             : strcmp(r->validation, "failed") == 0 ? "FAIL" : "skipped", r->nchecked);
@@ -470,8 +374,8 @@ static void report_text(FILE *f, const report_t *r)
 
 static int report_json(FILE *f, const report_t *r)
 {
-    const bb_msbfs_result_t *res = r->res;
-    const bb_msbfs_opts_t *o = &r->a->o;
+    const boxbfs_msbfs_report_t *rep = r->rep;
+    const boxbfs_msbfs_options_t *o = &r->a->o;
     boxbfs_graph_t g = r->g;
     bb_json_t j;
     double tmin = 0, tmax = 0;
@@ -479,17 +383,17 @@ static int report_json(FILE *f, const report_t *r)
     bb_json_begin_object(&j, NULL);
     bb_json_string(&j, "command", "msbfs");
     bb_json_begin_object(&j, "graph");
-    bb_json_string(&j, "name", g->name);
-    bb_json_int(&j, "vertices", g->n);
-    bb_json_int(&j, "edges", g->input_edges);
-    bb_json_int(&j, "arcs", g->arcs);
-    bb_json_bool(&j, "directed", g->directed);
+    bb_json_string(&j, "name", boxbfs_graph_name(g));
+    bb_json_int(&j, "vertices", boxbfs_graph_vertices(g));
+    bb_json_int(&j, "edges", boxbfs_graph_input_edges(g));
+    bb_json_int(&j, "arcs", boxbfs_graph_arcs(g));
+    bb_json_bool(&j, "directed", boxbfs_graph_is_directed(g));
     bb_json_end_object(&j);
     bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
-    bb_json_int(&j, "device_count", res->ndev);
+    bb_json_int(&j, "device_count", rep->ndevices);
     bb_json_begin_object(&j, "options");
     bb_json_string(&j, "graph", r->a->spec);
-    bb_json_int(&j, "sources", res->nsources);
+    bb_json_int(&j, "sources", rep->nsources);
     bb_json_string(&j, "source_file", r->a->source_file ? r->a->source_file : "");
     bb_json_int(&j, "seed", (int64_t)r->a->seed);
     bb_json_int(&j, "group_size", o->group_size);
@@ -504,13 +408,13 @@ static int report_json(FILE *f, const report_t *r)
     bb_json_string(&j, "output_depths", r->a->output_depths ? r->a->output_depths : "");
     bb_json_string(&j, "closeness", r->a->closeness ? r->a->closeness : "");
     bb_json_end_object(&j);
-    bb_json_int(&j, "groups_count", res->ngroups);
-    bb_json_double(&j, "total_time_s", res->total_s);
-    bb_json_int(&j, "input_edges", r->input_edges);
-    bb_json_int(&j, "arcs", r->arcs);
+    bb_json_int(&j, "groups_count", rep->ngroups);
+    bb_json_double(&j, "total_time_s", rep->total_s);
+    bb_json_int(&j, "input_edges", rep->input_edges);
+    bb_json_int(&j, "arcs", rep->arcs);
     bb_json_begin_object(&j, "teps");
-    bb_json_double(&j, "graph500", res->total_s > 0 ? (double)r->input_edges / res->total_s : 0);
-    bb_json_double(&j, "paper", res->total_s > 0 ? (double)r->arcs / res->total_s : 0);
+    bb_json_double(&j, "graph500", rep->teps);
+    bb_json_double(&j, "paper", rep->teps_arc);
     bb_json_string(&j, "graph500_definition",
                    "sum over sources of the input edges credited to the vertices each reached, over "
                    "total_time_s");
@@ -518,25 +422,25 @@ static int report_json(FILE *f, const report_t *r)
                    "sum over sources of the out-arcs (directed CSR arcs, both directions of an "
                    "undirected edge) of the vertices each reached, over total_time_s");
     bb_json_end_object(&j);
-    for (int gi = 0; gi < res->ngroups; gi++) {
-        double t = res->groups[gi].time_s;
+    for (int gi = 0; gi < rep->ngroups; gi++) {
+        double t = rep->groups[gi].time_s;
         if (gi == 0 || t < tmin) tmin = t;
         if (gi == 0 || t > tmax) tmax = t;
     }
     bb_json_begin_object(&j, "time_per_group_s");
-    bb_json_double(&j, "mean", res->total_s * res->ndev / res->ngroups);
+    bb_json_double(&j, "mean", rep->total_s * rep->ndevices / rep->ngroups);
     bb_json_double(&j, "min", tmin);
     bb_json_double(&j, "max", tmax);
     bb_json_end_object(&j);
     bb_json_begin_array(&j, "devices");
-    for (int d = 0; d < res->ndev; d++) {
-        const bb_msbfs_device_t *dv = &res->devices[d];
+    for (int d = 0; d < rep->ndevices; d++) {
+        const boxbfs_msbfs_device_t *dv = &rep->devices[d];
         bb_json_begin_object(&j, NULL);
         bb_json_int(&j, "id", d);
         bb_json_string(&j, "name", dv->name);
         bb_json_int(&j, "groups", dv->groups);
         bb_json_double(&j, "busy_s", dv->busy_s);
-        bb_json_int(&j, "arcs_touched", dv->touched);
+        bb_json_int(&j, "arcs_touched", dv->arcs_touched);
         bb_json_int(&j, "input_edges", dv->input_edges);
         bb_json_int(&j, "arcs", dv->arcs);
         bb_json_double(&j, "teps", dv->busy_s > 0 ? (double)dv->input_edges / dv->busy_s : 0);
@@ -544,17 +448,17 @@ static int report_json(FILE *f, const report_t *r)
     }
     bb_json_end_array(&j);
     bb_json_begin_array(&j, "groups");
-    for (int gi = 0; gi < res->ngroups; gi++) {
-        const bb_msbfs_group_t *gr = &res->groups[gi];
+    for (int gi = 0; gi < rep->ngroups; gi++) {
+        const boxbfs_msbfs_group_t *gr = &rep->groups[gi];
         bb_json_begin_object(&j, NULL);
         bb_json_int(&j, "group", gi);
         bb_json_int(&j, "device", gr->device);
-        bb_json_int(&j, "size", gr->count);
+        bb_json_int(&j, "size", gr->size);
         bb_json_int(&j, "levels", gr->levels);
-        bb_json_int(&j, "top_down_levels", gr->td_levels);
-        bb_json_int(&j, "bottom_up_levels", gr->bu_levels);
+        bb_json_int(&j, "top_down_levels", gr->top_down_levels);
+        bb_json_int(&j, "bottom_up_levels", gr->bottom_up_levels);
         bb_json_double(&j, "time_s", gr->time_s);
-        bb_json_int(&j, "arcs_touched", gr->touched);
+        bb_json_int(&j, "arcs_touched", gr->arcs_touched);
         bb_json_int(&j, "input_edges", gr->input_edges);
         bb_json_int(&j, "arcs", gr->arcs);
         bb_json_double(&j, "teps", gr->time_s > 0 ? (double)gr->input_edges / gr->time_s : 0);
@@ -562,15 +466,15 @@ static int report_json(FILE *f, const report_t *r)
     }
     bb_json_end_array(&j);
     bb_json_begin_array(&j, "sources");
-    for (int i = 0; i < res->nsources; i++) {
-        const bb_msbfs_source_t *s = &res->per_source[i];
+    for (int64_t i = 0; i < rep->nsources; i++) {
+        const boxbfs_msbfs_source_t *s = &rep->sources[i];
         bb_json_begin_object(&j, NULL);
-        bb_json_int(&j, "source", boxbfs_graph_external_id(g, r->sources[i]));
+        bb_json_int(&j, "source", boxbfs_graph_external_id(g, s->source));
         bb_json_int(&j, "group", s->group);
         bb_json_int(&j, "reached", s->reached);
         bb_json_int(&j, "eccentricity", s->eccentricity);
         bb_json_int(&j, "sum_depth", s->sum_depth);
-        bb_json_double(&j, "closeness", closeness(s, g->n));
+        bb_json_double(&j, "closeness", s->closeness);
         bb_json_int(&j, "input_edges", s->input_edges);
         bb_json_int(&j, "arcs", s->arcs);
         bb_json_string(&j, "validated", r->checked[i] < 0 ? "skipped" : r->checked[i] ? "passed" : "failed");
@@ -612,15 +516,15 @@ static void pick_defaults(args_t *a)
 /* Which sources keep their depths (--output-depths: all) and which are
  * checked (checks_p: source indices, in group order): every source when
  * vertices x sources <= 2^26, else the first and last of each group. */
-static int mark_kept(const args_t *a, boxbfs_graph_t g, int ns, const int *order, int G,
-                     uint8_t *keep, int *checks, int *nchecks_p)
+static int mark_kept(const args_t *a, int64_t n, int ns, const int64_t *order, int G,
+                     uint8_t *keep, int64_t *checks, int *nchecks_p)
 {
-    int all = (int64_t)ns * g->n <= VALIDATE_ALL_ENTRIES, nchecks = 0;
+    int all = (int64_t)ns * n <= VALIDATE_ALL_ENTRIES, nchecks = 0;
     if (a->output_depths) {
-        if ((int64_t)ns * g->n * 4 > OUTPUT_DEPTHS_MAX_BYTES) {
+        if ((int64_t)ns * n * 4 > OUTPUT_DEPTHS_MAX_BYTES) {
             bb_cli_error("--output-depths: %d sources x %lld vertices need %.1f GiB of depths; it is "
                          "for small runs (at most 4 GiB): use fewer sources or --max-depth with "
-                         "--closeness", ns, (long long)g->n, (double)ns * (double)g->n * 4 / 1073741824.0);
+                         "--closeness", ns, (long long)n, (double)ns * (double)n * 4 / 1073741824.0);
             return BB_EXIT_USAGE;
         }
         memset(keep, 1, (size_t)ns);
@@ -637,19 +541,32 @@ static int mark_kept(const args_t *a, boxbfs_graph_t g, int ns, const int *order
     return 0;
 }
 
+/* The checked sources against the reference BFS: checked[i] 1 passed, 0
+ * failed, -1 not checked; *validation_p "passed", "failed" or "skipped".
+ * Returns 0, or the exit code of a failure other than a failed check. */
+static int validate(boxbfs_graph_t g, boxbfs_msbfs_result_t res, const int64_t *checks,
+                    int nchecks, int *verdict, int *checked, const char **validation_p)
+{
+    boxbfs_status_t st = boxbfs_msbfs_validate(g, res, checks, nchecks, verdict);
+    if (st != BOXBFS_OK && st != BOXBFS_ERR_VALIDATION) return bb_cli_fail(st);
+    if (st == BOXBFS_ERR_VALIDATION) bb_cli_error("validation failed: %s", boxbfs_last_error());
+    for (int c = 0; c < nchecks; c++) checked[checks[c]] = verdict[c];
+    *validation_p = st == BOXBFS_OK ? "passed" : "failed";
+    return 0;
+}
+
 int bb_cmd_msbfs(int argc, char **argv)
 {
     args_t a;
     boxbfs_graph_t g = NULL;
-    int64_t *sources = NULL, input_edges = 0, arcs = 0;
-    int ns = 0, rc, nchecks = 0, *order = NULL, *checks = NULL, *verdict = NULL, *checked = NULL;
+    int64_t *sources = NULL, *order = NULL, *checks = NULL;
+    int ns = 0, rc, nchecks = 0, *verdict = NULL, *checked = NULL;
     uint8_t *keep = NULL;
-    bb_msbfs_result_t res;
+    boxbfs_msbfs_result_t res = NULL;
     boxbfs_status_t st;
     const char *validation = "skipped";
     memset(&a, 0, sizeof a);
-    memset(&res, 0, sizeof res);
-    bb_msbfs_opts_init(&a.o);
+    boxbfs_msbfs_options_init(&a.o);
     a.validate = 1;
     a.seed = 1;
     if ((rc = parse_args(argc, argv, &a)) != BB_ARGS_GO_ON) return rc;
@@ -667,48 +584,23 @@ int bb_cmd_msbfs(int argc, char **argv)
         rc = BB_EXIT_RUNTIME;
         goto out;
     }
-    /* the driver forms the same groups: which sources share a group decides the sample */
-    if ((st = bb_msbfs_group_order(g, sources, ns, &a.o, order)) != BOXBFS_OK) {
+    /* the run forms the same groups: which sources share a group decides the sample */
+    if ((st = boxbfs_msbfs_group_order(g, sources, ns, &a.o, order)) != BOXBFS_OK) {
         rc = bb_cli_fail(st);
         goto out;
     }
-    if ((rc = mark_kept(&a, g, ns, order, a.o.group_size, keep, checks, &nchecks)) != 0) goto out;
-    if ((st = bb_msbfs_run(g, sources, ns, &a.o, keep, &res)) != BOXBFS_OK) {
+    if ((rc = mark_kept(&a, boxbfs_graph_vertices(g), ns, order, a.o.group_size, keep, checks,
+                        &nchecks)) != 0)
+        goto out;
+    if ((st = boxbfs_msbfs_run(g, sources, ns, &a.o, keep, &res)) != BOXBFS_OK) {
         rc = bb_cli_fail(st);
         goto out;
     }
-    for (int i = 0; i < ns; i++) {
-        input_edges += res.per_source[i].input_edges;
-        arcs += res.per_source[i].arcs;
-        checked[i] = -1;
-    }
-    if (a.validate) {
-        validate_t w;
-        int c, failed = 0;
-        memset(&w, 0, sizeof w);
-        w.g = g;
-        w.sources = sources;
-        w.res = &res;
-        w.max_depth = a.o.max_depth;
-        w.checks = checks;
-        w.nchecks = nchecks;
-        w.verdict = verdict;
-        pthread_mutex_init(&w.lock, NULL);
-        st = bb_parallel_run(bb_cpu_count() < nchecks ? bb_cpu_count() : nchecks, validate_worker, &w);
-        pthread_mutex_destroy(&w.lock);
-        if (st != BOXBFS_OK) {
-            rc = bb_cli_fail(st);
-            goto out;
-        }
-        for (c = 0; c < nchecks; c++) {
-            checked[checks[c]] = verdict[c];
-            failed |= !verdict[c];
-        }
-        validation = failed ? "failed" : "passed";
-    }
+    for (int i = 0; i < ns; i++) checked[i] = -1;
+    if (a.validate && (rc = validate(g, res, checks, nchecks, verdict, checked, &validation)) != 0)
+        goto out;
     {
-        report_t r = {&a, g, sources, &res, input_edges, arcs, checked, a.validate ? nchecks : 0,
-                      validation};
+        report_t r = {&a, g, boxbfs_msbfs_report(res), checked, a.validate ? nchecks : 0, validation};
         int wrc = 0;
         if (!(a.json && strcmp(a.json, "-") == 0)) report_text(stdout, &r);
         if (a.json) {
@@ -716,12 +608,12 @@ int bb_cmd_msbfs(int argc, char **argv)
             wrc |= f == NULL || report_json(f, &r) != 0;
             if (f) wrc |= close_out(f, a.json) != 0;
         }
-        if (a.output_depths) wrc |= write_depths(a.output_depths, g, sources, ns, &res) != 0;
-        if (a.closeness) wrc |= write_closeness(a.closeness, g, sources, ns, &res) != 0;
+        if (a.output_depths) wrc |= write_depths(a.output_depths, g, sources, ns, res) != 0;
+        if (a.closeness) wrc |= write_closeness(a.closeness, g, r.rep) != 0;
         rc = strcmp(validation, "failed") == 0 ? BB_EXIT_VALIDATION : wrc ? BB_EXIT_RUNTIME : BB_EXIT_OK;
     }
 out:
-    bb_msbfs_result_free(&res);
+    boxbfs_msbfs_free(res);
     boxbfs_graph_free(g);
     free(sources);
     free(order);

@@ -44,7 +44,7 @@ static void track(char *tmp, int on)
     if (!installed) {
         installed = 1;
         atexit(remove_live);
-        bb_abort_hook_set(remove_live);
+        boxbfs_abort_hook_set(remove_live);
         for (int i = 0; i < 3; i++) {
             int sig = i == 0 ? SIGTERM : i == 1 ? SIGINT : SIGHUP;
             struct sigaction old;

@@ -67,10 +67,23 @@ void bb_log(bb_log_level_t level, int dev, const char *file, int line, const cha
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (dev >= 0)
+    if (file == NULL)   /* boxbfs_log: a program's line, no place in boxbfs */
+        fprintf(stderr, "boxbfs: %s %s\n", names[level], msg);
+    else if (dev >= 0)
         fprintf(stderr, "boxbfs: [dev %d] %s %s:%d %s\n", dev, names[level], file, line, msg);
     else
         fprintf(stderr, "boxbfs: %s %s:%d %s\n", names[level], file, line, msg);
+}
+
+void boxbfs_log(boxbfs_log_level_t level, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    if (fmt == NULL || level < BOXBFS_LOG_ERROR || level > BOXBFS_LOG_DEBUG) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bb_log((bb_log_level_t)level, -1, NULL, 0, "%s", msg);
 }
 
 boxbfs_status_t bb_malloc(size_t bytes, const char *what, void *ptr_p)
@@ -95,7 +108,7 @@ boxbfs_status_t bb_calloc(size_t count, size_t size, const char *what, void *ptr
 
 static void (*abort_hook)(void);
 
-void bb_abort_hook_set(void (*hook)(void)) { abort_hook = hook; }
+void boxbfs_abort_hook_set(void (*hook)(void)) { abort_hook = hook; }
 
 void bb_abort_hook_run(void)
 {

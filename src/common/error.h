@@ -15,7 +15,8 @@ boxbfs_status_t bb_error_set(boxbfs_status_t status, const char *fmt, ...)
 void bb_error_copy(const char *message);
 
 typedef enum { BB_LOG_ERROR = 0, BB_LOG_WARN = 1, BB_LOG_INFO = 2, BB_LOG_DEBUG = 3 } bb_log_level_t;
-/* "boxbfs: [dev D] LEVEL file:line message"; dev < 0 omits the device. */
+/* "boxbfs: [dev D] LEVEL file:line message"; dev < 0 omits the device, file
+ * NULL the place (boxbfs_log). Levels as boxbfs_log_level_t's. */
 void bb_log(bb_log_level_t level, int dev, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int bb_log_enabled(bb_log_level_t level);
@@ -48,9 +49,8 @@ int bb_log_enabled(bb_log_level_t level);
 boxbfs_status_t bb_malloc(size_t bytes, const char *what, void *ptr_p);
 boxbfs_status_t bb_calloc(size_t count, size_t size, const char *what, void *ptr_p);
 
-/* What the process runs before it ends without returning (an MPI rank's
- * MPI_Abort): the CLI removes its temporary output files. One hook. */
-void bb_abort_hook_set(void (*hook)(void));
+/* Run the hook of boxbfs_abort_hook_set (if any) before the process ends
+ * without returning (an MPI rank's MPI_Abort). */
 void bb_abort_hook_run(void);
 
 #endif /* BB_ERROR_H */

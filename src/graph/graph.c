@@ -102,6 +102,27 @@ boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *pat
     return bb_io_save_edgelist(graph, path);
 }
 
+boxbfs_status_t bb_graph_check_sources(const struct boxbfs_graph *g, const int64_t *sources,
+                                       int64_t count, const char *what)
+{
+    uint8_t *seen;   /* one bit per vertex */
+    boxbfs_status_t st = BOXBFS_OK;
+    BB_CHECK(bb_calloc((size_t)g->n / 8 + 1, 1, "the sources seen", &seen));
+    for (int64_t i = 0; i < count && st == BOXBFS_OK; i++) {
+        int64_t s = sources[i];
+        if (s < 0 || s >= g->n)
+            st = bb_error_set(BOXBFS_ERR_INVALID_ARG, "%s: source %lld (number %lld) out of range "
+                              "[0, %lld)", what, (long long)s, (long long)i, (long long)g->n);
+        else if (seen[s >> 3] & (1u << (s & 7)))
+            st = bb_error_set(BOXBFS_ERR_INVALID_ARG, "%s: source %lld given twice (number %lld "
+                              "repeats it)", what, (long long)s, (long long)i);
+        else
+            seen[s >> 3] |= (uint8_t)(1u << (s & 7));
+    }
+    free(seen);
+    return st;
+}
+
 boxbfs_status_t bb_graph_require_whole(const struct boxbfs_graph *g, const char *what)
 {
     if (!bb_graph_is_slice(g)) return BOXBFS_OK;

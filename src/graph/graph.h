@@ -59,6 +59,10 @@ static inline int bb_graph_is_slice(const struct boxbfs_graph *g)
 /* OK for a whole graph; for a slice UNSUPPORTED with a message saying that
  * what (e.g. "the reference BFS") needs the whole graph. */
 boxbfs_status_t bb_graph_require_whole(const struct boxbfs_graph *g, const char *what);
+/* OK when every one of count sources is a vertex of g and none comes twice;
+ * else INVALID_ARG, the message starting "what: source ..." and naming it. */
+boxbfs_status_t bb_graph_check_sources(const struct boxbfs_graph *g, const int64_t *sources,
+                                       int64_t count, const char *what);
 
 /* CSR rows [lo, hi) of a graph of n vertices, as bb_rows_build makes them. */
 typedef struct {

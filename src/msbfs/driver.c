@@ -23,22 +23,9 @@
 #include "kernels/upload.h"
 #include "msbfs/msbfs.h"
 
-void bb_msbfs_opts_init(bb_msbfs_opts_t *o)
-{
-    memset(o, 0, sizeof *o);
-    o->backend = BOXBFS_BACKEND_CPU;
-    o->devices = 1;
-    o->group_size = 128;
-    o->groupby = 1;
-    o->groupby_p = 128;
-    o->groupby_q = 128;
-    o->max_depth = -1;
-    o->alpha = 4;   /* README "Multi-source BFS": bottom-up rarely ends early here */
-}
-
 typedef struct {
     boxbfs_graph_t g;
-    const bb_msbfs_opts_t *o;
+    const boxbfs_msbfs_options_t *o;
     const bb_device_ops_t *ops;
     const bb_msbfs_ops_t *mops;
     const int64_t *sources;
@@ -107,6 +94,13 @@ static boxbfs_status_t setup(const run_t *r, dev_t_ *d)
     BB_CHECK(dalloc(r, d, (size_t)r->max_keep * n * 4, &k->depths));
     BB_CHECK(dalloc(r, d, BB_MS_COUNTERS * 8, &k->counters));
     return BOXBFS_OK;
+}
+
+/* Wasserman-Faust closeness (boxbfs.h, boxbfs_msbfs_source_t). */
+static double closeness(int64_t reached, int64_t sum_depth, int64_t n)
+{
+    if (reached <= 1 || sum_depth == 0 || n <= 1) return 0;
+    return ((double)(reached - 1) / (double)(n - 1)) * ((double)(reached - 1) / (double)sum_depth);
 }
 
 /* One group from its sources to its last level. record: 0 for the warm-up.
@@ -200,20 +194,22 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
     BB_CHECK(ops->sync(d->dev));
     if (!record) return BOXBFS_OK;
     {
-        bb_msbfs_group_t *gr = &res->groups[gi];
+        boxbfs_msbfs_group_t *gr = &res->groups[gi];
         gr->time_s = bb_now_s() - t0;
         gr->device = dev_index;
-        gr->count = count;
+        gr->size = count;
         gr->levels = levels;
-        gr->td_levels = td;
-        gr->bu_levels = bu;
-        gr->touched = touched;
+        gr->top_down_levels = td;
+        gr->bottom_up_levels = bu;
+        gr->arcs_touched = touched;
         double tc = bb_now_s();
         for (int i = 0; i < count; i++) {
-            bb_msbfs_source_t *s = &res->per_source[idx[i]];
+            boxbfs_msbfs_source_t *s = &res->per_source[idx[i]];
+            s->source = r->sources[idx[i]];
             s->reached = reached[i];
             s->eccentricity = ecc[i];
             s->sum_depth = sum[i];
+            s->closeness = closeness(reached[i], sum[i], r->g->n);
             s->input_edges = (int64_t)c[BB_MS_CREDIT + i];
             s->arcs = (int64_t)c[BB_MS_ARCS + i];
             s->group = gi;
@@ -275,7 +271,7 @@ void bb_msbfs_result_free(bb_msbfs_result_t *res)
 }
 
 static boxbfs_status_t check_args(boxbfs_graph_t g, const int64_t *sources, int nsources,
-                                  const bb_msbfs_opts_t *o)
+                                  const boxbfs_msbfs_options_t *o)
 {
     int available = 0;
     BB_CHECK(bb_graph_require_whole(g, "multi-source BFS"));
@@ -311,7 +307,7 @@ static boxbfs_status_t check_args(boxbfs_graph_t g, const int64_t *sources, int 
 }
 
 boxbfs_status_t bb_msbfs_run(boxbfs_graph_t g, const int64_t *sources, int nsources,
-                             const bb_msbfs_opts_t *o, const uint8_t *keep,
+                             const boxbfs_msbfs_options_t *o, const uint8_t *keep,
                              bb_msbfs_result_t *res)
 {
     run_t r;
@@ -375,11 +371,11 @@ boxbfs_status_t bb_msbfs_run(boxbfs_graph_t g, const int64_t *sources, int nsour
         res->total_s = t1 - t0;
     }
     for (int gi = 0; gi < res->ngroups; gi++) {
-        bb_msbfs_group_t *gr = &res->groups[gi];
-        bb_msbfs_device_t *dv = &res->devices[gr->device];
+        boxbfs_msbfs_group_t *gr = &res->groups[gi];
+        boxbfs_msbfs_device_t *dv = &res->devices[gr->device];
         dv->groups++;
         dv->busy_s += gr->time_s;
-        dv->touched += gr->touched;
+        dv->arcs_touched += gr->arcs_touched;
         dv->input_edges += gr->input_edges;
         dv->arcs += gr->arcs;
     }

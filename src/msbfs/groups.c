@@ -31,7 +31,7 @@ static int cmp_key(const void *a, const void *b)
 }
 
 boxbfs_status_t bb_msbfs_group_order(boxbfs_graph_t g, const int64_t *sources, int nsources,
-                                     const bb_msbfs_opts_t *o, int *order_p)
+                                     const boxbfs_msbfs_options_t *o, int *order_p)
 {
     key_t_ *keys;
     BB_CHECK(bb_graph_require_whole(g, "multi-source BFS"));

@@ -12,53 +12,20 @@
 
 #include "boxbfs.h"
 
-typedef struct {
-    boxbfs_backend_t backend;
-    int devices;            /* >= 1 */
-    int group_size;         /* 32, 64, 128 */
-    int groupby;            /* 1: outdegree rules; 0: the sources' order */
-    int64_t groupby_p;      /* rule 1: source out-degree < p */
-    int64_t groupby_q;      /* rule 2: a common neighbor of out-degree > q */
-    int32_t max_depth;      /* < 0: none; else levels 0..max_depth only (k-hop) */
-    double alpha;           /* bottom-up when joint frontier arcs * alpha > unreached in-arcs */
-} bb_msbfs_opts_t;
-
-typedef struct {
-    int64_t reached;        /* vertices at a finite depth, the source included */
-    int64_t eccentricity;   /* largest finite depth */
-    int64_t sum_depth;      /* sum of the finite depths */
-    int64_t input_edges;    /* Graph500: input edges credited to the reached vertices */
-    int64_t arcs;           /* out-arcs of the reached vertices (paper-style count) */
-    int group;
-} bb_msbfs_source_t;
-
-typedef struct {
-    int device, count;
-    int levels, td_levels, bu_levels;
-    double time_s;
-    int64_t touched;        /* arcs inspected by the group's steps */
-    int64_t input_edges, arcs;   /* sums over its instances */
-} bb_msbfs_group_t;
-
-typedef struct {
-    char name[128];
-    int groups;
-    double busy_s;          /* sum of its groups' times */
-    int64_t touched, input_edges, arcs;
-} bb_msbfs_device_t;
+/* The options are the public boxbfs_msbfs_options_t, checked by the entry
+ * points of api.c before the driver sees them; the figures per source, group
+ * and device are the public structs too (boxbfs.h). */
 
 typedef struct {
     int nsources, ngroups, ndev;
     int *order;             /* nsources: source indices in group order (group g: [g*G, ...)) */
-    bb_msbfs_group_t *groups;
-    bb_msbfs_source_t *per_source;   /* by source index */
-    bb_msbfs_device_t *devices;
+    boxbfs_msbfs_group_t *groups;
+    boxbfs_msbfs_source_t *per_source;   /* by source index */
+    boxbfs_msbfs_device_t *devices;
     int32_t *depths;        /* one row of n per kept source, in source-index order */
     int *depth_row;         /* nsources: the row of a kept source, or -1 */
     double total_s;         /* first group's start to the last group's end, all devices */
 } bb_msbfs_result_t;
-
-void bb_msbfs_opts_init(bb_msbfs_opts_t *o);
 
 /* The group order of sources [000 §5.2] (order_p: nsources indices). With
  * groupby, sources of out-degree < p whose highest-degree neighbor has
@@ -66,15 +33,25 @@ void bb_msbfs_opts_init(bb_msbfs_opts_t *o);
  * index (same hub: one group, small hub buckets combined with the next),
  * then the others in their order; without, the given order. */
 boxbfs_status_t bb_msbfs_group_order(boxbfs_graph_t g, const int64_t *sources, int nsources,
-                                     const bb_msbfs_opts_t *o, int *order_p);
+                                     const boxbfs_msbfs_options_t *o, int *order_p);
 
 /* Run every source (internal ids, distinct) in groups. keep (nsources, may
  * be NULL) marks the sources whose depths are wanted in res->depths.
  * Returns OK, INVALID_ARG, NO_DEVICE, DEVICE, DEVICE_MEMORY, UNSUPPORTED,
  * NO_MEMORY. */
 boxbfs_status_t bb_msbfs_run(boxbfs_graph_t g, const int64_t *sources, int nsources,
-                             const bb_msbfs_opts_t *o, const uint8_t *keep,
+                             const boxbfs_msbfs_options_t *o, const uint8_t *keep,
                              bb_msbfs_result_t *res);
 void bb_msbfs_result_free(bb_msbfs_result_t *res);
+
+/* The public result (boxbfs_msbfs_result_t, api.c): the driver's result,
+ * what the checks need of the run, and the report in the public structs. */
+struct boxbfs_msbfs_result {
+    bb_msbfs_result_t res;
+    int64_t n;                      /* vertices of the run's graph */
+    int32_t max_depth;              /* -1: none */
+    boxbfs_msbfs_report_t report;   /* points into res */
+    int64_t *order;                 /* res.order widened */
+};
 
 #endif /* BB_MSBFS_H */
