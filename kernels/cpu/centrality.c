@@ -103,12 +103,16 @@ boxbfs_status_t bb_cpu_sigma_pull(const bb_cstate_t *k, void *stream, uint64_t c
         if (k->level[v] == next_level - 1) k->fbits[v >> 5] |= 1u << (v & 31);
     for (uint64_t v = 0; v < nloc; v++) {
         uint64_t sum = 0;
+        int found = 0;   /* not sum != 0: a count may wrap to 0 (mod 2^64) */
         if (k->level[v] != -1) continue;
         for (int64_t e = k->in_offsets[v]; e < k->in_offsets[v + 1]; e++) {
             uint32_t u = k->in_columns[e];
-            if (k->fbits[u >> 5] >> (u & 31) & 1) add_count(k, &sum, k->sigma[u]);
+            if (k->fbits[u >> 5] >> (u & 31) & 1) {
+                add_count(k, &sum, k->sigma[u]);
+                found = 1;
+            }
         }
-        if (sum) {
+        if (found) {
             k->level[v] = next_level;
             k->sigma[v] = sum;
             k->counters[BB_CC_NEXT]++;

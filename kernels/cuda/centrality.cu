@@ -167,6 +167,14 @@ __device__ __forceinline__ uint64_t group_sum(uint64_t s, bool *wrap)
     return s;
 }
 
+/* Whether any lane of the caller's group (width kGroup) has b; full warp. */
+__device__ __forceinline__ bool group_any(bool b)
+{
+    unsigned ballot = __ballot_sync(BB_FULL_MASK, b);
+    unsigned group = ((1u << kGroup) - 1) << (bb_lane() / kGroup * kGroup);
+    return (ballot & group) != 0;
+}
+
 /* A thread's discoveries, summed over the warp and added with one atomic
  * per counter per warp at the end of a grid-stride kernel. */
 __device__ __forceinline__ void flush_counts(const bb_cstate_t &k, unsigned long long cnt,
@@ -194,7 +202,7 @@ __global__ void pull_kernel(bb_cstate_t k, int32_t next_level)
         unsigned trips = (unsigned)((end - beg + kGroup - 1) / kGroup);
         trips = __reduce_max_sync(BB_FULL_MASK, trips);
         uint64_t s = 0;
-        bool wrap = false;
+        bool wrap = false, hit = false;   /* hit, not s != 0: a count may wrap to 0 */
         for (unsigned t = 0; t < trips; t++) {
             int64_t e = beg + (int64_t)t * kGroup + sub;
             if (e < end) {
@@ -203,11 +211,13 @@ __global__ void pull_kernel(bb_cstate_t k, int32_t next_level)
                     uint64_t x = k.sigma[u];
                     wrap = wrap || s + x < s;
                     s += x;
+                    hit = true;
                 }
             }
         }
         s = group_sum(s, &wrap);
-        if (live && sub == 0 && s != 0) {
+        hit = group_any(hit);
+        if (live && sub == 0 && hit) {
             k.level[v] = next_level;
             k.sigma[v] = s;
             if (wrap) *ctr(k, BB_CC_OVERFLOW) = 1;
@@ -253,17 +263,19 @@ __global__ void pull_heavy_kernel(bb_cstate_t k, int32_t next_level)
         uint32_t v = k.heavy_in[i];
         if (k.level[v] != -1) continue;   /* block-uniform */
         uint64_t s = 0;
-        bool wrap = false;
+        bool wrap = false, hit = false;
         for (int64_t e = k.in_offsets[v] + threadIdx.x; e < k.in_offsets[v + 1]; e += blockDim.x) {
             uint32_t u = k.in_columns[e];
             if (__ldg(k.fbits + (u >> 5)) >> (u & 31) & 1u) {
                 uint64_t x = k.sigma[u];
                 wrap = wrap || s + x < s;
                 s += x;
+                hit = true;
             }
         }
         s = block_sum(s, &wrap);
-        if (threadIdx.x == 0 && s != 0) {
+        hit = __syncthreads_or(hit);
+        if (threadIdx.x == 0 && hit) {
             k.level[v] = next_level;
             k.sigma[v] = s;
             if (wrap) *ctr(k, BB_CC_OVERFLOW) = 1;

@@ -518,6 +518,14 @@ boxbfs_status_t bb_centrality_sigma(bb_centrality_t *c, int64_t root, int32_t *l
         if (sigma) BB_CHECK(c->ops->copy_d2h(D->dev, sigma + D->k.lo, D->k.sigma, nloc * 8));
         BB_CHECK(c->ops->sync(D->dev));
     }
+    /* TurboBFS's forms take a count of 0 for "not reached", as the paper
+     * does: past 2^64 a count that wraps to 0 loses its vertex */
+    if (rep.overflow && c->o.algorithm == BB_SIGMA_SPMV)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "root %lld: a shortest-path count exceeds 2^64 - 1, and the spmv "
+                            "forms mark vertices reached by a nonzero count; use "
+                            "--algorithm frontier",
+                            (long long)root);
     if (level)
         for (int64_t v = 0; v < c->g->n; v++) rep.reached += level[v] >= 0;
     if (report_p) *report_p = rep;
