@@ -6,7 +6,8 @@
  * crosses links within a grid column (expand) or a grid row (fold, parent
  * gather); a level's frontier bytes are expand + fold; the per-link matrix
  * sums to the total; 1x1 sends nothing; the same run twice counts the same;
- * bad grids and options are refused with a message. */
+ * bad grids and options are refused with a message; --exchange nccl on the
+ * cpu backend gets the exchange's refusal, none of the 2D engine's. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -170,6 +171,21 @@ int main(void)
     refused(kron, 4, 0, 2, BOXBFS_ERR_INVALID_ARG, BOXBFS_SEARCH_TOP_DOWN, "grid 0x2");
     refused(kron, 4, 2, 2, BOXBFS_ERR_UNSUPPORTED, BOXBFS_SEARCH_AUTO, "top-down");
     refused(kron, 4, 2, 2, BOXBFS_ERR_UNSUPPORTED, BOXBFS_SEARCH_BOTTOM_UP, "top-down");
+    {   /* --exchange nccl: 2D takes it; on the cpu backend the exchange's own refusal */
+        boxbfs_engine_options_t o;
+        boxbfs_engine_t e = NULL;
+        boxbfs_engine_options_init(&o);
+        o.partition = BOXBFS_PARTITION_2D;
+        o.direction = BOXBFS_SEARCH_TOP_DOWN;
+        o.backend = BOXBFS_BACKEND_CPU;
+        o.exchange = BOXBFS_EXCHANGE_NCCL;
+        o.devices = 4;
+        CHECK(boxbfs_engine_create(kron, &o, &e) == BOXBFS_ERR_UNSUPPORTED);
+        CHECK(e == NULL);
+        CHECK(strstr(boxbfs_last_error(), "not built in") != NULL ||
+              strstr(boxbfs_last_error(), "cuda backend only") != NULL);
+        CHECK(strstr(boxbfs_last_error(), "2d") == NULL);
+    }
     boxbfs_graph_free(kron);
     boxbfs_graph_free(hand);
     boxbfs_graph_free(directed);
