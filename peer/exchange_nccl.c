@@ -9,16 +9,19 @@
  * NCCL's messages cannot be paced one by one: --throttle paces the round
  * (no device returns before the link model's time for the round's
  * left-right schedule), as the MPI exchange does.
- * A device's NCCL group completes when its own messages are through, which
- * may be before a partner has even read the round's sizes (a send can land
- * in NCCL's buffers before its receive is posted). The callers write their
- * row of the next round right after some rounds (the 2D engine's fold after
- * expand; the parent gather's answers after the requests, 1D and 2D): a
- * device that raced ahead would change sizes that a slower one still reads,
- * and that one would post a receive that is never sent or miss one that is.
- * So the round ends on the process's barrier, as the left-right schedule's
- * last step does (with one device per MPI rank it is a barrier of one:
- * each rank has its own copy of the matrices). */
+ * A device's NCCL group completes when its own messages are through: it
+ * does not wait for a device it has no message with this round, and NCCL
+ * does not promise that a send waits until its receive is posted. The
+ * callers write their row of the next round right after some rounds: the
+ * 2D engine's fold after expand (a device in B's grid row but not its grid
+ * column shares no expand message with B, finishes, and writes a fold size
+ * that B, still in expand, reads as an expand size), and the parent
+ * gather's answers after its requests (1D and 2D; a hazard where a send
+ * completes before its receive is posted). The slower device would post a
+ * receive that is never sent, or miss one that is. So the round ends on the
+ * process's barrier, as the left-right schedule's last step does (with one
+ * device per MPI rank a barrier of one: each rank has its own copy of the
+ * matrices). */
 #include "config.h"
 
 #include "peer/exchange.h"
