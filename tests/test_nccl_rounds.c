@@ -20,7 +20,6 @@
  * answers after its requests) and this test fails. */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
