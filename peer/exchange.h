@@ -61,12 +61,16 @@ struct bb_exchange_round {
 boxbfs_status_t bb_exchange_leftright(const bb_exchange_t *x, const bb_exchange_round_t *r,
                                       int self);
 
-/* --exchange nccl (peer/exchange_nccl.c, one process): every device thread
- * calls it for the round at the same time (NCCL needs the group calls of all
- * ranks issued concurrently); device self counts each non-empty message of
- * its row on its link, then sends its row and receives its column in one
- * NCCL group on its stream and waits for it. Returns OK at once when the
- * barrier was already aborted; a failure aborts the barrier. */
+/* --exchange nccl (peer/exchange_nccl.c; one process, or one device per MPI
+ * rank): every device thread calls it for the round at the same time (NCCL
+ * needs the group calls of all ranks issued concurrently); device self
+ * counts each non-empty message of its row on its link, then sends its row
+ * and receives its column in one NCCL group on its stream and waits for it,
+ * then for this process's other devices (the barrier): as after the
+ * left-right schedule, no device returns before every device of the process
+ * has read the round's matrices, so each may write its row of the next
+ * round at once. Returns OK at once when the barrier was already aborted; a
+ * failure aborts the barrier. */
 boxbfs_status_t bb_exchange_nccl(const bb_exchange_t *x, const bb_exchange_round_t *r, int self);
 
 /* --exchange mpi (peer/exchange_mpi.c, built with MPI): device self is rank

@@ -8,7 +8,20 @@
  * copy (same bytes, phase and level, one message per non-empty payload).
  * NCCL's messages cannot be paced one by one: --throttle paces the round
  * (no device returns before the link model's time for the round's
- * left-right schedule), as the MPI exchange does. */
+ * left-right schedule), as the MPI exchange does.
+ * A device's NCCL group completes when its own messages are through: it
+ * does not wait for a device it has no message with this round, and NCCL
+ * does not promise that a send waits until its receive is posted. The
+ * callers write their row of the next round right after some rounds: the
+ * 2D engine's fold after expand (a device in B's grid row but not its grid
+ * column shares no expand message with B, finishes, and writes a fold size
+ * that B, still in expand, reads as an expand size), and the parent
+ * gather's answers after its requests (1D and 2D; a hazard where a send
+ * completes before its receive is posted). The slower device would post a
+ * receive that is never sent, or miss one that is. So the round ends on the
+ * process's barrier, as the left-right schedule's last step does (with one
+ * device per MPI rank a barrier of one: each rank has its own copy of the
+ * matrices). */
 #include "config.h"
 
 #include "peer/exchange.h"
@@ -34,7 +47,11 @@ boxbfs_status_t bb_exchange_nccl(const bb_exchange_t *x, const bb_exchange_round
     st = bb_nccl_ops_ptr->round(x->nccl, self, x->ops->stream(x->devs[self]),
                                 (const void *const *)r->src, (void *const *)r->recv, r->bytes,
                                 barrier_aborted, x->barrier);
-    if (st != BOXBFS_OK) bb_barrier_abort(x->barrier);
-    else if (x->throttle) bb_wait_until(t0 + bb_linkmat_leftright_s(x->throttle, r->bytes));
-    return st;
+    if (st != BOXBFS_OK) {
+        bb_barrier_abort(x->barrier);
+        return st;
+    }
+    if (x->throttle) bb_wait_until(t0 + bb_linkmat_leftright_s(x->throttle, r->bytes));
+    (void)bb_barrier_wait(x->barrier);   /* aborted: the caller sees it */
+    return BOXBFS_OK;
 }

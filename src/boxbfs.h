@@ -327,9 +327,10 @@ typedef struct {
      * 0: every level from the host. */
     int64_t device_loop_arcs;
     /* README "2D partition": BOXBFS_PARTITION_2D runs top-down only, on the
-     * cpu backend (emulated devices; one per MPI rank with
-     * BOXBFS_EXCHANGE_MPI); grid_rows x grid_cols must equal the devices, 0 x 0
-     * picks the squarest grid (boxbfs_grid_default). */
+     * cpu backend (emulated devices) or the cuda backend, with every exchange
+     * (one device per MPI rank with BOXBFS_EXCHANGE_MPI, or with
+     * BOXBFS_EXCHANGE_NCCL under an MPI launcher); grid_rows x grid_cols must
+     * equal the devices, 0 x 0 picks the squarest grid (boxbfs_grid_default). */
     boxbfs_partition_t partition;
     int grid_rows, grid_cols;
 } boxbfs_engine_options_t;

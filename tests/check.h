@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "boxbfs.h"
 
@@ -67,6 +68,31 @@ static inline boxbfs_graph_t check_graph(int64_t n, int64_t m, const int64_t (*e
     }
     CHECK_OK(boxbfs_graph_from_edges(n, m, src, dst, directed, &g));
     return g;
+}
+
+/* The search from root left a tree that passes the Graph500 validator and
+ * the reference BFS's levels; otherwise prints why after `what` (the case:
+ * grid, wire, root) and returns 0. */
+static inline int check_tree_levels(boxbfs_graph_t g, int64_t root, const int64_t *parent,
+                                    const int32_t *level, const char *what)
+{
+    int64_t n = boxbfs_graph_vertices(g);
+    int64_t *ref_parent = malloc((size_t)n * 8 + 8);
+    int32_t *ref_level = malloc((size_t)n * 4 + 4);
+    int ok = 0;
+    if (ref_parent == NULL || ref_level == NULL) {
+        fprintf(stderr, "%s: out of memory\n", what);
+    } else if (boxbfs_validate(g, root, parent, level, NULL) != BOXBFS_OK) {
+        fprintf(stderr, "%s: %s\n", what, boxbfs_last_error());
+    } else if (boxbfs_bfs_reference(g, root, ref_parent, ref_level) != BOXBFS_OK ||
+               memcmp(level, ref_level, (size_t)n * 4) != 0) {
+        fprintf(stderr, "%s: levels differ from the reference\n", what);
+    } else {
+        ok = 1;
+    }
+    free(ref_parent);
+    free(ref_level);
+    return ok;
 }
 
 #endif /* BB_TESTS_CHECK_H */

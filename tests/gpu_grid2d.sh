@@ -2,8 +2,14 @@
 # --partition 2d on the cuda backend (README "2D partition"): for every grid
 # the GPUs here allow (R x C <= GPUs, R, C <= 2), the cuda run counts the
 # same traffic (totals, phases, per-link matrix, level table, per-root
-# bytes) and gives the same levels as the cpu backend, and validates. Skips
-# (77) without a GPU or without the cuda backend.
+# bytes) and gives the same levels as the cpu backend, and validates.
+# --exchange nccl (built with NCCL): grid 1x1 on one GPU counts the same
+# traffic and gives the same levels as --exchange peer; with two GPUs, grids
+# 1x2 and 2x1 over NCCL equal peer (bytes and messages per phase, link and
+# level), and `mpirun -np 2 ... --exchange nccl` (built --with-mpi) equals
+# one process. A section that needs what is missing (NCCL, a second GPU,
+# MPI) is skipped and the log says so. Skips (77) without a GPU or without
+# the cuda backend.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -55,4 +61,61 @@ PY"
             "cut -d' ' -f1,2 '$tmp/c.out' >'$tmp/c.l'; cut -d' ' -f1,2 '$tmp/g.out' >'$tmp/g.l'; cmp -s '$tmp/c.l' '$tmp/g.l'"
     done
 done
+
+# --exchange nccl: the same rounds as peer, moved by NCCL (README "2D partition")
+same_traffic() {   # reference.json tested.json: validated, same traffic and level table
+    python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" nccl
+}
+same_levels() {    # a.out b.out: the same level of every vertex
+    cut -d' ' -f1,2 "$1" >"$tmp/a.l"; cut -d' ' -f1,2 "$2" >"$tmp/b.l"; cmp -s "$tmp/a.l" "$tmp/b.l"
+}
+nccl_pair() {      # GRID WIRE: one process, --exchange peer against --exchange nccl
+    name="$1 $2 nccl"
+    set -- kron:14 --roots 4 --backend cuda --partition 2d --grid "$1" --wire "$2"
+    "$BOXBFS" bfs "$@" --exchange peer --json "$tmp/p.json" --output "$tmp/p.out" >/dev/null 2>"$tmp/pe"
+    prc=$?
+    "$BOXBFS" bfs "$@" --exchange nccl --json "$tmp/n.json" --output "$tmp/n.out" >/dev/null 2>"$tmp/ne"
+    nrc=$?
+    check "$name: exit 0 (peer $prc, nccl $nrc)" "[ $prc -eq 0 ] && [ $nrc -eq 0 ]"
+    if [ $prc -ne 0 ] || [ $nrc -ne 0 ]; then sed 's/^/    /' "$tmp/pe" "$tmp/ne"; return; fi
+    check "$name: validated, same bytes and messages (phases, links, levels) as peer" \
+        "same_traffic '$tmp/p.json' '$tmp/n.json'"
+    check "$name: same levels as peer" "same_levels '$tmp/p.out' '$tmp/n.out'"
+}
+"$BOXBFS" bfs kron:4 --backend cuda --exchange nccl --partition 2d --roots 1 >/dev/null 2>"$tmp/e"
+if grep -q 'not built in' "$tmp/e"; then
+    echo "built without NCCL: the --exchange nccl sections skipped"
+else
+    for wire in list auto; do nccl_pair 1x1 $wire; done
+    if [ "$gpus" -lt 2 ]; then
+        echo "$gpus GPU: the 2-GPU nccl section (1x2, 2x1, mpirun -np 2) skipped"
+    else
+        for grid in 1x2 2x1; do
+            for wire in list auto; do nccl_pair $grid $wire; done
+        done
+        # across processes: one GPU and one NCCL rank per process, the same as one process
+        if ! command -v mpirun >/dev/null 2>&1 ||
+           ! "$BOXBFS" bfs kron:4 --backend cpu --exchange mpi --roots 1 >/dev/null 2>&1; then
+            echo "no MPI build or no mpirun: the mpirun -np 2 nccl section skipped"
+        else
+            export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+            for grid in 1x2 2x1; do
+                set -- kron:14 --roots 4 --backend cuda --partition 2d --grid $grid --wire auto \
+                    --exchange nccl
+                "$BOXBFS" bfs "$@" --json "$tmp/o.json" --output "$tmp/o.out" >/dev/null 2>"$tmp/oe"
+                orc=$?
+                timeout 300 mpirun -np 2 "$BOXBFS" bfs "$@" --json "$tmp/m.json" \
+                    --output "$tmp/m.out" >"$tmp/mo" 2>"$tmp/me"
+                mrc=$?
+                check "mpirun -np 2 $grid nccl: exit 0 (one process $orc, mpirun $mrc)" \
+                    "[ $orc -eq 0 ] && [ $mrc -eq 0 ]"
+                if [ $orc -ne 0 ] || [ $mrc -ne 0 ]; then tail -5 "$tmp/oe" "$tmp/me"; continue; fi
+                check "mpirun -np 2 $grid nccl: validated, same traffic as one process" \
+                    "same_traffic '$tmp/o.json' '$tmp/m.json'"
+                check "mpirun -np 2 $grid nccl: same levels as one process" \
+                    "same_levels '$tmp/o.out' '$tmp/m.out'"
+            done
+        fi
+    fi
+fi
 exit $fail

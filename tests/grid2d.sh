@@ -79,4 +79,10 @@ bad "grid with 1d" "applies to --partition 2d" --grid 2x2
 bad "unknown partition" "--partition: unknown value" --partition 3d
 bad "2d auto direction" "top-down levels only" --partition 2d --direction auto
 bad "2d bottom-up" "top-down levels only" --partition 2d --direction bottom-up --devices 4
+# --exchange nccl reaches the 2D rounds (tests/gpu_grid2d.sh, tests/test_nccl_rounds); here
+# only its own refusals: not built in, or not on the cpu backend
+"$B" bfs kron:6 --roots 1 --backend cpu --partition 2d --grid 2x2 --exchange nccl >/dev/null 2>"$tmp/e"
+rc=$?
+check "2d nccl on the cpu backend: exit 1, the exchange's reason" \
+    "[ $rc -eq 1 ] && grep -q -E 'not built into|cuda backend only' '$tmp/e' && ! grep -q 'wired' '$tmp/e'"
 exit $fail

@@ -21,11 +21,17 @@
  * A device thus talks to R + C - 2 peers per level instead of P - 1. Both
  * rounds go through the exchange of the run (--exchange peer|host: the
  * left-right schedule, whose non-empty steps are exactly left-right within
- * each grid column, then within each grid row; mpi), and each message is
- * counted on its link, in the phases `expand` and `fold`; the 8-byte size
- * of every message of a round in `sizes`. Parents are resolved after the
+ * each grid column, then within each grid row; nccl: NCCL point-to-point in
+ * one process or one GPU per MPI rank; mpi), and each message is counted on
+ * its link, in the phases `expand` and `fold`, where the exchange issues it
+ * (the same code for every exchange); the 8-byte size of every message of a
+ * round in `sizes`, booked from the published rows (shared memory, or
+ * MPI_Allgather across processes, as in 1D). Parents are resolved after the
  * search [004 §3.3]: the owner only recorded which device found a vertex,
- * and asks it (requests and answers within the grid row, `parent_gather`). */
+ * and asks it (requests and answers within the grid row, `parent_gather`).
+ * A device writes its row of the next round right after a round (fold after
+ * expand, answers after requests): every exchange returns only once every
+ * device of the process has finished reading the round (exchange.h). */
 #include "config.h"
 
 #include "engine/engine2d.h"
@@ -79,10 +85,6 @@ boxbfs_status_t bb_grid2d_check(boxbfs_graph_t g, const boxbfs_engine_options_t 
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--partition 2d: the cuda backend's 2D kernels are not built in (use "
                             "--backend cpu)");
-    if (o->exchange == BOXBFS_EXCHANGE_NCCL)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--partition 2d moves its rounds with --exchange peer, host or mpi; "
-                            "nccl is not wired to it");
     if ((o->grid_rows == 0) != (o->grid_cols == 0) || o->grid_rows < 0 || o->grid_cols < 0 ||
         o->grid_rows > 1024 || o->grid_cols > 1024)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
