@@ -40,6 +40,8 @@ typedef struct {
     uint64_t max_arcs;         /* run a level only while its frontier has at most this many arcs */
     double alpha;              /* > 0: stop where auto switches to bottom-up (the engine's rule) */
     uint32_t log_cap;          /* levels kstate.level_log holds */
+    uint32_t from_counters;    /* 1: count and arcs are counters[NEXT], [NEXT_ARCS], left by the
+                                * level just queued on this stream (the fields are ignored) */
 } bb_loop_params_t;
 #define BB_LOG_FIELDS 4        /* per level: frontier, its arcs, nanoseconds, 0 */
 
