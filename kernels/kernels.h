@@ -115,6 +115,10 @@ typedef struct {
     int32_t *level;            /* owned: depth or -1 */
     int64_t *pred;             /* owned: parent gid, -(s+2) = from device s, -1 unreached */
     void *visited;             /* all n vertices (valid-flag, atomic); NULL for sort-unique */
+    const uint32_t *visited_init;   /* one device, bit layout, bottom-up levels: what reset
+                                     * copies into visited (else zeros): the vertices with
+                                     * no in-arcs, which no search reaches, so bottom-up
+                                     * levels skip them without reading their in_offsets */
     uint32_t *remote_parent;   /* n - (hi - lo) entries by bb_remote_slot(gid): parent lid
                                   for remote vertices this device discovered (BB_UNSET32
                                   if none); NULL if ndev == 1 */
