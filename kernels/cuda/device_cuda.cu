@@ -1,5 +1,5 @@
 /* The cuda backend: one GPU per bb_device_t with one non-blocking stream and
- * BB_TIMER_SLOTS timestamps; memory, copies and peer copies on that stream, and
+ * BB_TIMER_SLOTS events; memory, copies and peer copies on that stream, and
  * the kernels of kernels/cuda/ (one .cu per phase). Several host threads call
  * these ops on several devices (the host-staged exchange copies into another
  * device), so every op first makes its device current. */
@@ -14,20 +14,8 @@
 struct bb_device {
     int ordinal;
     cudaStream_t stream;
-    unsigned long long *stamps;   /* BB_TIMER_SLOTS, pinned host memory the GPU writes */
+    cudaEvent_t ev[BB_TIMER_SLOTS];
 };
-
-/* A timestamp is a one-thread kernel that writes the GPU's global nanosecond
- * timer into pinned host memory: the host reads it after the sync, with no
- * copy. Events cost more: on the device tool's H100 an event record added
- * ~5.5 us to a small level's round trip, a kernel ~1 us
- * (tools/results/h200-perf5/roundtrip.cu). */
-static __global__ void stamp(unsigned long long *slot)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    *slot = t;
-}
 
 /* Allocations are padded to whole 16-byte units: the byte-layout visited
  * array is updated with atomics on its containing 32-bit words. */
@@ -51,7 +39,8 @@ static boxbfs_status_t cuda_count(int *count_p)
 static void destroy(bb_device_t *dev)
 {
     (void)cudaSetDevice(dev->ordinal);
-    if (dev->stamps) (void)cudaFreeHost(dev->stamps);
+    for (int i = 0; i < BB_TIMER_SLOTS; i++)
+        if (dev->ev[i]) (void)cudaEventDestroy(dev->ev[i]);
     if (dev->stream) (void)cudaStreamDestroy(dev->stream);
     (void)cudaGetLastError();
     free(dev);
@@ -67,9 +56,8 @@ static boxbfs_status_t cuda_open(int ordinal, bb_device_t **dev_p, char *name, s
     BB_CUDA_CHECK_GOTO(cudaSetDevice(ordinal), st, fail);
     BB_CUDA_CHECK_GOTO(cudaGetDeviceProperties(&prop, ordinal), st, fail);
     BB_CUDA_CHECK_GOTO(cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking), st, fail);
-    BB_CUDA_CHECK_GOTO(cudaHostAlloc((void **)&dev->stamps, BB_TIMER_SLOTS * sizeof *dev->stamps,
-                                     cudaHostAllocMapped | cudaHostAllocPortable), st, fail);
-    memset(dev->stamps, 0, BB_TIMER_SLOTS * sizeof *dev->stamps);
+    for (int i = 0; i < BB_TIMER_SLOTS; i++)
+        BB_CUDA_CHECK_GOTO(cudaEventCreate(&dev->ev[i]), st, fail);
     snprintf(name, name_len, "%s (%04x:%02x:%02x.0)", prop.name, (unsigned)prop.pciDomainID,
              (unsigned)prop.pciBusID, (unsigned)prop.pciDeviceID);
     *dev_p = dev;
@@ -230,17 +218,18 @@ static boxbfs_status_t cuda_timer_record(bb_device_t *dev, int slot)
     if (slot < 0 || slot >= BB_TIMER_SLOTS)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "timer slot %d out of range", slot);
     BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
-    stamp<<<1, 1, 0, dev->stream>>>(dev->stamps + slot);
-    BB_CUDA_LAUNCH_CHECK();
+    BB_CUDA_CHECK(cudaEventRecord(dev->ev[slot], dev->stream));
     return BOXBFS_OK;
 }
 
 static boxbfs_status_t cuda_timer_elapsed(bb_device_t *dev, int from, int to, double *seconds_p)
 {
-    const volatile unsigned long long *t = dev->stamps;
+    float ms = 0;
     if (from < 0 || from >= BB_TIMER_SLOTS || to < 0 || to >= BB_TIMER_SLOTS)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "timer slots %d, %d out of range", from, to);
-    *seconds_p = (double)(long long)(t[to] - t[from]) * 1e-9;
+    BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
+    BB_CUDA_CHECK(cudaEventElapsedTime(&ms, dev->ev[from], dev->ev[to]));
+    *seconds_p = ms / 1000.0;
     return BOXBFS_OK;
 }
 
