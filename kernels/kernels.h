@@ -40,6 +40,8 @@ typedef struct {
     uint64_t max_arcs;         /* run a level only while its frontier has at most this many arcs */
     double alpha;              /* > 0: stop where auto switches to bottom-up (the engine's rule) */
     uint32_t log_cap;          /* levels kstate.level_log holds */
+    uint32_t from_counters;    /* 1: count and arcs are counters[NEXT], [NEXT_ARCS], left by the
+                                * level just queued on this stream (the fields are ignored) */
 } bb_loop_params_t;
 #define BB_LOG_FIELDS 4        /* per level: frontier, its arcs, nanoseconds, 0 */
 
@@ -113,6 +115,10 @@ typedef struct {
     int32_t *level;            /* owned: depth or -1 */
     int64_t *pred;             /* owned: parent gid, -(s+2) = from device s, -1 unreached */
     void *visited;             /* all n vertices (valid-flag, atomic); NULL for sort-unique */
+    const uint32_t *visited_init;   /* one device, bit layout, bottom-up levels: what reset
+                                     * copies into visited (else zeros): the vertices with
+                                     * no in-arcs, which no search reaches, so bottom-up
+                                     * levels skip them without reading their in_offsets */
     uint32_t *remote_parent;   /* n - (hi - lo) entries by bb_remote_slot(gid): parent lid
                                   for remote vertices this device discovered (BB_UNSET32
                                   if none); NULL if ndev == 1 */

@@ -10,7 +10,9 @@
 boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p)
 {
     uint32_t *cur = k->frontier, *nxt = k->next_frontier;
-    uint64_t count = p->count, arcs = p->arcs, prev = p->prev_count, unexplored = p->unexplored;
+    uint64_t count = p->from_counters ? k->counters[BB_CTR_NEXT] : p->count;
+    uint64_t arcs = p->from_counters ? k->counters[BB_CTR_NEXT_ARCS] : p->arcs;
+    uint64_t prev = p->prev_count, unexplored = p->unexplored;
     int32_t level = p->level;
     uint32_t runs = 0;
     (void)stream;

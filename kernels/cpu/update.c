@@ -17,7 +17,9 @@ boxbfs_status_t bb_cpu_reset(const bb_kstate_t *k, void *stream, uint64_t root)
         k->level[i] = -1;
         k->pred[i] = -1;
     }
-    if (k->visited)
+    if (k->visited && k->visited_init)
+        memcpy(k->visited, k->visited_init, ((k->n + 31) / 32) * 4);
+    else if (k->visited)
         memset(k->visited, 0, k->visited_bits ? ((k->n + 31) / 32) * 4 : k->n);
     if (k->remote_parent) memset(k->remote_parent, 0xff, (k->n - nloc) * sizeof(uint32_t));
     k->counters[BB_CTR_NEXT] = 0;

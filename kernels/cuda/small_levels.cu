@@ -49,7 +49,11 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     unsigned long long *arcs_ctr = cluster.map_shared_rank(s_arcs, 0);
     unsigned long long *ctr = (unsigned long long *)k.counters;
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
-    uint64_t count = p.count, arcs = p.arcs, prev = p.prev_count, unexplored = p.unexplored;
+    /* from_counters: the level before this launch left them (the leader writes
+     * ctr only after the first cluster barrier below, when all have read) */
+    uint64_t count = p.from_counters ? ctr[BB_CTR_NEXT] : p.count;
+    uint64_t arcs = p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs;
+    uint64_t prev = p.prev_count, unexplored = p.unexplored;
     uint64_t t_prev = leader ? global_ns() : 0;
     int32_t level = p.level;
     uint32_t runs = 0;

@@ -135,7 +135,10 @@ extern "C" boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uin
         BB_CUDA_CHECK(cudaMemsetAsync(k->level, 0xff, nloc * sizeof *k->level, s));
         BB_CUDA_CHECK(cudaMemsetAsync(k->pred, 0xff, nloc * sizeof *k->pred, s));
     }
-    if (k->visited)
+    if (k->visited && k->visited_init)
+        BB_CUDA_CHECK(cudaMemcpyAsync(k->visited, k->visited_init, ((k->n + 31) / 32) * 4,
+                                      cudaMemcpyDeviceToDevice, s));
+    else if (k->visited)
         BB_CUDA_CHECK(cudaMemsetAsync(k->visited, 0,
                                       k->visited_bits ? ((k->n + 31) / 32) * 4 : k->n, s));
     if (k->remote_parent)

@@ -22,6 +22,36 @@ typedef struct {
 
 static uint64_t words32(uint64_t bits) { return (bits + 31) / 32; }
 
+/* One device with bottom-up levels and a visited bitmap: each search starts
+ * from a visited bitmap with the vertices that have no in-arcs set
+ * (k.visited_init). No top-down level meets them (they are nobody's
+ * neighbor) and no bottom-up level can reach them, so no row changes; the
+ * bottom-up levels skip them at the cost of the visited word they read
+ * anyway, instead of reading their in_offsets (kron graphs: about half of
+ * all vertices, in every bottom-up level). */
+static int dead_bits(const struct boxbfs_engine *e)
+{
+    return e->ndev == 1 && e->bottom_up && e->opts.visited == BOXBFS_VISITED_BIT &&
+           e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
+}
+
+/* k.visited_init from the in-arc offsets (the out-arcs' where undirected). */
+static boxbfs_status_t upload_dead_bits(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    const int64_t *off = e->in_offsets ? e->in_offsets : e->graph->offsets;
+    uint64_t n = (uint64_t)e->graph->n;
+    uint32_t *bits;
+    boxbfs_status_t st;
+    BB_CHECK(bb_calloc((size_t)words32(n), 4, "the dead-vertex bitmap", &bits));
+    for (uint64_t v = 0; v < n; v++)
+        if (off[v + 1] == off[v]) bits[v >> 5] |= 1u << (v & 31);
+    st = e->ops->copy_h2d(D->dev, (void *)D->k.visited_init, bits, (size_t)words32(n) * 4);
+    if (st == BOXBFS_OK) st = e->ops->sync(D->dev);
+    free(bits);
+    return st;
+}
+
 static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
 {
     const boxbfs_engine_options_t *o = &e->opts;
@@ -45,6 +75,7 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
     if (ndev == 1) p->state += (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8;   /* the loop's log */
     if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
         p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
+    if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     p->remote = ndev > 1 ? (size_t)(n - p->nloc) * 4 : 0;   /* bb_remote_slot */
     p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
                                                     : (size_t)p->work_cap * 4 * 5 + 4;
@@ -188,7 +219,14 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(e->ops->host_alloc(D->dev, (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8,
                                     (void **)&D->loop_log));
     }
-    if (p->visited) {
+    if (dead_bits(e)) {
+        uint32_t *init;
+        BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &init));
+        k->visited_init = init;
+        BB_CHECK(dev_alloc(e, d, p->visited - (size_t)words32(k->n) * 4, &k->visited));
+        D->visited_bytes = p->visited - (size_t)words32(k->n) * 4;
+        BB_CHECK(upload_dead_bits(e, d));
+    } else if (p->visited) {
         BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
         D->visited_bytes = p->visited;
     }

@@ -34,6 +34,12 @@ typedef struct {
      * point (no work between them: no event recorded, no query made) */
     int8_t alias[BB_TIMER_SLOTS];
     int last_stamp;
+    /* one device: the device loop queued right after a top-down level, read
+     * back with its counters (level.c, queue_loop): levels it ran (-1: none
+     * queued), the frontier and arcs it left, its levels' device seconds */
+    int64_t loop_runs;
+    uint64_t loop_next, loop_next_arcs;
+    double loop_s;
 } bb_engine_dev_t;
 
 struct boxbfs_engine {

@@ -206,6 +206,9 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
     return read_counters(e, d);
 }
 
+static int loop_queues(const struct boxbfs_engine *e);
+static boxbfs_status_t queue_loop(boxbfs_engine_t e, int d, int32_t next_level);
+
 /* Own discoveries first (their parents are local), then each source in
  * device order: the first to deliver a vertex becomes its parent's device. */
 static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
@@ -233,7 +236,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     }
     if (launched) BB_CHECK(stamp(e, d, 4));
     else same(e, d, 4);
-    return read_counters(e, d);
+    return loop_queues(e) ? queue_loop(e, d, next_level) : read_counters(e, d);
 }
 
 static double elapsed(boxbfs_engine_t e, int d, int from, int to)
@@ -346,7 +349,8 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
         if (D->update_s > r->update_s) r->update_s = D->update_s;
     }
     r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
-    r->time_s = now - e->t_level;
+    /* less the device loop queued behind this level (its rows carry its time) */
+    r->time_s = now - e->t_level - (ndev == 1 && e->devs[0].loop_runs > 0 ? e->devs[0].loop_s : 0);
     r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
     e->t_level = now;
     return advance(e, level, total_next, total_arcs);
@@ -359,24 +363,29 @@ static int loop_fits(const struct boxbfs_engine *e)
            e->total_frontier > 0 && e->total_arcs <= (uint64_t)e->opts.device_loop_arcs;
 }
 
-/* Run the device loop from level *level_p and book the levels it ran (one
- * row each, times from the device's log); *level_p moves past them. */
-static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p)
+/* The loop's parameters for a frontier at `level` with the engine's totals. */
+static bb_loop_params_t loop_params(const struct boxbfs_engine *e, int level, uint64_t count,
+                                    uint64_t arcs, uint64_t prev_count, uint64_t unexplored)
 {
-    bb_engine_dev_t *D = &e->devs[d];
-    const uint64_t *log = D->loop_log;
-    uint64_t runs;
     bb_loop_params_t p = {
-        .level = *level_p, .max_depth = e->opts.max_depth, .count = e->total_frontier,
-        .arcs = e->total_arcs, .prev_count = e->prev_total_frontier, .unexplored = e->unexplored,
-        .n = (uint64_t)e->graph->n,
+        .level = level, .max_depth = e->opts.max_depth, .count = count, .arcs = arcs,
+        .prev_count = prev_count, .unexplored = unexplored, .n = (uint64_t)e->graph->n,
         .max_arcs = (uint64_t)e->opts.device_loop_arcs,
         /* where choose_direction would turn to bottom-up, the loop stops */
         .alpha = e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO ? e->opts.alpha : 0,
         .log_cap = BB_LOOP_LOG};
-    BB_CHECK(e->ops->kernels.small_levels(&D->k, e->ops->stream(D->dev), &p));
-    /* the counters and the log's first BB_LOOP_LOG_FIRST levels in one round trip;
-     * the rest (a road network's long run) after them */
+    return p;
+}
+
+/* Launch the device loop on k (D->k, or a copy whose frontier is the next
+ * one) and read the counters and the log's first BB_LOOP_LOG_FIRST levels
+ * back in one round trip; the rest (a road network's long run) after them. */
+static boxbfs_status_t run_loop(boxbfs_engine_t e, int d, const bb_kstate_t *k,
+                                const bb_loop_params_t *p, uint64_t *runs_p)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    uint64_t runs;
+    BB_CHECK(e->ops->kernels.small_levels(k, e->ops->stream(D->dev), p));
     BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log, D->k.level_log,
                               BB_LOOP_LOG_FIRST * BB_LOG_FIELDS * 8));
     BB_CHECK(read_counters(e, d));
@@ -390,6 +399,18 @@ static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint6
                                   (runs - BB_LOOP_LOG_FIRST) * BB_LOG_FIELDS * 8));
         BB_CHECK(e->ops->sync(D->dev));
     }
+    *runs_p = runs;
+    return BOXBFS_OK;
+}
+
+/* Book the runs levels the loop ran from level *level_p (one row each, times
+ * from the device's log; next and next_arcs: the frontier it left); *level_p
+ * moves past them. */
+static boxbfs_status_t book_loop(boxbfs_engine_t e, int d, int *level_p, uint64_t runs,
+                                 uint64_t next, uint64_t next_arcs)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    const uint64_t *log = D->loop_log;
     for (uint64_t i = 0; i < runs; i++) {
         int level = *level_p + (int)i;
         const uint64_t *L = log + i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
@@ -403,19 +424,66 @@ static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint6
         r->time_s = r->expand_s = s;
         e->traffic.level_devices[level] =
             (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
-        BB_CHECK(advance(e, level, i + 1 < runs ? N[0] : D->ctr[BB_CTR_NEXT],
-                         i + 1 < runs ? N[1] : D->ctr[BB_CTR_NEXT_ARCS]));
+        BB_CHECK(advance(e, level, i + 1 < runs ? N[0] : next, i + 1 < runs ? N[1] : next_arcs));
     }
     if (runs % 2) {   /* the frontier left is in the other buffer */
         uint32_t *t = D->k.frontier;
         D->k.frontier = D->k.next_frontier;
         D->k.next_frontier = t;
     }
-    e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
-    e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
+    e->frontier_count[d] = next;
+    e->frontier_arcs[d] = next_arcs;
     e->t_level = bb_now_s();
     *level_p += (int)runs;
+    return BOXBFS_OK;
+}
+
+/* Run the device loop from level *level_p and book the levels it ran. */
+static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    bb_loop_params_t p = loop_params(e, *level_p, e->total_frontier, e->total_arcs,
+                                     e->prev_total_frontier, e->unexplored);
+    uint64_t runs;
+    BB_CHECK(run_loop(e, d, &D->k, &p, &runs));
+    BB_CHECK(book_loop(e, d, level_p, runs, D->ctr[BB_CTR_NEXT], D->ctr[BB_CTR_NEXT_ARCS]));
     *runs_p = runs;
+    return BOXBFS_OK;
+}
+
+/* One device, after a top-down level whose frontier shrank (a search's tail,
+ * where the small levels begin): the device loop is queued right behind the
+ * level, with the level's next frontier and its arcs read on the device
+ * (from_counters), so that one round trip reads both instead of two. With
+ * the same stopping rule on the same totals it runs exactly the levels that
+ * device_loop would run after this level, or none; device_main books them
+ * (loop_runs) after this level's row, whose time leaves out theirs. */
+static int loop_queues(const struct boxbfs_engine *e)
+{
+    return e->ndev == 1 && e->opts.device_loop_arcs > 0 && e->total_frontier > 0 &&
+           e->total_frontier < e->prev_total_frontier;
+}
+
+static boxbfs_status_t queue_loop(boxbfs_engine_t e, int d, int32_t next_level)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    bb_kstate_t k = D->k;   /* the level's next frontier is the loop's frontier */
+    bb_loop_params_t p = loop_params(e, next_level, 0, 0, e->total_frontier,
+                                     bb_unexplored_after(e->unexplored, e->total_arcs));
+    uint64_t runs;
+    p.from_counters = 1;
+    k.frontier = D->k.next_frontier;
+    k.next_frontier = D->k.frontier;
+    BB_CHECK(run_loop(e, d, &k, &p, &runs));
+    D->loop_runs = (int64_t)runs;
+    D->loop_next = D->ctr[BB_CTR_NEXT];
+    D->loop_next_arcs = D->ctr[BB_CTR_NEXT_ARCS];
+    D->loop_s = 0;
+    for (uint64_t i = 0; i < runs; i++) D->loop_s += (double)D->loop_log[i * BB_LOG_FIELDS + 2] * 1e-9;
+    if (runs > 0) {   /* this level's own next frontier: the loop's first row */
+        D->ctr[BB_CTR_NEXT] = D->loop_log[0];
+        D->ctr[BB_CTR_NEXT_ARCS] = D->loop_log[1];
+    }
     return BOXBFS_OK;
 }
 
@@ -441,6 +509,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     boxbfs_status_t st = BOXBFS_OK;
     int marked = 0;   /* the last level was top-down and left own_bits = next frontier */
     (void)nlocal;
+    D->loop_runs = -1;
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
@@ -454,7 +523,17 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
             BB_CHECK_GOTO(e->ops->kernels.unpack_bitmap(&D->k, e->ops->stream(D->dev),
                                                         D->k.own_bits, D->k.hi - D->k.lo,
                                                         D->k.frontier), st, out);
-        if (loop_fits(e)) {   /* one device: no other thread to meet */
+        if (D->loop_runs >= 0) {   /* queued behind the last level: its levels, if any */
+            runs = (uint64_t)D->loop_runs;
+            D->loop_runs = -1;
+            if (runs > 0) {
+                BB_CHECK_GOTO(book_loop(e, d, &level, runs, D->loop_next, D->loop_next_arcs), st,
+                              out);
+                marked = 0;
+                level--;
+                continue;
+            }
+        } else if (loop_fits(e)) {   /* one device: no other thread to meet */
             BB_CHECK_GOTO(device_loop(e, d, &level, &runs), st, out);
             if (runs > 0) {
                 marked = 0;
