@@ -54,6 +54,12 @@ typedef struct {
 #define BB_HOST_DEVICE
 #endif
 
+/* On one device a frontier of at most this many out-arcs stays top-down under
+ * auto: such a level takes a few microseconds top-down (in the device loop,
+ * or one launch), less than any bottom-up level, which scans every unvisited
+ * vertex after a host round trip (README "Direction-optimizing BFS"). */
+#define BB_TOP_DOWN_ARCS 16384
+
 /* Beamer's top-down -> bottom-up test: the frontier grows and its arcs times
  * alpha exceed the unexplored arcs plus n (a bottom-up level looks at every
  * vertex at least once; README "Direction-optimizing BFS"). */
@@ -76,7 +82,8 @@ static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_
 {
     return count == 0 || (p->max_depth >= 0 && level >= p->max_depth) || arcs > p->max_arcs ||
            runs == p->log_cap ||
-           (p->alpha > 0 && bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
+           (p->alpha > 0 && arcs > BB_TOP_DOWN_ARCS &&
+            bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
 }
 
 /* remote_parent holds the vertices outside the owned range [lo, hi) only

@@ -16,6 +16,7 @@
 
 #include "boxbfs.h"
 #include "check.h"
+#include "kernels/kernels.h"
 
 typedef struct {
     int nlevels, td, bu;
@@ -116,7 +117,8 @@ static void sweep(boxbfs_graph_t g, int64_t root, int expect_switch)
 }
 
 /* One device: the device loop (levels of at most device_loop_arcs arcs
- * without the host) gives the rows of the host's levels, flagged. */
+ * without the host) gives the rows of the host's levels, flagged; auto
+ * keeps every level of at most BB_TOP_DOWN_ARCS arcs top-down. */
 static void device_loop(boxbfs_graph_t g, int64_t root)
 {
     static const int64_t limits[] = {0, 1, 64, 4096, INT64_MAX};
@@ -148,6 +150,8 @@ static void device_loop(boxbfs_graph_t g, int64_t root)
                     CHECK(L->frontier == base[l].frontier && L->direction == base[l].direction &&
                           L->frontier_arcs == base[l].frontier_arcs &&
                           L->unexplored_arcs == base[l].unexplored_arcs);
+                    if (dir == BOXBFS_SEARCH_AUTO && L->frontier_arcs <= BB_TOP_DOWN_ARCS)
+                        CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN);
                     if (L->device_loop) {
                         loop_levels++;
                         CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN &&

@@ -265,13 +265,16 @@ static void read_phase_times(boxbfs_engine_t e, int d, int dir)
  * looks at every vertex at least once: near the end of a search few arcs
  * remain unexplored, and without the n a road network's tail would turn
  * bottom-up at a cost of all n vertices per level); after a bottom-up level,
- * stay while the frontier grows or holds more than n / beta vertices. The
- * one-device loop stops on the same test (bb_turns_bottom_up, kernels.h). */
+ * stay while the frontier grows or holds more than n / beta vertices. Before
+ * both, on one device: a frontier of at most BB_TOP_DOWN_ARCS arcs stays
+ * top-down. The one-device loop stops on the same tests (bb_loop_stops,
+ * kernels.h). */
 static int choose_direction(const struct boxbfs_engine *e)
 {
     const boxbfs_engine_options_t *o = &e->opts;
     if (!e->bottom_up) return BOXBFS_SEARCH_TOP_DOWN;
     if (o->direction != BOXBFS_SEARCH_AUTO) return (int)o->direction;
+    if (e->ndev == 1 && e->total_arcs <= BB_TOP_DOWN_ARCS) return BOXBFS_SEARCH_TOP_DOWN;
     if (e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP)
         return bb_turns_bottom_up(e->total_frontier, e->prev_total_frontier, e->total_arcs,
                                   e->unexplored, (uint64_t)e->graph->n, o->alpha)
