@@ -122,6 +122,9 @@ void bb_json_double(bb_json_t *j, const char *key, double value);   /* NaN/inf -
 void bb_json_bool(bb_json_t *j, const char *key, int value);
 /* Ends the document with a newline; returns 0, or -1 if any write failed. */
 int bb_json_finish(bb_json_t *j);
+/* What every results JSON records of its making: "version", "commit" and
+ * "date" (UTC, now). */
+void bb_json_provenance(bb_json_t *j);
 
 /* Statistics over per-root values (Graph500 output). */
 typedef struct {

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 
@@ -348,14 +347,10 @@ static void bc_json(FILE *f, const bc_args_t *a, boxbfs_bc_result_t res, boxbfs_
     int64_t k = rep->nsources;
     bb_json_t j;
     bb_summary_t ts;
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     bb_json_init(&j, f);
     bb_json_begin_object(&j, NULL);
     bb_json_string(&j, "command", "bc");
-    bb_json_string(&j, "commit", bb_build_commit());
-    bb_json_string(&j, "date", date);
+    bb_json_provenance(&j);
     bb_json_begin_object(&j, "graph");
     bb_json_string(&j, "name", boxbfs_graph_name(g));
     bb_json_int(&j, "vertices", boxbfs_graph_vertices(g));

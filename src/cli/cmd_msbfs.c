@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 
@@ -487,15 +486,7 @@ static int report_json(FILE *f, const report_t *r)
     bb_json_string(&j, "policy", "every source when vertices x sources <= 2^26, else the first "
                                  "and last source of each group");
     bb_json_end_object(&j);
-    bb_json_string(&j, "version", boxbfs_version());
-    bb_json_string(&j, "commit", bb_build_commit());
-    {
-        char date[32];
-        time_t now = time(NULL);
-        struct tm utc;
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &utc));
-        bb_json_string(&j, "date", date);
-    }
+    bb_json_provenance(&j);
     bb_json_end_object(&j);
     return bb_json_finish(&j);
 }

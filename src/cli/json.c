@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "boxbfs.h"
 
 #define MAX_DEPTH ((int)(sizeof ((bb_json_t *)0)->first / sizeof(int)))
 
@@ -158,6 +161,17 @@ void bb_json_bool(bb_json_t *j, const char *key, int value)
 {
     element(j, key);
     fputs(value ? "true" : "false", j->f);
+}
+
+void bb_json_provenance(bb_json_t *j)
+{
+    char date[32];
+    time_t now = time(NULL);
+    struct tm utc;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &utc));
+    bb_json_string(j, "version", boxbfs_version());
+    bb_json_string(j, "commit", bb_build_commit());
+    bb_json_string(j, "date", date);
 }
 
 int bb_json_finish(bb_json_t *j)

@@ -7,7 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "graph/graph.h"
@@ -352,15 +351,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_int(&j, "grid_cols", o->grid_cols);
     }
     bb_json_end_object(&j);
-    bb_json_string(&j, "version", boxbfs_version());
-    bb_json_string(&j, "commit", bb_build_commit());
-    {
-        char date[32];
-        time_t now = time(NULL);
-        struct tm utc;
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &utc));
-        bb_json_string(&j, "date", date);
-    }
+    bb_json_provenance(&j);
     if (r->sigma) bb_sigma_report_json(&j, r->sigma);   /* bfs --sigma (issue #14) */
     bb_json_end_object(&j);
     return bb_json_finish(&j);
