@@ -47,6 +47,7 @@ typedef struct {
     const uint32_t *columns;      /* global ids */
     const int64_t *in_offsets;    /* owned rows' in-arcs (CSC columns); NULL: push only */
     const uint32_t *in_columns;   /* global ids (= local: pull runs on one device) */
+    uint64_t in_arcs;             /* in_offsets[hi - lo], known on the host */
     const uint32_t *cooc_col;     /* COOC: the head (column) of each in-arc; NULL unless spmv cooc */
     const int64_t *credit;        /* owned: input edges credited to the vertex */
     int32_t *level;               /* owned: depth or -1 */

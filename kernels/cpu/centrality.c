@@ -140,7 +140,7 @@ boxbfs_status_t bb_cpu_spmv_top_down(const bb_cstate_t *k, void *stream, bb_spmv
     memset(k->ft, 0, nloc * sizeof *k->ft);
     if (variant == BB_SPMV_COOC) {
         /* a thread per arc: f_t(col) += f(row) where f(row) > 0 [Alg. 3] */
-        for (int64_t e = 0; e < k->in_offsets[nloc]; e++) {
+        for (uint64_t e = 0; e < k->in_arcs; e++) {
             uint64_t x = k->f[k->in_columns[e]];
             if (x) add_count(k, &k->ft[k->cooc_col[e]], x);
         }

@@ -583,11 +583,8 @@ boxbfs_status_t bb_cuda_spmv_top_down(const bb_cstate_t *k, void *stream, bb_spm
     BB_CHECK(bb_cuda_bind(stream));
     BB_CUDA_CHECK(cudaMemsetAsync(k->ft, 0, nloc * 8, s));
     if (variant == BB_SPMV_COOC) {
-        int64_t arcs;
-        BB_CUDA_CHECK(cudaMemcpyAsync(&arcs, k->in_offsets + nloc, 8, cudaMemcpyDeviceToHost, s));
-        BB_CUDA_CHECK(cudaStreamSynchronize(s));
-        if (arcs > 0) {
-            cooc_kernel<<<blocks_for((uint64_t)arcs), kThreads, 0, s>>>(*k, arcs);
+        if (k->in_arcs > 0) {
+            cooc_kernel<<<blocks_for(k->in_arcs), kThreads, 0, s>>>(*k, (int64_t)k->in_arcs);
             BB_CUDA_LAUNCH_CHECK();
         }
     } else if (variant == BB_SPMV_CSC_VECTOR) {

@@ -86,16 +86,18 @@ static boxbfs_status_t dalloc(bb_centrality_t *c, cdev_t *D, size_t bytes, void 
     return BOXBFS_OK;
 }
 
-/* The COOC column array of rows [lo, hi): each arc's row (the head of an
- * in-arc), through a bounded host buffer. */
+/* The COOC column array of rows [lo, hi) into a new device array: each
+ * arc's row (the head of an in-arc), through a bounded host buffer. */
 static boxbfs_status_t upload_cooc(bb_centrality_t *c, cdev_t *D, const int64_t *off,
-                                   uint64_t lo, uint64_t hi, uint32_t *dcooc)
+                                   uint64_t lo, uint64_t hi, const uint32_t **cooc_p)
 {
     enum { CHUNK = 1 << 22 };
     int64_t base = off[lo], arcs = off[hi] - off[lo];
     uint64_t v = lo;
     boxbfs_status_t st = BOXBFS_OK;
-    uint32_t *buf;
+    uint32_t *buf, *dcooc;
+    BB_CHECK(dalloc(c, D, (size_t)arcs * 4, &dcooc));
+    *cooc_p = dcooc;
     BB_CHECK(bb_malloc((size_t)CHUNK * 4, "the upload buffer", &buf));
     for (int64_t i = 0; i < arcs; i += CHUNK) {
         int64_t cnt = arcs - i < CHUNK ? arcs - i : CHUNK;
@@ -111,24 +113,17 @@ out:
     return st;
 }
 
-/* Rows [lo, hi) of a CSR (bb_upload_csr_rows) into new device arrays; cooc
- * (may be NULL) gets the COOC column array too. */
+/* Rows [lo, hi) of a CSR (bb_upload_csr_rows) into new device arrays. */
 static boxbfs_status_t upload_rows(bb_centrality_t *c, cdev_t *D, const int64_t *off,
                                    const int64_t *col, uint64_t lo, uint64_t hi,
-                                   const int64_t **dst_off_p, const uint32_t **dst_col_p,
-                                   const uint32_t **cooc_p)
+                                   const int64_t **dst_off_p, const uint32_t **dst_col_p)
 {
     int64_t arcs = off[hi] - off[lo];
     int64_t *doff;
-    uint32_t *dcol, *dcooc;
+    uint32_t *dcol;
     BB_CHECK(dalloc(c, D, (hi - lo + 1) * 8, &doff));
     BB_CHECK(dalloc(c, D, (size_t)arcs * 4, &dcol));
     BB_CHECK(bb_upload_csr_rows(c->ops, D->dev, off, col, 0, lo, hi, doff, dcol));
-    if (cooc_p) {
-        BB_CHECK(dalloc(c, D, (size_t)arcs * 4, &dcooc));
-        BB_CHECK(upload_cooc(c, D, off, lo, hi, dcooc));
-        *cooc_p = dcooc;
-    }
     *dst_off_p = doff;
     *dst_col_p = dcol;
     return BOXBFS_OK;
@@ -194,19 +189,15 @@ static boxbfs_status_t setup_device(bb_centrality_t *c, int d, const int64_t *in
     k->n = (uint64_t)g->n;
     k->lo = lo;
     k->hi = hi;
-    BB_CHECK(upload_rows(c, D, g->offsets, g->columns, lo, hi, &k->offsets, &k->columns, NULL));
+    BB_CHECK(upload_rows(c, D, g->offsets, g->columns, lo, hi, &k->offsets, &k->columns));
     if (in_off && in_col != g->columns) {
-        BB_CHECK(upload_rows(c, D, in_off, in_col, lo, hi, &k->in_offsets, &k->in_columns,
-                             cooc ? &k->cooc_col : NULL));
+        BB_CHECK(upload_rows(c, D, in_off, in_col, lo, hi, &k->in_offsets, &k->in_columns));
     } else if (in_off) {
         k->in_offsets = k->offsets;   /* undirected: in-arcs are the out-arcs */
         k->in_columns = k->columns;
-        if (cooc) {
-            const int64_t *o2;
-            const uint32_t *c2;
-            BB_CHECK(upload_rows(c, D, in_off, in_col, lo, hi, &o2, &c2, &k->cooc_col));
-        }
     }
+    if (in_off) k->in_arcs = (uint64_t)(in_off[hi] - in_off[lo]);
+    if (in_off && cooc) BB_CHECK(upload_cooc(c, D, in_off, lo, hi, &k->cooc_col));
     if (nd > 1) {
         uint64_t *seg = c->seg + (size_t)d * (size_t)(nd + 1);
         BB_CHECK(upload(c, D, c->part.lo, (size_t)(nd + 1) * 8, &k->range_lo));
