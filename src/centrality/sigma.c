@@ -352,9 +352,9 @@ static boxbfs_status_t zero_level(bb_centrality_t *c, cdev_t *D)
     return c->ops->zero(D->dev, D->k.counters + BB_CC_SEND, (size_t)D->k.ndev * 8);
 }
 
+/* The copy follows the level's kernels on the device's stream: one sync. */
 static boxbfs_status_t read_counters(bb_centrality_t *c, cdev_t *D)
 {
-    BB_CHECK(c->ops->sync(D->dev));
     BB_CHECK(c->ops->copy_d2h(D->dev, D->ctr, D->k.counters, BB_CC_COUNT(D->k.ndev) * 8));
     return c->ops->sync(D->dev);
 }
