@@ -8,7 +8,8 @@
 # run must validate and count the same traffic and give the same level of
 # every vertex as the cpu backend with as many emulated devices. Timings of
 # such runs mean nothing (one GPU does all the work). Skips (77) without a GPU
-# or without the cuda backend.
+# or without the cuda backend. Also: --throttle paces the peer copies to the
+# link model, and --order topology runs.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -62,4 +63,19 @@ for grid in 1x2 2x1; do
     done
 done
 same_as_cpu "2d 2x2 auto" 0,0,0,0 kron:14 --partition 2d --grid 2x2 --wire auto
+
+# --throttle paces the cuda backend's peer copies to the link model (tests/paced.py);
+# up to 3 tries, as tests/throttle.sh: a loaded machine may oversleep
+t="kron:10 --root 1 --backend cuda --device-ids 0,0 --link-model 10MB/s,2ms --no-validate"
+"$BOXBFS" bfs $t --json "$tmp/u.json" >/dev/null 2>&1
+for try in 1 2 3; do
+    "$BOXBFS" bfs $t --throttle --json "$tmp/t.json" >/dev/null 2>&1
+    python3 "$(dirname "$0")/paced.py" "$tmp/t.json" "$tmp/u.json" >"$tmp/paced" 2>&1
+    prc=$?
+    [ $prc -eq 2 ] || break
+done
+cat "$tmp/paced"
+check "0,0 --throttle: peer copies paced to the model" "[ $prc -eq 0 ]"
+same_as_cpu "1d 0,0,0 --order topology, expether-2x10g" 0,0,0 kron:12 --contract atomic \
+    --order topology --link-model expether-2x10g
 exit $fail
