@@ -41,9 +41,17 @@ typedef struct {
     uint32_t *visited;         /* cols * bs bits */
     uint32_t *rparent;         /* column-local id of the parent of a vertex this device found */
     /* per-level work */
-    uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids */
+    uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids (one grid
+                                  row: the frontier itself, which the level's update rewrites
+                                  only after expand) */
     uint32_t *outbox;          /* cols * bs: discoveries, segment per owner's grid column */
     uint64_t *counters;        /* BB_G2_CTR_COUNT(cols) */
+    /* the load-balanced expand (cuda; the cpu backend walks colfront in order) */
+    uint32_t *scan;            /* rows * bs: the column frontier's degree scan */
+    void *scratch;             /* backend temporaries (CUB), scratch_bytes */
+    size_t scratch_bytes;
+    int expand, expand_k;      /* boxbfs_expand_t; edges per thread */
+    uint32_t expand_f0;        /* hybrid rule: merge path above f0 arcs per vertex */
 } bb_g2state_t;
 
 typedef struct {
@@ -67,6 +75,9 @@ typedef struct {
      * mark, and join the frontier at counters[NEXT]. */
     boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                               int bitmap, uint64_t count, int src, int32_t next_level);
+    /* update of this device's own discoveries: outbox segment col (a list of
+     * counters[BUCKET + col] ids, read where they are: no round trip), src = self. */
+    boxbfs_status_t (*update_own)(const bb_g2state_t *k, void *stream, int32_t next_level);
     /* Parent gather: the owned vertices whose parent device s holds go to
      * outbox segment s / rows (block-local ids), sizes in counters[BUCKET + j]. */
     boxbfs_status_t (*requests)(const bb_g2state_t *k, void *stream);

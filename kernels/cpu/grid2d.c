@@ -96,6 +96,12 @@ static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t g2_update_own(const bb_g2state_t *k, void *stream, int32_t next_level)
+{
+    return g2_update(k, stream, k->outbox + (uint64_t)k->col * k->bs, 0,
+                     k->counters[BB_G2_CTR_BUCKET + k->col], k->self, next_level);
+}
+
 static boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
 {
     uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET;
@@ -134,6 +140,7 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .append = g2_append,
     .expand = g2_expand,
     .update = g2_update,
+    .update_own = g2_update_own,
     .requests = g2_requests,
     .answer = g2_answer,
     .apply = g2_apply,
