@@ -16,8 +16,13 @@
  *           yet visited here, grouped by their owner's grid column;
  *   fold    each group goes to its owner, one of the C - 1 other devices of
  *           the grid row (list or bitmap again);
- *   update  the owner keeps what it had not reached: the next frontier;
+ *   update  the owner keeps what it had not reached: the next frontier (its
+ *           own discoveries right after expand, then each sender's);
  *   stop    when every next frontier is empty (sizes reduced as in 1D).
+ * The host reads a device's counters once after expand and its own update
+ * (the fold's sizes; on a grid of one column the level's counts too), and
+ * again only after updates from other devices; it waits for its stream
+ * otherwise only before peers read freshly packed bitmaps.
  * A device thus talks to R + C - 2 peers per level instead of P - 1. Both
  * rounds go through the exchange of the run (--exchange peer|host: the
  * left-right schedule, whose non-empty steps are exactly left-right within
