@@ -67,18 +67,23 @@ __global__ void append_bitmap(const uint32_t *msg, uint64_t words, uint32_t offs
 }
 
 /* Expand's consumer [004 §3.4, Algorithm 3]: the thread whose atomicOr sets
- * v's visited bit keeps u as v's parent (rparent) and appends v to its
- * owner's outbox segment: the own grid column's through the warp's stage
- * (binsearch; a 1 x 1 grid sends every discovery there), the others' with one
- * atomic per owner among the lanes. counters[ARCS] gets the arc total. */
+ * v's visited bit owns it for this device. An own vertex gets its level and
+ * parent at once and joins the next frontier through the warp's stage
+ * (binsearch; one atomic per kStage ids on the counter every warp adds to:
+ * a 1 x 1 grid finds only own vertices); any other keeps u as its parent
+ * (rparent) and goes to its owner's outbox segment, with one atomic per
+ * owner among the lanes. counters[ARCS] gets the arc total. */
 struct Discover {
-    uint32_t *visited, *rparent, *outbox;
-    ull *bucket, *arcs;
+    uint32_t *visited, *rparent, *outbox, *next_frontier;
+    int32_t *level;
+    int64_t *pred;
+    ull *bucket, *next, *arcs;
+    uint64_t col_first;   /* gid of column-local id 0 */
     uint32_t bs, col;
+    int32_t next_level;
     __device__ ull *next_arcs() const { return nullptr; }
     __device__ void start(uint64_t total) const { *arcs += total; }
-    __device__ uint32_t *own_segment() const { return outbox + (uint64_t)col * bs; }
-    __device__ void flush(WarpStage *stage) const { stage->flush(bucket + col, own_segment()); }
+    __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
@@ -94,26 +99,31 @@ struct Discover {
 #pragma unroll
         for (int j = 0; j < K; j++) {
             if (win[j]) win[j] = bb_visit(visited, 1, v[j]);
-            if (win[j]) rparent[v[j]] = u[j];
             own[j] = win[j] && v[j] / bs == col;
             n += own[j];
         }
-        uint32_t *to = own_segment();
+        uint32_t *to = next_frontier;
         ull slot;
         if (stage) {
-            slot = stage->reserve(n, bucket + col, to);
+            slot = stage->reserve(n, next, next_frontier);
             to = stage->ids[threadIdx.x >> 5];
         } else {
-            slot = bb_warp_append(bucket + col, n);
+            slot = bb_warp_append(next, n);
         }
 #pragma unroll
         for (int j = 0; j < K; j++)
-            if (own[j]) to[slot++] = v[j] - col * bs;
+            if (own[j]) {
+                const uint32_t off = v[j] - col * bs;
+                level[off] = next_level;
+                pred[off] = (int64_t)(col_first + u[j]);
+                to[slot++] = off;
+            }
         if (stage) __syncwarp();   /* staged before the next flush reads them */
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (win[j] && !own[j]) {
                 const uint32_t o = v[j] / bs;
+                rparent[v[j]] = u[j];
                 outbox[(uint64_t)o * bs + bb_keyed_append(bucket, o)] = v[j] - o * bs;
             }
     }
@@ -121,15 +131,13 @@ struct Discover {
 
 /* Owned vertex off, delivered by device src: true for the one thread that
  * moves its level from -1 to next_level; that thread sets its parent and
- * (src != self) its visited bit; own discoveries have it from expand. */
+ * its visited bit. */
 __device__ bool claim(const bb_g2state_t &k, uint32_t off, int src, int32_t next_level)
 {
     uint64_t rl = (uint64_t)k.col * k.bs + off;
     if (off >= k.nloc || atomicCAS(k.level + off, -1, next_level) != -1) return false;
-    k.pred[off] = src == k.self
-                      ? (int64_t)((uint64_t)k.col * k.rows * k.bs + k.rparent[rl])
-                      : -(int64_t)(src + 2);
-    if (src != k.self) atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
+    k.pred[off] = -(int64_t)(src + 2);
+    atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
     return true;
 }
 
@@ -152,22 +160,16 @@ __device__ ull block_append(BlockAppend &s, ull *counter, unsigned n)
     return slot;
 }
 
-/* count ids of msg (count: *dcount when dcount is set, a counter an earlier
- * kernel on the stream wrote), grid-stride with block-uniform steps. */
+/* An id of the message per thread. */
 __global__ void __launch_bounds__(kBlock)
-    update_list(bb_g2state_t k, const uint32_t *msg, uint64_t count, const ull *dcount, int src,
-                int32_t next_level)
+    update_list(bb_g2state_t k, const uint32_t *msg, uint64_t count, int src, int32_t next_level)
 {
     __shared__ BlockAppend app;
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    if (dcount) count = *dcount;
-    for (uint64_t b = (uint64_t)blockIdx.x * blockDim.x; b < count; b += stride) {
-        const uint64_t t = b + threadIdx.x;
-        const uint32_t off = t < count ? msg[t] : 0;
-        const bool won = t < count && claim(k, off, src, next_level);
-        const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, won);
-        if (won) k.frontier[at] = off;
-    }
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t off = t < count ? msg[t] : 0;
+    const bool won = t < count && claim(k, off, src, next_level);
+    const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, won);
+    if (won) k.next_frontier[at] = off;
 }
 
 /* A word of the message per thread. */
@@ -183,7 +185,8 @@ __global__ void __launch_bounds__(kBlock)
         if (claim(k, (uint32_t)(w * 32 + b), src, next_level)) won |= 1u << b;
     }
     ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, (unsigned)__popc(won));
-    for (; won; won &= won - 1) k.frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(won) - 1));
+    for (; won; won &= won - 1)
+        k.next_frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(won) - 1));
 }
 
 __global__ void requests_k(bb_g2state_t k)
@@ -246,7 +249,8 @@ boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint32_t *m
     return BOXBFS_OK;
 }
 
-boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count)
+boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
+                          int32_t next_level)
 {
     ull *ctr = (ull *)k->counters;
     BB_CHECK(bb_cuda_bind(stream));
@@ -254,8 +258,10 @@ boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count)
     return expand_lb(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
                                 k->scratch_bytes, count, k->expand, k->expand_k, k->expand_f0},
                      (cudaStream_t)stream,
-                     Discover{k->visited, k->rparent, k->outbox, ctr + BB_G2_CTR_BUCKET,
-                              ctr + BB_G2_CTR_ARCS, (uint32_t)k->bs, (uint32_t)k->col});
+                     Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->level,
+                              k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
+                              ctr + BB_G2_CTR_ARCS, (uint64_t)k->col * k->rows * k->bs,
+                              (uint32_t)k->bs, (uint32_t)k->col, next_level});
 }
 
 boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg, int bitmap,
@@ -268,23 +274,8 @@ boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *m
         update_bitmap<<<bb_cuda_blocks(k->bs / 32, kBlock), kBlock, 0, s>>>(
             *k, msg, k->bs / 32, src, next_level);
     else
-        update_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(*k, msg, count, NULL, src,
+        update_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(*k, msg, count, src,
                                                                      next_level);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
-}
-
-/* The count is on the device: a grid that fills it once, or covers the block. */
-boxbfs_status_t g2_update_own(const bb_g2state_t *k, void *stream, int32_t next_level)
-{
-    unsigned grid;
-    BB_CHECK(bb_cuda_bind(stream));
-    if (k->nloc == 0) return BOXBFS_OK;
-    grid = (unsigned)bb_cuda_persistent_grid<update_list>(kBlock);
-    if (grid > bb_cuda_blocks(k->nloc, kBlock)) grid = bb_cuda_blocks(k->nloc, kBlock);
-    update_list<<<grid, kBlock, 0, (cudaStream_t)stream>>>(
-        *k, k->outbox + (uint64_t)k->col * k->bs, 0,
-        (const ull *)k->counters + BB_G2_CTR_BUCKET + k->col, k->self, next_level);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -325,7 +316,7 @@ boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *re
 }
 
 const bb_grid2d_ops_t cuda_grid2d_ops = {
-    g2_reset, g2_append, g2_expand, g2_update, g2_update_own, g2_requests, g2_answer, g2_apply,
+    g2_reset, g2_append, g2_expand, g2_update, g2_requests, g2_answer, g2_apply,
 };
 
 }  // namespace

@@ -17,12 +17,12 @@
  *   fold    each group goes to its owner, one of the C - 1 other devices of
  *           the grid row (list or bitmap again);
  *   update  the owner keeps what it had not reached: the next frontier (its
- *           own discoveries right after expand, then each sender's);
+ *           own discoveries join it in expand already [004 Algorithm 3]);
  *   stop    when every next frontier is empty (sizes reduced as in 1D).
- * The host reads a device's counters once after expand and its own update
- * (the fold's sizes; on a grid of one column the level's counts too), and
- * again only after updates from other devices; it waits for its stream
- * otherwise only before peers read freshly packed bitmaps.
+ * The host reads a device's counters once after expand (the fold's sizes; on
+ * a grid of one column the level's counts too), and again only after
+ * updates from other devices; it waits for its stream otherwise only before
+ * peers read freshly packed bitmaps.
  * A device thus talks to R + C - 2 peers per level instead of P - 1. Both
  * rounds go through the exchange of the run (--exchange peer|host: the
  * left-right schedule, whose non-empty steps are exactly left-right within
@@ -199,7 +199,7 @@ static void plan(const struct bb_grid2d *g, uint64_t arcs, size_t scratch, plan2
 {
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols;
     p->block = (R * bs + 1) * 8 + (size_t)arcs * 4;
-    p->state = bs * (4 + 8 + 4) + BB_G2_CTR_COUNT(C) * 8;       /* level, pred, frontier */
+    p->state = bs * (4 + 8 + 4 + 4) + BB_G2_CTR_COUNT(C) * 8;   /* level, pred, frontiers */
     p->row_state = C * bs / 8 + C * bs * 4;                      /* visited, rparent */
     p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
               C * bs * 4 * 3 + (C + 1) * bs / 8;   /* outbox, inbox_row, resp; packed */
@@ -247,6 +247,7 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->level), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 8, &k->pred), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->frontier), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->next_frontier), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs / 8, &k->visited), st, out);
     D->visited_bytes = C * bs / 8;
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->rparent), st, out);
@@ -387,18 +388,16 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
     if (R == 1) base = fcount;
     t1 = bb_now_s();
     D->exchange_s = t1 - t0;
-    /* the next frontier is counted from here on: own discoveries first, at
-     * once (no message to wait for), then one read for the fold's sizes */
+    /* the next frontier is counted from here on, own discoveries first */
     BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(g->cols) * 8));
-    if (base) BB_CHECK(K->expand(&G->k, stream, base));
-    if (base) BB_CHECK(K->update_own(&G->k, stream, level + 1));
+    if (base) BB_CHECK(K->expand(&G->k, stream, base, level + 1));
     BB_CHECK(read_counters(e, d));
     D->expand_s = bb_now_s() - t1;
     return BOXBFS_OK;
 }
 
-/* Fold: each owner's discoveries to it within the grid row, then the
- * updates from the other devices (expand did the own one). */
+/* Fold: each owner's discoveries to it within the grid row, then update
+ * (expand took the own ones). */
 static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
 {
     struct bb_grid2d *g = e->grid;
@@ -444,6 +443,17 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
     if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
     D->update_s = bb_now_s() - t1;
     return BOXBFS_OK;
+}
+
+/* The level's next frontier becomes the frontier (and, in a grid of one
+ * row, the column's frontier that expand reads). */
+static void next_frontier(boxbfs_engine_t e, int d)
+{
+    bb_g2state_t *k = &e->grid->dev[d].k;
+    uint32_t *t = k->frontier;
+    k->frontier = k->next_frontier;
+    k->next_frontier = t;
+    if (e->grid->rows == 1) k->colfront = k->frontier;
 }
 
 /* After every device published its books for the level: termination, and
@@ -587,6 +597,7 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
         uint64_t fcount = e->frontier_count[d];
         BB_CHECK_GOTO(expand(e, d, level, fcount), st, out);
         BB_CHECK_GOTO(fold(e, d, level), st, out);
+        next_frontier(e, d);
         e->level_frontier[d] = fcount;
         e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
         e->frontier_arcs[d] = G->ctr[BB_G2_CTR_ARCS];
