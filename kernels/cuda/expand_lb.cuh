@@ -16,6 +16,7 @@
 #ifndef BB_EXPAND_LB_CUH
 #define BB_EXPAND_LB_CUH
 
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -105,6 +106,30 @@ cudaError_t degree_scan(void *tmp, size_t &bytes, const uint32_t *frontier, cons
 {
     DegreeIt in(thrust::counting_iterator<uint32_t>(0), DegreeOp{frontier, offsets});
     return cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, count, stream);
+}
+
+/* The same scan of a frontier of at most kSmallScan vertices by one block:
+ * one launch and no host work, where CUB's device scan launches two kernels
+ * after host-side queries (a host-driven level's fixed cost). */
+constexpr int kScanThreads = 1024, kScanItems = 4;
+constexpr uint32_t kSmallScan = kScanThreads * kScanItems;
+__global__ void __launch_bounds__(kScanThreads)
+    degree_scan_small(DegreeOp degree, uint32_t *out, uint32_t count)
+{
+    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
+    __shared__ typename Scan::TempStorage tmp;
+    uint32_t d[kScanItems];
+#pragma unroll
+    for (int j = 0; j < kScanItems; j++) {
+        const uint32_t i = threadIdx.x * kScanItems + j;
+        d[j] = i < count ? degree(i) : 0;
+    }
+    Scan(tmp).ExclusiveSum(d, d);
+#pragma unroll
+    for (int j = 0; j < kScanItems; j++) {
+        const uint32_t i = threadIdx.x * kScanItems + j;
+        if (i < count) out[i] = d[j];
+    }
 }
 
 /* What the producers read. scan[i] = first edge of frontier vertex i. */
@@ -343,8 +368,14 @@ boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &co
     if (a.scratch == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL,
                             "cuda expand: no scratch memory for the degree scan");
-    BB_CUDA_CHECK(degree_scan(a.scratch, bytes, a.frontier, a.offsets, a.scan,
-                              (uint32_t)a.count, stream));
+    if (a.count <= kSmallScan) {
+        degree_scan_small<<<1, kScanThreads, 0, stream>>>(DegreeOp{a.frontier, a.offsets}, a.scan,
+                                                          (uint32_t)a.count);
+        BB_CUDA_LAUNCH_CHECK();
+    } else {
+        BB_CUDA_CHECK(degree_scan(a.scratch, bytes, a.frontier, a.offsets, a.scan,
+                                  (uint32_t)a.count, stream));
+    }
     f.frontier = a.frontier;
     f.offsets = a.offsets;
     f.columns = a.columns;
