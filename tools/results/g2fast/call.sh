@@ -8,7 +8,8 @@
 # 2x2 logical, each expand load balancer) and of the 1D atomic expand; then
 # tools/bench-engine: kron:22, kron:24 (16 roots) and USA-road-FLA (8 roots),
 # 1D top-down (atomic, bit visited) against 2D 1x1, new and before. The
-# median small-level time (small_us) is a level's fixed cost. Run from the
+# median small-level time (small_us) is a level's fixed cost (1D's also
+# without its one-device loop of small levels: 1d-td-noloop). Run from the
 # tree's root with OUT and BB_COMMIT set (BASE_COMMIT with BASE):
 #   BB_COMMIT=$(git rev-parse --short=12 HEAD) BASE=../g2fast-base BASE_COMMIT=a55bc46 \
 #       sh tools/results/g2fast/call.sh
@@ -82,7 +83,7 @@ memcheck() {   # LABEL ARGS...
         --error-exitcode 9 "$B" bfs "$@" >"$L/memcheck-$label.log" 2>&1
     say "memcheck $label: rc=$? $(grep -h 'ERROR SUMMARY' "$L/memcheck-$label.log" | tail -1)"
 }
-memcheck 2d-1x1 kron:12 --backend cuda --partition 2d --grid 1x1 --wire auto --roots 2
+memcheck 2d-1x1 kron:14 --backend cuda --partition 2d --grid 1x1 --wire auto --roots 1
 memcheck 2d-1x1-mergepath kron:12 --backend cuda --partition 2d --grid 1x1 --expand mergepath --roots 2
 memcheck 2d-1x1-auto-k16 kron:12 --backend cuda --partition 2d --grid 1x1 --expand auto --expand-k 16 --roots 2
 memcheck 2d-2x2-logical kron:12 --backend cuda --partition 2d --grid 2x2 --device-ids 0,0,0,0 --wire auto --roots 2
@@ -114,7 +115,7 @@ fi
 say "## variants ($(at) s)"
 BOXBFS=$B CACHE=$CACHE DEADLINE_AT=$((T0 + 470)) ROOTS=16 ROOTS_FOR="USA-road:8" \
     GRAPHS="kron:24 data/USA-road-FLA.mtx.gz" COMMON="--backend cuda" \
-    VARIANTS="2d-auto:--partition 2d --expand auto|2d-k4:--partition 2d --expand-k 4|1d-td-noloop:$td --device-loop 0" \
+    VARIANTS="1d-td-noloop:$td --device-loop 0" \
     tools/bench-engine "$OUT/bench/variants" >/dev/null 2>&1
 cat "$OUT/bench/variants/engine.txt" >>"$F"
 say "# done ($(at) s)"
