@@ -127,14 +127,8 @@ struct AtomicVisit {
         }
         /* own vertices: staged per warp (binsearch), else one aggregated
          * atomic per warp for the next frontier */
-        unsigned long long slot, arcs = 0;
-        uint32_t *to = next_frontier;
-        if (stage) {
-            slot = stage->reserve(n, next, next_frontier);
-            to = stage->ids[threadIdx.x >> 5];
-        } else {
-            slot = bb_warp_append(next, n);
-        }
+        uint32_t *to;
+        unsigned long long arcs = 0, slot = list_slot(stage, n, next, next_frontier, &to);
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (own[j]) {

@@ -67,6 +67,23 @@ struct WarpStage {
         return c + incl - n;
     }
 };
+/* The slot of this lane's first of n ids in a list behind counter that
+ * every warp of the grid appends to: in the warp's stage (binsearch; *to_p =
+ * the stage, flushed to the list when full) or in the list itself after one
+ * atomic for the warp (merge path: stage NULL; *to_p = list). Every lane
+ * calls it; once the ids are written a staging warp calls __syncwarp()
+ * before the next flush reads them. */
+__device__ __forceinline__ unsigned long long list_slot(WarpStage *stage, unsigned n,
+                                                        unsigned long long *counter,
+                                                        uint32_t *list, uint32_t **to_p)
+{
+    if (stage == NULL) {
+        *to_p = list;
+        return bb_warp_append(counter, n);
+    }
+    *to_p = stage->ids[threadIdx.x >> 5];
+    return stage->reserve(n, counter, list);
+}
 /* The binsearch block's transposition of each warp's 32 x K edges (lane l
  * finds the vertices of edges l K .. l K + K - 1 and loads the columns of
  * edges l, l + 32, ...). One padding word per 32 keeps both the writes

@@ -102,14 +102,8 @@ struct Discover {
             own[j] = win[j] && v[j] / bs == col;
             n += own[j];
         }
-        uint32_t *to = next_frontier;
-        ull slot;
-        if (stage) {
-            slot = stage->reserve(n, next, next_frontier);
-            to = stage->ids[threadIdx.x >> 5];
-        } else {
-            slot = bb_warp_append(next, n);
-        }
+        uint32_t *to;
+        ull slot = list_slot(stage, n, next, next_frontier, &to);
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (own[j]) {
