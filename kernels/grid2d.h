@@ -17,7 +17,7 @@
 
 /* Layout of g2state.counters (uint64 entries in device memory). */
 enum {
-    BB_G2_CTR_NEXT = 0,      /* owned vertices added to the next frontier (update) */
+    BB_G2_CTR_NEXT = 0,      /* owned vertices added to the next frontier (expand, update) */
     BB_G2_CTR_ARCS = 1,      /* arcs of the block scanned by expand this level */
     BB_G2_CTR_BUCKET = 2     /* then C counts: expand's discoveries per owner's grid column;
                                 the parent gather's requests per discoverer's grid column */
@@ -36,14 +36,24 @@ typedef struct {
     int32_t *level;            /* bs: depth or -1 */
     int64_t *pred;             /* bs: parent gid; -(s+2): discovered by device s (same grid
                                   row, parent kept there); -1 unreached */
-    uint32_t *frontier;        /* bs: owned frontier (block-local ids); update writes the next */
+    uint32_t *frontier;        /* bs: owned frontier (block-local ids) */
+    uint32_t *next_frontier;   /* bs: the next one (expand, update); the engine swaps them */
     /* grid-row state: one entry per row-local id (cols * bs) */
     uint32_t *visited;         /* cols * bs bits */
-    uint32_t *rparent;         /* column-local id of the parent of a vertex this device found */
+    uint32_t *rparent;         /* column-local id of the parent of a vertex this device found
+                                  for another owner */
     /* per-level work */
-    uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids */
-    uint32_t *outbox;          /* cols * bs: discoveries, segment per owner's grid column */
+    uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids (one grid
+                                  row: the frontier itself) */
+    uint32_t *outbox;          /* cols * bs: discoveries, segment per owner's grid column (the
+                                  own segment stays empty) */
     uint64_t *counters;        /* BB_G2_CTR_COUNT(cols) */
+    /* the load-balanced expand (cuda; the cpu backend walks colfront in order) */
+    uint32_t *scan;            /* rows * bs: the column frontier's degree scan */
+    void *scratch;             /* backend temporaries (CUB), scratch_bytes */
+    size_t scratch_bytes;
+    int expand, expand_k;      /* boxbfs_expand_t; edges per thread */
+    uint32_t expand_f0;        /* hybrid rule: merge path above f0 arcs per vertex */
 } bb_g2state_t;
 
 typedef struct {
@@ -56,15 +66,20 @@ typedef struct {
      * ids (+ offset). */
     boxbfs_status_t (*append)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                               int bitmap, uint64_t count, uint32_t offset, uint64_t base);
-    /* Scan the block's arcs of colfront[0 .. count): every target not yet
-     * visited here is marked, remembers its parent (rparent) and goes to its
-     * owner's segment of outbox (block-local ids); counters[BUCKET + j] =
-     * segment sizes, counters[ARCS] += arcs scanned (the engine zeroes them). */
-    boxbfs_status_t (*expand)(const bb_g2state_t *k, void *stream, uint64_t count);
-    /* The owned vertices of a message from device src (list or bs-bit
-     * bitmap of count ids) not reached yet get next_level, a parent
-     * (src == self: the global parent from rparent; else -(src+2)), a visited
-     * mark, and join the frontier at counters[NEXT]. */
+    /* Scan the block's arcs of colfront[0 .. count) [004 Algorithm 3]: every
+     * target not yet visited here is marked; one this device owns gets
+     * next_level and its parent's gid and joins next_frontier at
+     * counters[NEXT] (it had not been reached: whoever reaches an owned
+     * vertex marks it here); any other remembers its parent (rparent) and
+     * goes to its owner's segment of outbox (block-local ids), sizes in
+     * counters[BUCKET + j]; counters[ARCS] += arcs scanned (the engine zeroes
+     * the counters). */
+    boxbfs_status_t (*expand)(const bb_g2state_t *k, void *stream, uint64_t count,
+                              int32_t next_level);
+    /* The owned vertices of a message from device src, another of the grid
+     * row (list or bs-bit bitmap of count ids), not reached yet get
+     * next_level, the parent -(src+2), a visited mark, and join
+     * next_frontier at counters[NEXT]. */
     boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                               int bitmap, uint64_t count, int src, int32_t next_level);
     /* Parent gather: the owned vertices whose parent device s holds go to

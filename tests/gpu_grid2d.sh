@@ -2,7 +2,8 @@
 # --partition 2d on the cuda backend (README "2D partition"): for every grid
 # the GPUs here allow (R x C <= GPUs, R, C <= 2), the cuda run counts the
 # same traffic (totals, phases, per-link matrix, level table, per-root
-# bytes) and gives the same levels as the cpu backend, and validates.
+# bytes) and gives the same levels as the cpu backend, and validates; on
+# 1x1 also with each expand load balancer and arcs per thread.
 # --exchange nccl (built with NCCL): grid 1x1 on one GPU counts the same
 # traffic and gives the same levels as --exchange peer; with two GPUs, grids
 # 1x2 and 2x1 over NCCL equal peer (bytes and messages per phase, link and
@@ -35,31 +36,39 @@ for k in range(2, 9):
 print(n)
 PY
 )
-for grid in 1x1 1x2 2x1 2x2; do
-    np=$(echo $grid | awk -Fx '{print $1 * $2}')
-    [ "$np" -le "$gpus" ] || continue
-    for wire in list auto; do
-        "$BOXBFS" bfs kron:14 --roots 4 --backend cpu --partition 2d --grid $grid --wire $wire \
-            --json "$tmp/c.json" --output "$tmp/c.out" >/dev/null 2>&1
-        "$BOXBFS" bfs kron:14 --roots 4 --backend cuda --partition 2d --grid $grid --wire $wire \
-            --json "$tmp/g.json" --output "$tmp/g.out" >/dev/null 2>"$tmp/ge"
-        rc=$?
-        check "$grid $wire: cuda exit 0" "[ $rc -eq 0 ]"
-        [ $rc -eq 0 ] || cat "$tmp/ge"
-        check "$grid $wire: same traffic as cpu" "python3 - '$tmp/c.json' '$tmp/g.json' <<'PY'
+against_cpu() {   # NAME OPTIONS...: cuda and cpu on kron:14, 4 roots
+    name=$1; shift
+    "$BOXBFS" bfs kron:14 --roots 4 --backend cpu --partition 2d "$@" \
+        --json "$tmp/c.json" --output "$tmp/c.out" >/dev/null 2>&1
+    "$BOXBFS" bfs kron:14 --roots 4 --backend cuda --partition 2d "$@" \
+        --json "$tmp/g.json" --output "$tmp/g.out" >/dev/null 2>"$tmp/ge"
+    rc=$?
+    check "$name: cuda exit 0" "[ $rc -eq 0 ]"
+    [ $rc -eq 0 ] || cat "$tmp/ge"
+    check "$name: same traffic as cpu" "python3 - '$tmp/c.json' '$tmp/g.json' <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a['validation'] == b['validation'] == 'passed'
 ta, tb = a['traffic'], b['traffic']
 for k in ('total_bytes', 'total_messages', 'phases', 'phase_messages', 'links'):
     assert ta[k] == tb[k], (k, ta[k], tb[k])
-keys = ('level', 'frontier', 'sent_vertices', 'bytes', 'messages', 'bitmap_messages')
+keys = ('level', 'frontier', 'frontier_arcs', 'sent_vertices', 'bytes', 'messages',
+        'bitmap_messages')
 assert [[l[k] for k in keys] for l in ta['levels']] == [[l[k] for k in keys] for l in tb['levels']]
 assert [r['bytes'] for r in a['runs']] == [r['bytes'] for r in b['runs']]
 PY"
-        check "$grid $wire: same levels as cpu" \
-            "cut -d' ' -f1,2 '$tmp/c.out' >'$tmp/c.l'; cut -d' ' -f1,2 '$tmp/g.out' >'$tmp/g.l'; cmp -s '$tmp/c.l' '$tmp/g.l'"
-    done
+    check "$name: same levels as cpu" \
+        "cut -d' ' -f1,2 '$tmp/c.out' >'$tmp/c.l'; cut -d' ' -f1,2 '$tmp/g.out' >'$tmp/g.l'; cmp -s '$tmp/c.l' '$tmp/g.l'"
+}
+for grid in 1x1 1x2 2x1 2x2; do
+    np=$(echo $grid | awk -Fx '{print $1 * $2}')
+    [ "$np" -le "$gpus" ] || continue
+    for wire in list auto; do against_cpu "$grid $wire" --grid $grid --wire $wire; done
+done
+# the expand's load balancers and arcs per thread (the cpu backend has neither)
+for ex in "mergepath" "auto --expand-f0 3" "binsearch --expand-k 1" "binsearch --expand-k 16"; do
+    # shellcheck disable=SC2086
+    against_cpu "1x1 --expand $ex" --grid 1x1 --wire auto --expand $ex
 done
 
 # --exchange nccl: the same rounds as peer, moved by NCCL (README "2D partition")

@@ -49,9 +49,11 @@ static boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint
     return BOXBFS_OK;
 }
 
-static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count)
+static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
+                                 int32_t next_level)
 {
     uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET, arcs = 0;
+    uint64_t col_first = (uint64_t)k->col * k->rows * k->bs;   /* gid of column-local id 0 */
     (void)stream;
     for (uint64_t t = 0; t < count; t++) {
         uint32_t u = k->colfront[t];
@@ -59,11 +61,17 @@ static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t c
         arcs += (uint64_t)(end - a);
         for (; a < end; a++) {
             uint32_t v = k->columns[a];
-            uint64_t o = v / k->bs;
+            uint64_t o = v / k->bs, off = v - o * k->bs;
             if (k->visited[v >> 5] & BIT(v)) continue;
             k->visited[v >> 5] |= BIT(v);
+            if ((int)o == k->col) {   /* own: updated at once [004 Algorithm 3] */
+                k->level[off] = next_level;
+                k->pred[off] = (int64_t)(col_first + u);
+                k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = (uint32_t)off;
+                continue;
+            }
             k->rparent[v] = u;
-            k->outbox[o * k->bs + bucket[o]++] = (uint32_t)(v - o * k->bs);
+            k->outbox[o * k->bs + bucket[o]++] = (uint32_t)off;
         }
     }
     k->counters[BB_G2_CTR_ARCS] += arcs;
@@ -75,11 +83,9 @@ static void update_one(const bb_g2state_t *k, uint32_t off, int src, int32_t nex
     uint64_t rl = (uint64_t)k->col * k->bs + off;
     if (off >= k->nloc || k->level[off] >= 0) return;
     k->level[off] = next_level;
-    k->pred[off] = src == k->self
-                       ? (int64_t)((uint64_t)k->col * k->rows * k->bs + k->rparent[rl])
-                       : -(int64_t)(src + 2);
+    k->pred[off] = -(int64_t)(src + 2);
     k->visited[rl >> 5] |= BIT(rl);
-    k->frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+    k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
 }
 
 static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg,

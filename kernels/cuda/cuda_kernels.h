@@ -110,17 +110,24 @@ static __device__ __forceinline__ void bb_mark(void *visited, int bits, uint32_t
 
 static __device__ __forceinline__ unsigned bb_lane(void) { return threadIdx.x & 31u; }
 
+/* Sum of x over this lane and the lanes below it; every lane of the warp
+ * must call it. */
+static __device__ __forceinline__ unsigned bb_warp_inclusive_sum(unsigned x)
+{
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned t = __shfl_up_sync(BB_FULL_MASK, x, d);
+        if (bb_lane() >= (unsigned)d) x += t;
+    }
+    return x;
+}
+
 /* Warp-wide append of n items per lane to one counter; every lane of the
  * warp must call it (n may be 0). Returns this lane's first slot. */
 static __device__ __forceinline__ unsigned long long bb_warp_append(unsigned long long *counter,
                                                                     unsigned n)
 {
-    unsigned incl = n;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        unsigned t = __shfl_up_sync(BB_FULL_MASK, incl, d);
-        if (bb_lane() >= (unsigned)d) incl += t;
-    }
+    unsigned incl = bb_warp_inclusive_sum(n);
     unsigned total = __shfl_sync(BB_FULL_MASK, incl, 31);
     unsigned long long base = 0;
     if (bb_lane() == 31 && total) base = atomicAdd(counter, (unsigned long long)total);

@@ -9,98 +9,14 @@
  *     columns gathered coalesced from a shared-memory staging of the tile.
  * The neighbors go to nbr/nbr_parent (all, or the unvisited ones appended
  * with warp-aggregated atomics), or through the atomic visited test-and-set
- * into their owner's outbox segment [004 §3.4 Algorithm 3]. */
+ * into their owner's outbox segment [004 §3.4 Algorithm 3]. The scan and
+ * the two producers are in expand_lb.cuh (the 2D expand uses them too); the
+ * consumers that make them the 1D methods are here. */
 #include "config.h"
 
-#include <cub/device/device_scan.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
-#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/expand_lb.cuh"
 
 namespace {
-
-constexpr int kThreads = 256;                        /* binsearch block      */
-constexpr int kMpThreads = 256;                      /* mergepath block      */
-constexpr int kMpSteps = 8;                          /* path steps per thread */
-constexpr uint32_t kMpTile = kMpThreads * kMpSteps;  /* path items per tile   */
-constexpr int kStage = 512;                          /* staged ids per warp: >= 32 x K */
-
-/* The binsearch block's staging of the atomic method's next frontier: each
- * warp gathers its own vertices' ids here and appends kStage at a time, so
- * the next-frontier counter, which every warp of the grid adds to, sees one
- * atomic per kStage ids instead of one per call. (The merge path's tiles
- * fill its shared memory: it appends directly.) */
-struct WarpStage {
-    uint32_t ids[kThreads / 32][kStage];
-    unsigned count[kThreads / 32];
-};
-/* The binsearch block's transposition of each warp's 32 x K edges (lane l
- * finds the vertices of edges l K .. l K + K - 1 and loads the columns of
- * edges l, l + 32, ...). One padding word per 32 keeps both the writes
- * (stride K) and the reads (stride 1) free of bank conflicts. K = 16 would
- * take the static shared memory past 48 KB with the WarpStage: it keeps the
- * lane-consecutive loads. */
-template <int K> constexpr bool kTranspose = K <= 8;
-template <int K> constexpr int kTrWords = kTranspose<K> ? 32 * K + K : 1;
-template <int K>
-struct Transpose {
-    uint32_t pairs[kThreads / 32][2][kTrWords<K>];
-};
-/* K, the edges per thread [004 §3.4.1, Fig 3: 4 was best], and f0, the
- * hybrid threshold [002 §4.4, §5.1: expand factor (edges over frontier
- * vertices) above f0 = 10 takes the merge path], come from the engine options
- * (--expand-k, --expand-f0) so that both can be measured. */
-
-enum { MODE_AUTO = 0, MODE_BINSEARCH = 1, MODE_MERGEPATH = 2 };
-
-/* Degree of the i-th frontier vertex, the scan's input (fused, no pass). */
-struct DegreeOp {
-    const uint32_t *frontier;
-    const int64_t *offsets;
-    __host__ __device__ uint32_t operator()(uint32_t i) const
-    {
-        uint32_t u = frontier[i];
-        return (uint32_t)(offsets[u + 1] - offsets[u]);
-    }
-};
-using DegreeIt = thrust::transform_iterator<DegreeOp, thrust::counting_iterator<uint32_t>>;
-
-/* Exclusive scan of frontier degrees; one function for the size query and
- * the run so both instantiate the same CUB dispatch. Sums fit in 32 bits: a
- * device holds fewer than 2^32 arcs (engine check). */
-cudaError_t degree_scan(void *tmp, size_t &bytes, const uint32_t *frontier, const int64_t *offsets,
-                        uint32_t *out, uint32_t count, cudaStream_t stream)
-{
-    DegreeIt in(thrust::counting_iterator<uint32_t>(0), DegreeOp{frontier, offsets});
-    return cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, count, stream);
-}
-
-/* What the producers read. scan[i] = first edge of frontier vertex i. */
-struct Frontier {
-    const uint32_t *frontier;
-    const int64_t *offsets;
-    const uint32_t *columns;
-    const uint32_t *scan;
-    uint32_t count;
-    int mode;
-    uint64_t f0;
-};
-
-__device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
-{
-    uint32_t u = __ldg(f.frontier + f.count - 1);
-    return (uint64_t)__ldg(f.scan + f.count - 1) +
-           (uint64_t)(__ldg(f.offsets + u + 1) - __ldg(f.offsets + u));
-}
-
-/* The hybrid rule, decided on the device where the edge total lives. */
-__device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total)
-{
-    if (f.mode == MODE_MERGEPATH) return true;
-    if (f.mode == MODE_BINSEARCH) return false;
-    return total > f.f0 * (uint64_t)f.count;
-}
 
 /* ---- consumers: called by all 32 lanes of a warp with K items each --------- */
 
@@ -188,18 +104,7 @@ struct AtomicVisit {
     __device__ unsigned long long *next_arcs() const { return arcs_counter; }
     __device__ void start(uint64_t) const {}
     /* The warp's staged ids to the next frontier (all lanes call it). */
-    __device__ void flush(WarpStage *stage) const
-    {
-        const unsigned w = threadIdx.x >> 5, c = stage->count[w];
-        unsigned long long base = 0;
-        if (c == 0) return;   /* warp-uniform */
-        if (bb_lane() == 0) base = atomicAdd(next, (unsigned long long)c);
-        base = __shfl_sync(BB_FULL_MASK, base, 0);
-        for (unsigned i = bb_lane(); i < c; i += 32) next_frontier[base + i] = stage->ids[w][i];
-        __syncwarp();
-        if (bb_lane() == 0) stage->count[w] = 0;
-        __syncwarp();
-    }
+    __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
@@ -222,25 +127,8 @@ struct AtomicVisit {
         }
         /* own vertices: staged per warp (binsearch), else one aggregated
          * atomic per warp for the next frontier */
-        unsigned long long slot, arcs = 0;
-        uint32_t *to = next_frontier;
-        if (stage) {
-            unsigned incl = n;
-#pragma unroll
-            for (int d = 1; d < 32; d <<= 1) {
-                unsigned t = __shfl_up_sync(BB_FULL_MASK, incl, d);
-                if (bb_lane() >= (unsigned)d) incl += t;
-            }
-            const unsigned total = __shfl_sync(BB_FULL_MASK, incl, 31), w = threadIdx.x >> 5;
-            if (stage->count[w] + total > (unsigned)kStage) flush(stage);
-            const unsigned c = stage->count[w];
-            __syncwarp();
-            if (bb_lane() == 0) stage->count[w] = c + total;
-            slot = c + incl - n;
-            to = stage->ids[w];
-        } else {
-            slot = bb_warp_append(next, n);
-        }
+        uint32_t *to;
+        unsigned long long arcs = 0, slot = list_slot(stage, n, next, next_frontier, &to);
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (own[j]) {
@@ -266,236 +154,14 @@ struct AtomicVisit {
     }
 };
 
-/* ---- producers ---------------------------------------------------------------- */
-
-/* [004 §3.4.1] Lane chunks of K consecutive edges; a warp's chunks are
- * adjacent, so the warp-uniform loop keeps all lanes at the consumer. The
- * search for a lane's first edge is split: the warp finds the vertex of its
- * first edge with a 32-way search (a few dependent loads, starting from the
- * previous one: chunks only move forward), then each lane gallops forward
- * from there and finishes with a binary search over the short bracket. */
-template <int K, class C>
-__global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consume)
-{
-    if (f.count == 0) return;
-    const uint64_t total = frontier_edges(f);
-    if (take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
-    if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
-    __shared__ bb_block_sum arcs_acc;
-    __shared__ WarpStage stage;
-    __shared__ Transpose<K> gather;
-    if (bb_lane() == 0) stage.count[threadIdx.x >> 5] = 0;
-    arcs_acc.begin();   /* (its barrier also publishes the stage counts) */
-    const uint32_t *scan = f.scan;
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
-    uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
-    for (uint64_t wbase = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * K;
-         wbase < total; wbase += stride) {
-        kw = (uint32_t)bb_warp_partition_point(
-                 kw, f.count, [=](uint64_t i) { return (uint64_t)__ldg(scan + i) <= wbase; }) - 1;
-        const uint64_t e0 = wbase + (uint64_t)bb_lane() * K;
-        uint32_t k = kw;
-        if (e0 < total) {   /* greatest vertex whose first edge is <= e0 */
-            uint64_t step = 1;
-            uint32_t hi;
-            while ((uint64_t)k + step < f.count && __ldg(scan + k + step) <= e0) {
-                k += (uint32_t)step;
-                step <<= 1;
-            }
-            hi = (uint64_t)k + step < f.count ? (uint32_t)(k + step - 1) : f.count - 1;
-            while (k < hi) {
-                uint32_t mid = k + (hi - k + 1) / 2;
-                if (__ldg(scan + mid) <= e0) k = mid; else hi = mid - 1;
-            }
-        }
-        bool valid[K];
-        uint64_t e[K], col[K];
-        uint32_t kv[K], u[K], v[K];
-        uint32_t kc = k;
-#pragma unroll
-        for (int j = 0; j < K; j++) {
-            e[j] = e0 + j;
-            valid[j] = e[j] < total;
-            if (valid[j])
-                while (kc + 1 < f.count && __ldg(f.scan + kc + 1) <= e[j]) kc++;
-            kv[j] = kc;
-        }
-        /* interleaved: K independent loads per stage */
-#pragma unroll
-        for (int j = 0; j < K; j++) u[j] = valid[j] ? __ldg(f.frontier + kv[j]) : 0;
-#pragma unroll
-        for (int j = 0; j < K; j++)
-            col[j] = valid[j] ? (uint64_t)__ldg(f.offsets + u[j]) + (e[j] - __ldg(f.scan + kv[j]))
-                              : 0;
-        if (kTranspose<K>) {
-            /* the warp's 32 x K (parent, column index) pairs through shared
-             * memory, so that lane l takes edges wbase + 32 j + l: each
-             * column load below is one coalesced 128 B request instead of
-             * 32 sectors 4 K bytes apart (a device holds < 2^32 arcs) */
-            uint32_t(&tr)[2][kTrWords<K>] = gather.pairs[threadIdx.x >> 5];
-#pragma unroll
-            for (int j = 0; j < K; j++) {
-                const unsigned s = bb_lane() * K + j;
-                tr[0][s + s / 32] = u[j];
-                tr[1][s + s / 32] = (uint32_t)col[j];
-            }
-            __syncwarp();
-#pragma unroll
-            for (int j = 0; j < K; j++) {
-                const unsigned s = (unsigned)j * 32u + bb_lane();
-                e[j] = wbase + s;
-                valid[j] = e[j] < total;
-                u[j] = tr[0][s + j];
-                col[j] = tr[1][s + j];
-            }
-            __syncwarp();   /* read before the next chunk overwrites */
-        }
-#pragma unroll
-        for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
-        consume(valid, e, v, u, arcs_acc, &stage);
-    }
-    consume.flush(&stage);
-    arcs_acc.end(consume.next_arcs());
-}
-
-/* Split of the merge path at diagonal d: how many frontier vertices come
- * before path position d (a vertex precedes edge b when scan <= b; the
- * predicate is monotone in the vertex index). Called by a whole warp. */
-__device__ __forceinline__ uint32_t path_split(const uint32_t *scan, uint32_t count, uint64_t total,
-                                               uint64_t d)
-{
-    uint64_t lo = d > total ? d - total : 0, hi = d < count ? d : count;
-    return (uint32_t)bb_warp_partition_point(
-        lo, hi, [=](uint64_t mid) { return (uint64_t)__ldg(scan + mid) <= d - 1 - mid; });
-}
-
-/* [002 §4.3] Tiles of kMpTile path items (vertices + edges) per block. */
-template <int K, class C>
-__global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C consume)
-{
-    /* entry i describes vertex a0 - 1 + i of the tile */
-    __shared__ uint32_t s_scan[kMpTile + 1], s_start[kMpTile + 1], s_u[kMpTile + 1];
-    __shared__ uint32_t s_col[kMpTile], s_par[kMpTile];
-    __shared__ uint32_t s_split[2];
-    if (f.count == 0) return;
-    const uint64_t total = frontier_edges(f);
-    if (!take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
-    if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
-    __shared__ bb_block_sum arcs_acc;
-    arcs_acc.begin();
-    const uint64_t path = total + f.count;
-    for (uint64_t tile = blockIdx.x; tile * kMpTile < path; tile += gridDim.x) {
-        const uint64_t d0 = tile * kMpTile, d1 = d0 + kMpTile < path ? d0 + kMpTile : path;
-        if (threadIdx.x < 64) {   /* warps 0 and 1 split the path at d0 and d1 */
-            const uint64_t d = threadIdx.x < 32 ? d0 : d1;
-            uint32_t a = path_split(f.scan, f.count, total, d);
-            if (bb_lane() == 0) s_split[threadIdx.x >> 5] = a;
-        }
-        __syncthreads();
-        const uint32_t a0 = s_split[0], na = s_split[1] - a0;
-        const uint64_t b0 = d0 - a0;
-        const uint32_t nb = (uint32_t)(d1 - s_split[1] - b0);
-        for (uint32_t i = threadIdx.x; i <= na; i += blockDim.x) {
-            if (i == 0 && a0 == 0) continue;   /* no vertex before the first */
-            uint32_t kv = a0 - 1 + i, u = __ldg(f.frontier + kv);
-            s_scan[i] = __ldg(f.scan + kv);
-            s_u[i] = u;
-            s_start[i] = (uint32_t)__ldg(f.offsets + u);
-        }
-        __syncthreads();
-        /* this thread's part of the tile's path, split in shared memory */
-        const uint32_t len = (uint32_t)(d1 - d0);
-        const uint32_t dt = threadIdx.x * kMpSteps < len ? threadIdx.x * kMpSteps : len;
-        const uint32_t dend = dt + kMpSteps < len ? dt + kMpSteps : len;
-        uint32_t lo = dt > nb ? dt - nb : 0, hi = dt < na ? dt : na;
-        while (lo < hi) {
-            uint32_t mid = (lo + hi) >> 1;
-            if ((uint64_t)s_scan[mid + 1] <= b0 + (dt - 1 - mid)) lo = mid + 1; else hi = mid;
-        }
-        uint32_t ai = lo, bi = dt - lo;
-        for (uint32_t step = dt; step < dend; step++) {
-            if (ai < na && (bi >= nb || (uint64_t)s_scan[ai + 1] <= b0 + bi)) {
-                ai++;   /* next vertex */
-            } else {    /* edge b0 + bi belongs to vertex a0 - 1 + ai */
-                s_col[bi] = s_start[ai] + (uint32_t)(b0 + bi - s_scan[ai]);
-                s_par[bi] = s_u[ai];
-                bi++;
-            }
-        }
-        __syncthreads();
-        /* gather the tile's columns: lane-adjacent edges, coalesced */
-        const uint32_t warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-        for (uint32_t base = warp * 32u * K; base < nb; base += nwarps * 32u * K) {
-            bool valid[K];
-            uint64_t e[K];
-            uint32_t col[K], u[K], v[K];
-#pragma unroll
-            for (int j = 0; j < K; j++) {
-                uint32_t i = base + (uint32_t)j * 32u + bb_lane();
-                valid[j] = i < nb;
-                e[j] = b0 + i;
-                col[j] = valid[j] ? s_col[i] : 0;
-                u[j] = valid[j] ? s_par[i] : 0;
-            }
-#pragma unroll
-            for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
-            consume(valid, e, v, u, arcs_acc, nullptr);
-        }
-        __syncthreads();
-    }
-    arcs_acc.end(consume.next_arcs());
-}
-
-/* Scan the degrees into k->scan and launch the
- * producer(s). AUTO launches both: each decides on the device from the
- * scanned total (no host sync), and the one not chosen exits at once. */
-template <int K, class C>
-boxbfs_status_t run_expand(const bb_kstate_t *k, cudaStream_t stream, uint64_t fcount, int expand,
-                           const C &consume)
-{
-    size_t bytes = k->scratch_bytes;
-    Frontier f;
-    if (fcount > UINT32_MAX)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "frontier of %llu vertices exceeds 2^32",
-                            (unsigned long long)fcount);
-    if (k->scratch == NULL)
-        return bb_error_set(BOXBFS_ERR_INTERNAL,
-                            "cuda expand: no scratch memory for the degree scan");
-    BB_CUDA_CHECK(degree_scan(k->scratch, bytes, k->frontier, k->offsets, k->scan,
-                              (uint32_t)fcount, stream));
-    f.frontier = k->frontier;
-    f.offsets = k->offsets;
-    f.columns = k->columns;
-    f.scan = k->scan;
-    f.count = (uint32_t)fcount;
-    f.mode = expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
-             : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
-    f.f0 = k->expand_f0;
-    if (f.mode != MODE_MERGEPATH) {
-        int grid = bb_cuda_persistent_grid<expand_binsearch<K, C>>(kThreads);
-        expand_binsearch<K, C><<<grid, kThreads, 0, stream>>>(f, consume);
-        BB_CUDA_LAUNCH_CHECK();
-    }
-    if (f.mode != MODE_BINSEARCH) {
-        int grid = bb_cuda_persistent_grid<expand_mergepath<K, C>>(kMpThreads);
-        expand_mergepath<K, C><<<grid, kMpThreads, 0, stream>>>(f, consume);
-        BB_CUDA_LAUNCH_CHECK();
-    }
-    return BOXBFS_OK;
-}
-
-/* The engine checked that K is 1, 2, 4 or 8. */
+/* This device's frontier through the load-balanced expand (expand_lb.cuh). */
 template <class C>
 boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t fcount,
                              int expand, const C &consume)
 {
-    switch (k->expand_k) {
-    case 1: return run_expand<1>(k, stream, fcount, expand, consume);
-    case 2: return run_expand<2>(k, stream, fcount, expand, consume);
-    case 8: return run_expand<8>(k, stream, fcount, expand, consume);
-    case 16: return run_expand<16>(k, stream, fcount, expand, consume);
-    default: return run_expand<4>(k, stream, fcount, expand, consume);
-    }
+    return expand_lb(ExpandArgs{k->frontier, k->offsets, k->columns, k->scan, k->scratch,
+                                k->scratch_bytes, fcount, expand, k->expand_k, k->expand_f0},
+                     stream, consume);
 }
 
 }  // namespace

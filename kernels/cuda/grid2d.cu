@@ -3,10 +3,16 @@
  * are claimed with atomics [004 §3.4], so the order inside a list may
  * differ from the cpu backend's, but every set of vertices (and thus every
  * byte count) is the same: update runs one message after the other on the
- * stream, so the first sender to deliver a vertex is its discoverer on both. */
+ * stream, so the first sender to deliver a vertex is its discoverer on both.
+ * The expand is the 1D engine's load-balanced one (expand_lb.cuh: degree
+ * scan, binsearch or merge path, K arcs per thread) with a consumer that does
+ * Algorithm 3 of [004 §3.4]; lists that every thread appends to take one
+ * atomic per warp stage (expand) or per block (update). */
 #include "config.h"
 
-#include "kernels/cuda/cuda_kernels.h"
+#include <cub/block/block_scan.cuh>
+
+#include "kernels/cuda/expand_lb.cuh"
 
 extern "C" {
 #include "kernels/grid2d.h"
@@ -14,7 +20,7 @@ extern "C" {
 
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kBlock = 256;   /* threads per block of the kernels other than expand */
 typedef unsigned long long ull;
 
 __global__ void reset_owned(int32_t *level, int64_t *pred, uint64_t bs)
@@ -60,52 +66,121 @@ __global__ void append_bitmap(const uint32_t *msg, uint64_t words, uint32_t offs
         out[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1)) + offset;
 }
 
-/* A warp per frontier vertex, its lanes over the vertex's arcs. */
-__global__ void expand_warp(bb_g2state_t k, uint64_t count)
-{
-    uint64_t t = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    unsigned lane = bb_lane();
-    ull *bucket = (ull *)k.counters + BB_G2_CTR_BUCKET;
-    if (t >= count) return;
-    uint32_t u = k.colfront[t];
-    int64_t a = k.offsets[u], end = k.offsets[u + 1];
-    if (lane == 0 && end > a) atomicAdd((ull *)k.counters + BB_G2_CTR_ARCS, (ull)(end - a));
-    for (a += lane; a < end; a += 32) {
-        uint32_t v = k.columns[a], bit = 1u << (v & 31);
-        if (atomicOr(k.visited + (v >> 5), bit) & bit) continue;
-        uint64_t o = v / k.bs;
-        k.rparent[v] = u;
-        ull at = atomicAdd(bucket + o, 1ull);
-        k.outbox[o * k.bs + at] = (uint32_t)(v - o * k.bs);
+/* Expand's consumer [004 §3.4, Algorithm 3]: the thread whose atomicOr sets
+ * v's visited bit owns it for this device. An own vertex gets its level and
+ * parent at once and joins the next frontier through the warp's stage
+ * (binsearch; one atomic per kStage ids on the counter every warp adds to:
+ * a 1 x 1 grid finds only own vertices); any other keeps u as its parent
+ * (rparent) and goes to its owner's outbox segment, with one atomic per
+ * owner among the lanes. counters[ARCS] gets the arc total. */
+struct Discover {
+    uint32_t *visited, *rparent, *outbox, *next_frontier;
+    int32_t *level;
+    int64_t *pred;
+    ull *bucket, *next, *arcs;
+    uint64_t col_first;   /* gid of column-local id 0 */
+    uint32_t bs, col;
+    int32_t next_level;
+    __device__ ull *next_arcs() const { return nullptr; }
+    __device__ void start(uint64_t total) const { *arcs += total; }
+    __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
+    template <int K>
+    __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
+                               const uint32_t (&v)[K], const uint32_t (&u)[K],
+                               bb_block_sum &arcs_acc, WarpStage *stage) const
+    {
+        bool win[K], own[K];
+        unsigned n = 0;
+        (void)e;
+        (void)arcs_acc;
+#pragma unroll
+        for (int j = 0; j < K; j++)   /* a plain read first: most arcs meet visited vertices */
+            win[j] = valid[j] && !bb_is_visited(visited, 1, v[j]);
+#pragma unroll
+        for (int j = 0; j < K; j++) {
+            if (win[j]) win[j] = bb_visit(visited, 1, v[j]);
+            own[j] = win[j] && v[j] / bs == col;
+            n += own[j];
+        }
+        uint32_t *to;
+        ull slot = list_slot(stage, n, next, next_frontier, &to);
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (own[j]) {
+                const uint32_t off = v[j] - col * bs;
+                level[off] = next_level;
+                pred[off] = (int64_t)(col_first + u[j]);
+                to[slot++] = off;
+            }
+        if (stage) __syncwarp();   /* staged before the next flush reads them */
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (win[j] && !own[j]) {
+                const uint32_t o = v[j] / bs;
+                rparent[v[j]] = u[j];
+                outbox[(uint64_t)o * bs + bb_keyed_append(bucket, o)] = v[j] - o * bs;
+            }
     }
-}
+};
 
-__device__ void update_one(const bb_g2state_t &k, uint32_t off, int src, int32_t next_level)
+/* Owned vertex off, delivered by device src: true for the one thread that
+ * moves its level from -1 to next_level; that thread sets its parent and
+ * its visited bit. */
+__device__ bool claim(const bb_g2state_t &k, uint32_t off, int src, int32_t next_level)
 {
     uint64_t rl = (uint64_t)k.col * k.bs + off;
-    if (off >= k.nloc || atomicCAS(k.level + off, -1, next_level) != -1) return;
-    k.pred[off] = src == k.self
-                      ? (int64_t)((uint64_t)k.col * k.rows * k.bs + k.rparent[rl])
-                      : -(int64_t)(src + 2);
+    if (off >= k.nloc || atomicCAS(k.level + off, -1, next_level) != -1) return false;
+    k.pred[off] = -(int64_t)(src + 2);
     atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
-    ull at = atomicAdd((ull *)k.counters + BB_G2_CTR_NEXT, 1ull);
-    k.frontier[at] = off;
+    return true;
 }
 
-__global__ void update_list(bb_g2state_t k, const uint32_t *msg, uint64_t count, int src,
-                            int32_t next_level)
+using BlockScan = cub::BlockScan<unsigned, kBlock>;
+struct BlockAppend {
+    typename BlockScan::TempStorage scan;
+    ull base;
+};
+
+/* This thread's first slot for its n items of a list behind counter, with
+ * one atomic for the whole block (every thread of the block calls it). */
+__device__ ull block_append(BlockAppend &s, ull *counter, unsigned n)
 {
-    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < count) update_one(k, msg[t], src, next_level);
+    unsigned at, total;
+    BlockScan(s.scan).ExclusiveSum(n, at, total);
+    if (threadIdx.x == 0 && total) s.base = atomicAdd(counter, (ull)total);
+    __syncthreads();
+    const ull slot = s.base + at;
+    __syncthreads();   /* s is free for the next call */
+    return slot;
 }
 
-__global__ void update_bitmap(bb_g2state_t k, const uint32_t *msg, uint64_t words, int src,
-                              int32_t next_level)
+/* An id of the message per thread. */
+__global__ void __launch_bounds__(kBlock)
+    update_list(bb_g2state_t k, const uint32_t *msg, uint64_t count, int src, int32_t next_level)
 {
-    uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (w >= words) return;
-    for (uint32_t bits = msg[w]; bits; bits &= bits - 1)
-        update_one(k, (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1)), src, next_level);
+    __shared__ BlockAppend app;
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t off = t < count ? msg[t] : 0;
+    const bool won = t < count && claim(k, off, src, next_level);
+    const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, won);
+    if (won) k.next_frontier[at] = off;
+}
+
+/* A word of the message per thread. */
+__global__ void __launch_bounds__(kBlock)
+    update_bitmap(bb_g2state_t k, const uint32_t *msg, uint64_t words, int src,
+                  int32_t next_level)
+{
+    __shared__ BlockAppend app;
+    const uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t won = 0;
+    for (uint32_t bits = w < words ? msg[w] : 0u; bits; bits &= bits - 1) {
+        const unsigned b = (unsigned)__ffs(bits) - 1;
+        if (claim(k, (uint32_t)(w * 32 + b), src, next_level)) won |= 1u << b;
+    }
+    ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, (unsigned)__popc(won));
+    for (; won; won &= won - 1)
+        k.next_frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(won) - 1));
 }
 
 __global__ void requests_k(bb_g2state_t k)
@@ -137,7 +212,7 @@ boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t root)
     cudaStream_t s = (cudaStream_t)stream;
     uint64_t row_ids = (uint64_t)k->cols * k->bs;
     BB_CHECK(bb_cuda_bind(stream));
-    reset_owned<<<bb_cuda_blocks(k->bs, kThreads), kThreads, 0, s>>>(k->level, k->pred, k->bs);
+    reset_owned<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(k->level, k->pred, k->bs);
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cudaMemsetAsync(k->visited, 0, (row_ids / 32) * 4, s));
     BB_CUDA_CHECK(cudaMemsetAsync(k->rparent, 0xff, row_ids * 4, s));
@@ -154,7 +229,7 @@ boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint32_t *m
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
     if (!bitmap) {
-        append_list<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(msg, count, offset,
+        append_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(msg, count, offset,
                                                                           k->colfront + base);
         BB_CUDA_LAUNCH_CHECK();
         return BOXBFS_OK;
@@ -162,20 +237,25 @@ boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint32_t *m
     /* the cursor: counters[ARCS], zeroed again before expand counts into it */
     ull *cursor = (ull *)k->counters + BB_G2_CTR_ARCS;
     BB_CUDA_CHECK(cudaMemsetAsync(cursor, 0, sizeof *cursor, s));
-    append_bitmap<<<bb_cuda_blocks(k->bs / 32, kThreads), kThreads, 0, s>>>(
+    append_bitmap<<<bb_cuda_blocks(k->bs / 32, kBlock), kBlock, 0, s>>>(
         msg, k->bs / 32, offset, k->colfront + base, cursor);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
-boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count)
+boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
+                          int32_t next_level)
 {
-    cudaStream_t s = (cudaStream_t)stream;
+    ull *ctr = (ull *)k->counters;
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
-    expand_warp<<<bb_cuda_blocks(count * 32, kThreads), kThreads, 0, s>>>(*k, count);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
+    return expand_lb(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
+                                k->scratch_bytes, count, k->expand, k->expand_k, k->expand_f0},
+                     (cudaStream_t)stream,
+                     Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->level,
+                              k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
+                              ctr + BB_G2_CTR_ARCS, (uint64_t)k->col * k->rows * k->bs,
+                              (uint32_t)k->bs, (uint32_t)k->col, next_level});
 }
 
 boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg, int bitmap,
@@ -185,11 +265,11 @@ boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *m
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
     if (bitmap)
-        update_bitmap<<<bb_cuda_blocks(k->bs / 32, kThreads), kThreads, 0, s>>>(
+        update_bitmap<<<bb_cuda_blocks(k->bs / 32, kBlock), kBlock, 0, s>>>(
             *k, msg, k->bs / 32, src, next_level);
     else
-        update_list<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(*k, msg, count, src,
-                                                                         next_level);
+        update_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(*k, msg, count, src,
+                                                                     next_level);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -200,7 +280,7 @@ boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
     BB_CHECK(bb_cuda_bind(stream));
     BB_CUDA_CHECK(cudaMemsetAsync(k->counters + BB_G2_CTR_BUCKET, 0, (size_t)k->cols * 8, s));
     if (k->nloc == 0) return BOXBFS_OK;
-    requests_k<<<bb_cuda_blocks(k->nloc, kThreads), kThreads, 0, s>>>(*k);
+    requests_k<<<bb_cuda_blocks(k->nloc, kBlock), kBlock, 0, s>>>(*k);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -211,7 +291,7 @@ boxbfs_status_t g2_answer(const bb_g2state_t *k, void *stream, const uint32_t *r
     cudaStream_t s = (cudaStream_t)stream;
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
-    answer_k<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(
+    answer_k<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(
         k->rparent + (uint64_t)owner_col * k->bs, req, count, resp);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
@@ -223,7 +303,7 @@ boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *re
     cudaStream_t s = (cudaStream_t)stream;
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
-    apply_k<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(
+    apply_k<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(
         k->pred, req, resp, count, (uint64_t)src_col * k->rows * k->bs);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;

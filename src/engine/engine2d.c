@@ -16,8 +16,13 @@
  *           yet visited here, grouped by their owner's grid column;
  *   fold    each group goes to its owner, one of the C - 1 other devices of
  *           the grid row (list or bitmap again);
- *   update  the owner keeps what it had not reached: the next frontier;
+ *   update  the owner keeps what it had not reached: the next frontier (its
+ *           own discoveries join it in expand already [004 Algorithm 3]);
  *   stop    when every next frontier is empty (sizes reduced as in 1D).
+ * The host reads a device's counters once after expand (the fold's sizes; on
+ * a grid of one column the level's counts too), and again only after
+ * updates from other devices; it waits for its stream otherwise only before
+ * peers read freshly packed bitmaps.
  * A device thus talks to R + C - 2 peers per level instead of P - 1. Both
  * rounds go through the exchange of the run (--exchange peer|host: the
  * left-right schedule, whose non-empty steps are exactly left-right within
@@ -184,21 +189,22 @@ static boxbfs_status_t build_block(boxbfs_engine_t e, int d, int64_t **off_p, ui
     return BOXBFS_OK;
 }
 
-/* What device d holds, in bytes (the memory plan). */
+/* What device d holds, in bytes (the memory plan). A grid of one row has
+ * no column frontier to assemble: expand reads the frontier in place. */
 typedef struct {
-    size_t block, state, row_state, work, total;
+    size_t block, state, row_state, work, scratch, total;
 } plan2d_t;
 
-static void plan(const struct bb_grid2d *g, uint64_t arcs, plan2d_t *p)
+static void plan(const struct bb_grid2d *g, uint64_t arcs, size_t scratch, plan2d_t *p)
 {
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols;
     p->block = (R * bs + 1) * 8 + (size_t)arcs * 4;
-    p->state = bs * (4 + 8 + 4) + BB_G2_CTR_COUNT(C) * 8;       /* level, pred, frontier */
+    p->state = bs * (4 + 8 + 4 + 4) + BB_G2_CTR_COUNT(C) * 8;   /* level, pred, frontiers */
     p->row_state = C * bs / 8 + C * bs * 4;                      /* visited, rparent */
-    p->work = R * bs * 4 * 2 + C * bs * 4 * 3 + (C + 1) * bs / 8; /* colfront, inbox_col;
-                                                                    outbox, inbox_row, resp;
-                                                                    packed */
-    p->total = p->block + p->state + p->row_state + p->work;
+    p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
+              C * bs * 4 * 3 + (C + 1) * bs / 8;   /* outbox, inbox_row, resp; packed */
+    p->scratch = scratch;
+    p->total = p->block + p->state + p->row_state + p->work + p->scratch;
 }
 
 boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
@@ -208,12 +214,15 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     bb_g2state_t *k = &G->k;
     bb_engine_dev_t *D = &e->devs[d];
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols, free_b, total_b;
+    size_t scratch;
     int64_t *off = NULL;
     uint32_t *col = NULL;
     plan2d_t p;
     boxbfs_status_t st = BOXBFS_OK;
+    /* the degree scan of a whole column frontier (no sort: no work entries) */
+    BB_CHECK(e->ops->scratch_bytes(D->dev, 0, R * bs, e->ndev, &scratch));
     BB_CHECK(build_block(e, d, &off, &col, &G->arcs));
-    plan(g, G->arcs, &p);
+    plan(g, G->arcs, scratch, &p);
     BB_CHECK_GOTO(e->ops->mem_info(D->dev, &free_b, &total_b), st, out);
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
@@ -223,25 +232,37 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
                      "block of the matrix %.2f, owned vertex state %.2f, grid-row state %.2f, "
                      "level work %.2f GiB; try more devices", d, D->name,
                      p.total / 1073741824.0, free_b / 1073741824.0, p.block / 1073741824.0,
-                     p.state / 1073741824.0, p.row_state / 1073741824.0, p.work / 1073741824.0);
+                     p.state / 1073741824.0, p.row_state / 1073741824.0,
+                     (p.work + p.scratch) / 1073741824.0);
     *k = (bb_g2state_t){.rows = g->rows, .cols = g->cols, .row = grid_row(g, d),
                         .col = grid_col(g, d), .self = d, .n = (uint64_t)e->graph->n,
                         .bs = g->bs, .lo = e->part.lo[d],
-                        .nloc = e->part.lo[d + 1] - e->part.lo[d]};
+                        .nloc = e->part.lo[d + 1] - e->part.lo[d],
+                        .expand = (int)e->opts.expand,
+                        .expand_k = e->opts.expand_edges_per_thread,
+                        .expand_f0 = (uint32_t)e->opts.expand_f0};
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (R * bs + 1) * 8, &k->offsets), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (size_t)(G->arcs ? G->arcs : 1) * 4, &k->columns),
                   st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->level), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 8, &k->pred), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->frontier), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->next_frontier), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs / 8, &k->visited), st, out);
     D->visited_bytes = C * bs / 8;
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->rparent), st, out);
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->colfront), st, out);
+    if (R > 1) {
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->colfront), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &G->inbox_col), st, out);
+    } else {
+        k->colfront = k->frontier;
+    }
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->scan), st, out);
+    if (scratch) BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, scratch, &k->scratch), st, out);
+    k->scratch_bytes = scratch;
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->outbox), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, BB_G2_CTR_COUNT(C) * 8, &k->counters), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C + 1) * bs / 8, &G->packed), st, out);
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &G->inbox_col), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->inbox_row), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->resp), st, out);
     BB_CHECK_GOTO(e->ops->host_alloc(D->dev, BB_G2_CTR_COUNT(C) * 8, (void **)&G->ctr), st, out);
@@ -263,6 +284,16 @@ static boxbfs_status_t read_counters(boxbfs_engine_t e, int d)
     BB_CHECK(e->ops->copy_d2h(e->devs[d].dev, G->ctr, G->k.counters,
                               BB_G2_CTR_COUNT(e->grid->cols) * 8));
     return e->ops->sync(e->devs[d].dev);
+}
+
+/* count block-local ids of list as a bitmap of the block at bits. */
+static boxbfs_status_t pack(boxbfs_engine_t e, int d, const uint32_t *list, uint64_t count,
+                            uint32_t *bits)
+{
+    bb_kstate_t none;
+    memset(&none, 0, sizeof none);
+    return e->ops->kernels.pack_bitmap(&none, e->ops->stream(e->devs[d].dev), list, count, bits,
+                                       e->grid->bs);
 }
 
 /* A message of count block-local ids goes as a bitmap of the block when
@@ -328,10 +359,8 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_EXPAND, level};
     double t0 = bb_now_s(), t1;
     clear_row(e, d);
-    if (as_bitmap(e, fcount)) {
-        bb_kstate_t none;
-        memset(&none, 0, sizeof none);
-        BB_CHECK(e->ops->kernels.pack_bitmap(&none, stream, G->k.frontier, fcount, G->packed, bs));
+    if (R > 1 && as_bitmap(e, fcount)) {
+        BB_CHECK(pack(e, d, G->k.frontier, fcount, G->packed));
         BB_CHECK(e->ops->sync(D->dev));
     }
     for (int r = 0; r < R; r++) {
@@ -344,8 +373,9 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
     if (d == 0) book_round(e, level, 1);
     BB_CHECK(e->team->exchange(e, &round, d));
     /* the column's frontier: every device's part at its block's offset (what
-     * o sent is known from o's published frontier size) */
-    for (int r = 0; r < R; r++) {
+     * o sent is known from o's published frontier size); one grid row: the
+     * frontier is the column's, in place */
+    for (int r = 0; r < R && R > 1; r++) {
         int o = col * R + r;
         uint64_t count = e->frontier_count[o];
         if (count == 0) continue;
@@ -355,16 +385,19 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
                                 as_bitmap(e, count), count, (uint32_t)(r * bs), base));
         base += count;
     }
+    if (R == 1) base = fcount;
     t1 = bb_now_s();
     D->exchange_s = t1 - t0;
+    /* the next frontier is counted from here on, own discoveries first */
     BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(g->cols) * 8));
-    if (base) BB_CHECK(K->expand(&G->k, stream, base));
+    if (base) BB_CHECK(K->expand(&G->k, stream, base, level + 1));
     BB_CHECK(read_counters(e, d));
     D->expand_s = bb_now_s() - t1;
     return BOXBFS_OK;
 }
 
-/* Fold: each owner's discoveries to it within the grid row, then update. */
+/* Fold: each owner's discoveries to it within the grid row, then update
+ * (expand took the own ones). */
 static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
 {
     struct bb_grid2d *g = e->grid;
@@ -372,10 +405,11 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
     bb_engine_dev_t *D = &e->devs[d];
     const bb_grid2d_ops_t *K = g->kops;
     void *stream = e->ops->stream(D->dev);
-    int R = g->rows, C = g->cols, row = grid_row(g, d), col = grid_col(g, d);
+    int R = g->rows, C = g->cols, row = grid_row(g, d);
     uint64_t bs = g->bs, *bucket = G->ctr + BB_G2_CTR_BUCKET;
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FOLD, level};
     double t0 = bb_now_s(), t1;
+    int packed = 0, updated = 0;
     clear_row(e, d);
     for (int j = 0; j < C; j++) {
         int o = j * R + row;
@@ -383,35 +417,43 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
         uint32_t *bits = G->packed + (size_t)(j + 1) * (bs / 32);
         if (o == d) continue;
         if (as_bitmap(e, bucket[j])) {
-            bb_kstate_t none;
-            memset(&none, 0, sizeof none);
-            BB_CHECK(e->ops->kernels.pack_bitmap(&none, stream, list, bucket[j], bits, bs));
+            BB_CHECK(pack(e, d, list, bucket[j], bits));
+            packed = 1;
         }
         set_cell(e, d, o, bucket[j], list, bits);
         e->recv[(size_t)d * e->ndev + o] = G->inbox_row + (size_t)j * bs;
     }
-    BB_CHECK(e->ops->sync(D->dev));
+    /* the lists were complete at expand's read; bitmaps packed since are not */
+    if (packed) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return ABORTED;
     if (d == 0) book_round(e, level, 0);
     BB_CHECK(e->team->exchange(e, &round, d));
     t1 = bb_now_s();
     D->exchange_s += t1 - t0;
-    /* own discoveries first, then each sender's in device order: the first
+    /* after the own discoveries, each sender's in device order: the first
      * to deliver a vertex is its recorded discoverer, on every backend */
-    BB_CHECK(e->ops->zero(D->dev, G->k.counters + BB_G2_CTR_NEXT, 8));
-    if (bucket[col])
-        BB_CHECK(K->update(&G->k, stream, G->k.outbox + (size_t)col * bs, 0, bucket[col], d,
-                           level + 1));
     for (int j = 0; j < C; j++) {
         int o = j * R + row;
         size_t cell = (size_t)o * e->ndev + d;
         if (o == d || e->send_count[cell] == 0) continue;
         BB_CHECK(K->update(&G->k, stream, G->inbox_row + (size_t)j * bs, e->as_bitmap[cell],
                            e->send_count[cell], o, level + 1));
+        updated = 1;
     }
-    BB_CHECK(read_counters(e, d));
+    if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
     D->update_s = bb_now_s() - t1;
     return BOXBFS_OK;
+}
+
+/* The level's next frontier becomes the frontier (and, in a grid of one
+ * row, the column's frontier that expand reads). */
+static void next_frontier(boxbfs_engine_t e, int d)
+{
+    bb_g2state_t *k = &e->grid->dev[d].k;
+    uint32_t *t = k->frontier;
+    k->frontier = k->next_frontier;
+    k->next_frontier = t;
+    if (e->grid->rows == 1) k->colfront = k->frontier;
 }
 
 /* After every device published its books for the level: termination, and
@@ -555,6 +597,7 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
         uint64_t fcount = e->frontier_count[d];
         BB_CHECK_GOTO(expand(e, d, level, fcount), st, out);
         BB_CHECK_GOTO(fold(e, d, level), st, out);
+        next_frontier(e, d);
         e->level_frontier[d] = fcount;
         e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
         e->frontier_arcs[d] = G->ctr[BB_G2_CTR_ARCS];
