@@ -282,6 +282,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .gather_requests = bb_cuda_gather_requests,
         .gather_answer = bb_cuda_gather_answer,
         .gather_apply = bb_cuda_gather_apply,
+        .gather_recompute = bb_cuda_gather_recompute,
         .bottom_up = bb_cuda_bottom_up,
         .mark_frontier = bb_cuda_mark_frontier,
         .small_levels = bb_cuda_small_levels,
