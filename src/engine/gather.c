@@ -210,6 +210,9 @@ boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self)
     if (e->team->publish_rows(e, self)) return BOXBFS_OK;
     if (self == 0) BB_CHECK(model_gather(e, &modeled));
     BB_CHECK(make_plan(e, self, &plan));
+    if (self == 0 && plan.rounds > 1)
+        BB_INFO(-1, "parent gather in %d rounds: some device's room holds fewer than its requests",
+                plan.rounds);
     st = exchange_rounds(e, self, &plan);
     free_plan(&plan);
     BB_CHECK(st);
