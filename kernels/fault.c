@@ -159,9 +159,9 @@ KERNEL(gather_answer, (const bb_kstate_t *k, void *stream, uint32_t *req, uint64
 KERNEL(gather_apply, (const bb_kstate_t *k, void *stream, const uint32_t *req,
                       const uint32_t *resp, uint64_t count, uint64_t lo),
        (k, stream, req, resp, count, lo))
-KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const uint32_t *bits,
-                          uint32_t *prefix, uint32_t *slots, uint64_t count),
-       (k, stream, bits, prefix, slots, count))
+KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set_t *sent,
+                          const uint32_t *bits, uint32_t *prefix, uint32_t *slots, uint64_t count),
+       (k, stream, sent, bits, prefix, slots, count))
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))

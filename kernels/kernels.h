@@ -86,6 +86,23 @@ static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_
             bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
 }
 
+/* The top-down levels at which a device sent vertices to other devices:
+ * the parent of each vertex it delivered has one of them, so the parent
+ * recompute (gather_recompute) reads only the arcs of vertices of such a
+ * level (with direction auto on kron graphs the few top-down levels, not
+ * every arc). Levels from BB_SENT_LEVELS on count as sent where any did. */
+#define BB_SENT_LEVELS 256
+typedef struct {
+    uint64_t bits[BB_SENT_LEVELS / 64];
+    int above;   /* some level >= BB_SENT_LEVELS sent */
+} bb_level_set_t;
+
+static inline BB_HOST_DEVICE int bb_level_set_has(const bb_level_set_t *s, int32_t level)
+{
+    if (level >= BB_SENT_LEVELS) return s->above;
+    return level >= 0 && ((s->bits[level >> 6] >> (level & 63)) & 1u);
+}
+
 /* remote_parent holds the vertices outside the owned range [lo, hi) only
  * (n - (hi - lo) entries): the slot of such a vertex v [README "Memory plan"]. */
 static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, uint64_t hi)
@@ -211,12 +228,15 @@ typedef struct {
     /* Parents recomputed [README "Memory plan"]: bits marks count requested
      * vertices of other devices (n bits, gids); slots[i] answers the i-th of
      * them in increasing gid order (requests of ascending requesters, each in
-     * ascending order). One pass over this device's arcs u -> v from reached
-     * own vertices u to marked v keeps in v's slot the u of least level, then
-     * least lid: lexicographic, so the same on every backend. prefix
+     * ascending order). One pass over this device's arcs u -> v from own
+     * vertices u of a level in sent (the levels this device sent vertices
+     * at: any parent it can be asked for has one) to marked v keeps in v's
+     * slot the u of least level, then least lid: lexicographic, so the same
+     * on every backend. prefix
      * (words of bits entries) is scratch: each word's exclusive count of set
      * bits, which ranks a marked v. A slot no arc reaches stays BB_UNSET32. */
-    boxbfs_status_t (*gather_recompute)(const bb_kstate_t *k, void *stream, const uint32_t *bits,
+    boxbfs_status_t (*gather_recompute)(const bb_kstate_t *k, void *stream,
+                                        const bb_level_set_t *sent, const uint32_t *bits,
                                         uint32_t *prefix, uint32_t *slots, uint64_t count);
     /* Bottom-up step [Beamer]: every owned vertex not reached yet scans its
      * in-arcs for a member of frontier_bits and stops at the first: level
@@ -268,6 +288,7 @@ typedef struct {
                                           const uint32_t *req, const uint32_t *resp,         \
                                           uint64_t count, uint64_t source_lo);               \
     boxbfs_status_t PREFIX##_gather_recompute(const bb_kstate_t *k, void *stream,             \
+                                              const bb_level_set_t *sent,                      \
                                               const uint32_t *bits, uint32_t *prefix,          \
                                               uint32_t *slots, uint64_t count);                \
     boxbfs_status_t PREFIX##_bottom_up(const bb_kstate_t *k, void *stream, int32_t next_level); \

@@ -52,7 +52,8 @@ static int better(const bb_kstate_t *k, uint32_t a, uint32_t b)
     return b == BB_UNSET32 || k->level[a] < k->level[b] || (k->level[a] == k->level[b] && a < b);
 }
 
-boxbfs_status_t bb_cpu_gather_recompute(const bb_kstate_t *k, void *stream, const uint32_t *bits,
+boxbfs_status_t bb_cpu_gather_recompute(const bb_kstate_t *k, void *stream,
+                                        const bb_level_set_t *sent, const uint32_t *bits,
                                         uint32_t *prefix, uint32_t *slots, uint64_t count)
 {
     uint64_t nwords = (k->n + 31) / 32, nloc = k->hi - k->lo, marked = 0;
@@ -66,7 +67,7 @@ boxbfs_status_t bb_cpu_gather_recompute(const bb_kstate_t *k, void *stream, cons
                             "requests", (unsigned long long)marked, (unsigned long long)count);
     for (uint64_t i = 0; i < count; i++) slots[i] = BB_UNSET32;
     for (uint64_t u = 0; u < nloc; u++) {
-        if (k->level[u] < 0) continue;
+        if (!bb_level_set_has(sent, k->level[u])) continue;   /* (unreached: -1) */
         for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
             uint32_t v = k->columns[e], word = bits[v >> 5], below = (1u << (v & 31)) - 1u;
             if (!((word >> (v & 31)) & 1u)) continue;

@@ -116,12 +116,13 @@ __device__ __forceinline__ void claim(uint32_t *slot, uint32_t u, int32_t lu, co
 /* The recompute pass over the device's arcs: each warp takes 32 x kPassArcs
  * consecutive arcs, finds the vertices they start from (a 32-way search for
  * the first and the last, then a binary search per lane between them), each
- * lane walks its kPassArcs arcs; an arc u -> v from a reached u to a marked v
- * claims v's slot (rank of v among the marked: prefix of its word plus the
- * bits below it). */
+ * lane walks its kPassArcs arcs; an arc u -> v from a u of a sent level to a
+ * marked v claims v's slot (rank of v among the marked: prefix of its word
+ * plus the bits below it). The arcs of other vertices are walked, not read. */
 __global__ void __launch_bounds__(kThreads)
     recompute_pass(const int64_t *offsets, const uint32_t *columns, const int32_t *level,
-                   uint64_t nloc, const uint32_t *bits, const uint32_t *prefix, uint32_t *slots)
+                   uint64_t nloc, bb_level_set_t sent, const uint32_t *bits,
+                   const uint32_t *prefix, uint32_t *slots)
 {
     const uint64_t total = (uint64_t)offsets[nloc];
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * kPassArcs;
@@ -142,14 +143,16 @@ __global__ void __launch_bounds__(kThreads)
         }
         uint64_t next = (uint64_t)offsets[u + 1];
         int32_t lu = level[u];
+        bool take = bb_level_set_has(&sent, lu);
         for (int j = 0; j < kPassArcs; j++) {
             const uint64_t e = e0 + (uint64_t)j;
             if (e >= total) break;
             if (next <= e) {   /* the arcs of a later vertex */
                 while (next <= e) next = (uint64_t)offsets[++u + 1];
                 lu = level[u];
+                take = bb_level_set_has(&sent, lu);
             }
-            if (lu < 0) continue;
+            if (!take) continue;   /* unreached, or of a level this device sent nothing at */
             const uint32_t v = columns[e], word = bits[v >> 5];
             if (!((word >> (v & 31)) & 1u)) continue;
             claim(slots + prefix[v >> 5] + __popc(word & ((1u << (v & 31)) - 1u)), (uint32_t)u, lu,
@@ -220,6 +223,7 @@ extern "C" boxbfs_status_t bb_cuda_gather_apply(const bb_kstate_t *k, void *stre
 }
 
 extern "C" boxbfs_status_t bb_cuda_gather_recompute(const bb_kstate_t *k, void *stream,
+                                                    const bb_level_set_t *sent,
                                                     const uint32_t *bits, uint32_t *prefix,
                                                     uint32_t *slots, uint64_t count)
 {
@@ -234,7 +238,7 @@ extern "C" boxbfs_status_t bb_cuda_gather_recompute(const bb_kstate_t *k, void *
     BB_CUDA_CHECK(cudaMemsetAsync(slots, 0xff, count * sizeof *slots, s));   /* BB_UNSET32 */
     if (nloc == 0) return BOXBFS_OK;
     recompute_pass<<<bb_cuda_persistent_grid<recompute_pass>(kThreads), kThreads, 0, s>>>(
-        k->offsets, k->columns, k->level, nloc, bits, prefix, slots);
+        k->offsets, k->columns, k->level, nloc, *sent, bits, prefix, slots);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

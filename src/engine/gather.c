@@ -143,8 +143,8 @@ static boxbfs_status_t answer(boxbfs_engine_t e, int self, const gather_plan_t *
         BB_CHECK(K->pack_bitmap(&D->k, stream, D->gather_area + p->at[r], requests(e, r, self),
                                 D->gather_bits + lo / 32, e->part.lo[r + 1] - lo));
     }
-    return K->gather_recompute(&D->k, stream, D->gather_bits, D->gather_prefix, D->gather_area,
-                               total);
+    return K->gather_recompute(&D->k, stream, &D->sent_levels, D->gather_bits, D->gather_prefix,
+                               D->gather_area, total);
 }
 
 /* The rounds of requests and answers (their counts published in send_count). */

@@ -114,6 +114,10 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
     for (int o = 0; o < ndev; o++) {
         e->send_count[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_COUNT(o)];
         e->send_offset[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_OFFSET(ndev, o)];
+        if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) {   /* parents of this level to recompute */
+            if (level >= BB_SENT_LEVELS) D->sent_levels.above = 1;
+            else D->sent_levels.bits[level >> 6] |= (uint64_t)1 << (level & 63);
+        }
     }
     return BOXBFS_OK;
 }
@@ -533,6 +537,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     int marked = 0;   /* the last level was top-down and left own_bits = next frontier */
     (void)nlocal;
     D->loop_runs = -1;
+    memset(&D->sent_levels, 0, sizeof D->sent_levels);
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];

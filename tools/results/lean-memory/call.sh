@@ -10,7 +10,8 @@
 # devices; then, with the GPU alone, the one-device speed of both trees on
 # kron:24 (boxbfs gen once to a .bbcsr, 16 roots, atomic, bit visited,
 # top-down and auto, base and new interleaved twice); last, kron:22 on two
-# engine devices with the parents kept and recomputed (gather time).
+# engine devices, auto and top-down, with the parents kept and recomputed
+# (gather time).
 #   cd .carry/lean && BB_COMMIT=... BASE_COMMIT=a55bc46 sh tools/results/lean-memory/call.sh
 set -u
 export NCCL_NVLS_ENABLE=0 BB_COMMIT BASE_COMMIT
@@ -98,15 +99,13 @@ for pass in 1 2; do
 done
 
 # 7. kron:22 on 2 engine devices: the parents kept and recomputed (gather time)
-if [ "$(el)" -lt 500 ]; then
-    for par in keep recompute; do
-        for m in atomic valid-flag; do
-            j=$OUT/b/k22_2dev_${m}_$par.json
-            timeout 60 $NEW bfs kron:22 --backend cuda --device-ids 0,0 --contract $m --wire auto \
-                --visited bit --parents $par --roots 8 --json "$j" >/dev/null 2>&1
-            say "kron:22 2 engine devices $m parents $par: rc=$? $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("GTEPS %.2f median_ms %.3f gather_ms %.3f memory %s %s" % (j["teps"]["harmonic_mean"]/1e9, j["time_s"]["median"]*1e3, sorted(r["gather_s"] for r in j["runs"])[len(j["runs"])//2]*1e3, [d["memory_bytes"] for d in j["devices"]], j["validation"]))' "$j" 2>&1)"
-        done
-    done
+if [ "$(el)" -lt 480 ]; then
+    for dir in auto top-down; do for m in atomic valid-flag; do for par in keep recompute; do
+        j=$OUT/b/k22_2dev_${m}_${dir}_$par.json
+        timeout 60 $NEW bfs kron:22 --backend cuda --device-ids 0,0 --contract $m --wire auto \
+            --visited bit --direction $dir --parents $par --roots 8 --json "$j" >/dev/null 2>&1
+        say "kron:22 2 engine devices $m $dir parents $par: rc=$? $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("GTEPS %.2f median_ms %.3f gather_ms %.3f memory %s %s" % (j["teps"]["harmonic_mean"]/1e9, j["time_s"]["median"]*1e3, sorted(r["gather_s"] for r in j["runs"])[len(j["runs"])//2]*1e3, [d["memory_bytes"] for d in j["devices"]], j["validation"]))' "$j" 2>&1)"
+    done; done; done
 fi
 (cd "$OUT" && tar czf bench.tar.gz b && rm -rf b && tar czf compare.tar.gz c && rm -rf c &&
  tar czf gpu-check.tar.gz g gb gc && rm -rf g gb gc)
