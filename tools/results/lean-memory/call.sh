@@ -107,6 +107,6 @@ if [ "$(el)" -lt 480 ]; then
         say "kron:22 2 engine devices $m $dir parents $par: rc=$? $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("GTEPS %.2f median_ms %.3f gather_ms %.3f memory %s %s" % (j["teps"]["harmonic_mean"]/1e9, j["time_s"]["median"]*1e3, sorted(r["gather_s"] for r in j["runs"])[len(j["runs"])//2]*1e3, [d["memory_bytes"] for d in j["devices"]], j["validation"]))' "$j" 2>&1)"
     done; done; done
 fi
-(cd "$OUT" && tar czf bench.tar.gz b && rm -rf b && tar czf compare.tar.gz c && rm -rf c &&
+(cd "$OUT" && rm -f c/*.out c/l1 c/l2 && tar czf bench.tar.gz b && rm -rf b && tar czf compare.tar.gz c && rm -rf c &&
  tar czf gpu-check.tar.gz g gb gc && rm -rf g gb gc)
 say "done ($(el) s)"
