@@ -159,6 +159,9 @@ KERNEL(gather_answer, (const bb_kstate_t *k, void *stream, uint32_t *req, uint64
 KERNEL(gather_apply, (const bb_kstate_t *k, void *stream, const uint32_t *req,
                       const uint32_t *resp, uint64_t count, uint64_t lo),
        (k, stream, req, resp, count, lo))
+KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set_t *sent,
+                          const uint32_t *bits, uint32_t *prefix, uint32_t *slots, uint64_t count),
+       (k, stream, sent, bits, prefix, slots, count))
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
@@ -282,6 +285,7 @@ boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t
             .unpack_bitmap = f_unpack_bitmap, .update_list = f_update_list,
             .update_bitmap = f_update_bitmap, .gather_requests = f_gather_requests,
             .gather_answer = f_gather_answer, .gather_apply = f_gather_apply,
+            .gather_recompute = f_gather_recompute,
             .bottom_up = f_bottom_up, .mark_frontier = f_mark_frontier,
             .small_levels = f_small_levels};
         wrapped_base[slot] = base;

@@ -86,6 +86,23 @@ static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_
             bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
 }
 
+/* The top-down levels at which a device sent vertices to other devices:
+ * the parent of each vertex it delivered has one of them, so the parent
+ * recompute (gather_recompute) reads only the arcs of vertices of such a
+ * level (with direction auto on kron graphs the few top-down levels, not
+ * every arc). Levels from BB_SENT_LEVELS on count as sent where any did. */
+#define BB_SENT_LEVELS 256
+typedef struct {
+    uint64_t bits[BB_SENT_LEVELS / 64];
+    int above;   /* some level >= BB_SENT_LEVELS sent */
+} bb_level_set_t;
+
+static inline BB_HOST_DEVICE int bb_level_set_has(const bb_level_set_t *s, int32_t level)
+{
+    if (level >= BB_SENT_LEVELS) return s->above;
+    return level >= 0 && ((s->bits[level >> 6] >> (level & 63)) & 1u);
+}
+
 /* remote_parent holds the vertices outside the owned range [lo, hi) only
  * (n - (hi - lo) entries): the slot of such a vertex v [README "Memory plan"]. */
 static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, uint64_t hi)
@@ -128,7 +145,8 @@ typedef struct {
                                      * levels skip them without reading their in_offsets */
     uint32_t *remote_parent;   /* n - (hi - lo) entries by bb_remote_slot(gid): parent lid
                                   for remote vertices this device discovered (BB_UNSET32
-                                  if none); NULL if ndev == 1 */
+                                  if none); NULL with one device, or when the parents
+                                  are recomputed after the search (gather_recompute) */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
     uint32_t *scan;                       /* hi - lo + 1: expand's frontier-degree scan */
     /* per-level work */
@@ -137,8 +155,16 @@ typedef struct {
     uint32_t *alt, *alt_parent;           /* sort double buffer; also bitmap packing */
     uint32_t *flags;                      /* work_cap + 1 */
     uint32_t *outbox, *outbox_parent;     /* n: contracted vertices as owner-local ids,
-                                             segment per owner (see send counters) */
-    uint32_t *inbox;                      /* ndev regions of (hi - lo) entries: from source s */
+                                             segment per owner (see send counters);
+                                             outbox_parent: the own segment's (hi - lo) */
+    /* non-NULL (several devices, atomic, wire bitmap or auto): expand_atomic
+     * sets the bit of each remote vertex it wins here (n bits; owner o's
+     * segment from word range_lo[o] / 32) instead of appending to outbox,
+     * which then holds the lists unpacked from it (owner o's from entry
+     * range_lo[o] / 32: a list is sent only while shorter than the bitmap).
+     * The launcher zeroes it. */
+    uint32_t *outbox_bits;
+    uint32_t *inbox;                      /* regions per source (engine's layout) */
     uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers */
     uint64_t *counters;                   /* BB_CTR_COUNT(ndev) */
     uint64_t *level_log;                  /* one device: BB_LOG_FIELDS per small level */
@@ -168,7 +194,9 @@ typedef struct {
      * visited; a winning thread updates its own vertices at once (level
      * next_level, parent, next frontier, counters[NEXT]) and appends remote
      * ones to their owner's segment (outbox + range_lo[owner]) with the
-     * parent recorded; send counters (the own segment stays empty). */
+     * parent recorded in remote_parent where there is one; with outbox_bits
+     * sets its bit there instead of appending); send counters (the own
+     * segment stays empty). */
     boxbfs_status_t (*expand_atomic)(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
                                      int expand, int32_t next_level);
     /* Owner-local list -> bitmap of nbits bits (words of 32 bits, zeroed first). */
@@ -187,7 +215,8 @@ typedef struct {
     boxbfs_status_t (*update_bitmap)(const bb_kstate_t *k, void *stream, const uint32_t *bitmap,
                                      uint64_t nbits, int src, int32_t next_level);
     /* Parent gather [DESIGN "Parents"]: group the owned vertices discovered by
-     * other devices by source into gather_req (send counts/offsets). */
+     * other devices by source into gather_req (send counts/offsets), each
+     * source's in increasing lid order (gather_recompute's slots rely on it). */
     boxbfs_status_t (*gather_requests)(const bb_kstate_t *k, void *stream);
     /* Answer count requests (requester-local ids of a requester whose range
      * starts at requester_lo) in place with the parent lids on this device. */
@@ -196,6 +225,19 @@ typedef struct {
     /* pred[req[i]] = source_lo + resp[i]. */
     boxbfs_status_t (*gather_apply)(const bb_kstate_t *k, void *stream, const uint32_t *req,
                                     const uint32_t *resp, uint64_t count, uint64_t source_lo);
+    /* Parents recomputed [README "Memory plan"]: bits marks count requested
+     * vertices of other devices (n bits, gids); slots[i] answers the i-th of
+     * them in increasing gid order (requests of ascending requesters, each in
+     * ascending order). One pass over this device's arcs u -> v from own
+     * vertices u of a level in sent (the levels this device sent vertices
+     * at: any parent it can be asked for has one) to marked v keeps in v's
+     * slot the u of least level, then least lid: lexicographic, so the same
+     * on every backend. prefix
+     * (words of bits entries) is scratch: each word's exclusive count of set
+     * bits, which ranks a marked v. A slot no arc reaches stays BB_UNSET32. */
+    boxbfs_status_t (*gather_recompute)(const bb_kstate_t *k, void *stream,
+                                        const bb_level_set_t *sent, const uint32_t *bits,
+                                        uint32_t *prefix, uint32_t *slots, uint64_t count);
     /* Bottom-up step [Beamer]: every owned vertex not reached yet scans its
      * in-arcs for a member of frontier_bits and stops at the first: level
      * next_level, parent that member's gid, visited; it joins the next
@@ -245,6 +287,10 @@ typedef struct {
     boxbfs_status_t PREFIX##_gather_apply(const bb_kstate_t *k, void *stream,                \
                                           const uint32_t *req, const uint32_t *resp,         \
                                           uint64_t count, uint64_t source_lo);               \
+    boxbfs_status_t PREFIX##_gather_recompute(const bb_kstate_t *k, void *stream,             \
+                                              const bb_level_set_t *sent,                      \
+                                              const uint32_t *bits, uint32_t *prefix,          \
+                                              uint32_t *slots, uint64_t count);                \
     boxbfs_status_t PREFIX##_bottom_up(const bb_kstate_t *k, void *stream, int32_t next_level); \
     boxbfs_status_t PREFIX##_mark_frontier(const bb_kstate_t *k, void *stream);                \
     boxbfs_status_t PREFIX##_small_levels(const bb_kstate_t *k, void *stream,                  \

@@ -289,6 +289,21 @@ boxbfs_status_t boxbfs_links_pair(boxbfs_links_t links, int src, int dst, double
  * row (fold). */
 typedef enum { BOXBFS_PARTITION_1D = 0, BOXBFS_PARTITION_2D = 1 } boxbfs_partition_t;
 
+/* Where the parents of vertices that a device discovers for another device
+ * come from (README "Memory plan"). KEEP: each device holds them during the
+ * search (4 bytes per vertex outside its range, 4 (n - n/P)) and answers the
+ * parent gather from there. RECOMPUTE: no such array; after the search the
+ * answering device finds each requested vertex v a parent by one pass over
+ * its own arcs: of its reached vertices with an arc to v, one of the least
+ * level, the least id among those (level(v) - 1, so the tree validates; the
+ * same tree on every backend); the pass is in the report's gather time. AUTO
+ * (default): keep where the device's plan with the array fits its free memory
+ * (or the memory limit), else recompute. The parent gather moves the same
+ * bytes and messages either way. 1D partition only (2D keeps them). */
+typedef enum {
+    BOXBFS_PARENTS_AUTO = 0, BOXBFS_PARENTS_KEEP = 1, BOXBFS_PARENTS_RECOMPUTE = 2
+} boxbfs_parents_t;
+
 typedef enum {
     BOXBFS_ORDER_GIVEN = 0,      /* devices in the order given (--device-ids)    */
     BOXBFS_ORDER_TOPOLOGY = 1    /* greedy ring: fastest links adjacent (README)  */
@@ -333,6 +348,7 @@ typedef struct {
      * equal the devices, 0 x 0 picks the squarest grid (boxbfs_grid_default). */
     boxbfs_partition_t partition;
     int grid_rows, grid_cols;
+    boxbfs_parents_t parents;  /* remote parents kept or recomputed (AUTO) */
 } boxbfs_engine_options_t;
 
 /* Fill *opts with the defaults (opts NULL: nothing). Always start from these:
@@ -340,7 +356,7 @@ typedef struct {
  * Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
  * peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
  * nvlink4 link model, direction AUTO with alpha = 15, beta = 18, no depth
- * limit, device loop for levels of up to 16384 arcs. */
+ * limit, device loop for levels of up to 16384 arcs, parents AUTO. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
  * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G
@@ -368,7 +384,8 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
  * names the shortfall), UNSUPPORTED (backend or exchange not built in;
  * BOXBFS_EXCHANGE_NCCL on the cpu backend; several processes without MPI
  * built in; one device per process with links_measured or
- * BOXBFS_ORDER_TOPOLOGY), NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets
+ * BOXBFS_ORDER_TOPOLOGY; BOXBFS_PARENTS_RECOMPUTE with BOXBFS_PARTITION_2D),
+ * NO_MEMORY. BOXBFS_EXCHANGE_NCCL sets
  * NCCL_NVLS_ENABLE=0 in the process environment when it is unset. */
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
@@ -405,6 +422,12 @@ const char *boxbfs_engine_device_name(boxbfs_engine_t engine, int device);
  * (may be NULL) gets the part held by the Visited array. 0 for a NULL engine
  * or a device out of range. */
 size_t boxbfs_engine_memory_bytes(boxbfs_engine_t engine, int device, size_t *visited_bytes_p);
+/* What one device does for the parents of its remote discoveries:
+ * BOXBFS_PARENTS_KEEP or BOXBFS_PARENTS_RECOMPUTE (opts.parents AUTO decided
+ * per device by its memory plan; one device has no remote discoveries, and
+ * AUTO reads KEEP there).
+ * BOXBFS_PARENTS_AUTO for a NULL engine or a device out of range. */
+boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
 
 /* Traffic of one search, counted where each copy is issued. */
 typedef enum {
@@ -586,6 +609,8 @@ const char *boxbfs_phase_name(boxbfs_phase_t v);
 const char *boxbfs_search_direction_name(boxbfs_search_direction_t v);
 /* "1d", "2d" */
 const char *boxbfs_partition_name(boxbfs_partition_t v);
+/* "auto", "keep", "recompute" */
+const char *boxbfs_parents_name(boxbfs_parents_t v);
 /* The squarest grid of devices processes: rows <= cols, rows the largest
  * divisor of devices not above its square root (16: 4 x 4, 8: 2 x 4). */
 void boxbfs_grid_default(int devices, int *rows_p, int *cols_p);

@@ -65,6 +65,18 @@ check "bad link model exit 1" "[ $rc -eq 1 ] && grep -q 'unknown link model' '$t
 check "nccl on the cpu backend exit 1" "[ $rc -eq 1 ] && grep -q -e 'not built in' -e 'cuda backend only' '$tmp/e5'"
 "$BOXBFS" bfs kron:8 --backend cpu --memory-limit 100 >/dev/null 2>"$tmp/e6"; rc=$?
 check "memory limit exit 3" "[ $rc -eq 3 ] && grep -q 'short by' '$tmp/e6'"
+"$BOXBFS" bfs kron:8 --backend cpu --parents foo >/dev/null 2>"$tmp/e9"; rc=$?
+check "bad --parents exit 1" "[ $rc -eq 1 ] && grep -q \"parents: unknown value 'foo'\" '$tmp/e9'"
+"$BOXBFS" bfs kron:8 --backend cpu --devices 4 --partition 2d --direction top-down \
+    --parents recompute >/dev/null 2>"$tmp/e10"; rc=$?
+check "--parents recompute with --partition 2d: refused" \
+      "[ $rc -ne 0 ] && grep -q 'recompute runs with the 1d partition only' '$tmp/e10'"
+# a shortfall names every part of the plan and what would help
+"$BOXBFS" bfs kron:12 --backend cpu --devices 2 --contract atomic --wire auto --parents keep \
+    --memory-limit 200000 >/dev/null 2>"$tmp/e11"; rc=$?
+check "memory shortfall with kept parents: names the parts, suggests recompute" \
+      "[ $rc -eq 3 ] && grep -q 'remote parents .* outbox .* inbox .* parent gather' '$tmp/e11' &&
+       grep -q 'or --parents recompute' '$tmp/e11'"
 "$BOXBFS" frobnicate >/dev/null 2>"$tmp/e7"; rc=$?
 check "unknown command exit 1" "[ $rc -eq 1 ] && grep -q 'unknown command' '$tmp/e7'"
 "$BOXBFS" bfs --help >"$tmp/h" 2>&1

@@ -1,42 +1,80 @@
 #!/bin/sh
-# The memory plan across devices [README "Memory plan"]: with sort-based
-# contraction (valid-flag, sort-unique; byte or bit visited; auto or top-down)
-# every device of P = 2, 4, 8 holds at most 1.1 x (one device's / P) + n/8
-# bytes (the report's memory_bytes, cpu backend), with the same traffic as
-# before (tests/test_traffic, datasets.sh) and a validated tree; and
-# --memory-limit lets 2 devices run a graph 1 device cannot.
+# The memory plan across devices [README "Memory plan"]: every device of
+# P = 2, 4, 8 holds at most 1.1 x (one device's / P) + n/8 bytes (the
+# report's memory_bytes, cpu backend, kron:16) with sort-based contraction
+# (valid-flag, sort-unique; byte or bit visited; auto or top-down) and with
+# the atomic method's bitmap outbox (wire auto) where the remote parents are
+# recomputed (--parents recompute, or auto under a --memory-limit of the
+# budget), with the same traffic as before (tests/test_traffic, datasets.sh,
+# test_engine) and a validated tree. --memory-limit lets 2 devices run a
+# graph 1 device cannot, and a kron scale more than 1 device (atomic).
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
 
-within() {   # spec options...: the budget at P = 2, 4, 8 against P = 1
-    spec=$1; shift
-    for p in 1 2 4 8; do
-        "$BOXBFS" bfs "$spec" --backend cpu --devices $p --roots 2 --json "$tmp/m$p.json" "$@" \
-            >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
-    done
-    python3 - "$tmp" <<'EOF'
+# The budget at P of a one-device report $tmp/m1.json.
+budget() {
+    python3 - "$tmp/m1.json" "$1" <<'EOF'
 import json, sys
-d = sys.argv[1]
-one = json.load(open(d + "/m1.json"))
+one = json.load(open(sys.argv[1]))
 n, base = one["graph"]["vertices"], one["devices"][0]["memory_bytes"]
-ok = True
-for p in (2, 4, 8):
-    j = json.load(open("%s/m%d.json" % (d, p)))
-    most = max(x["memory_bytes"] for x in j["devices"])
-    budget = 1.1 * base / p + n / 8
-    print("  P=%d: %d bytes per device at most, budget %d (%.3f)" % (p, most, budget, most / budget))
-    ok = ok and most <= budget and j["validation"] == "passed"
-sys.exit(0 if ok else 1)
+print(int(1.1 * base / int(sys.argv[2]) + n / 8))
 EOF
 }
 
+# Every device of $tmp/m$p.json within the budget, tree validated; parents
+# used on some device (any: "").
+fits() {   # p parents
+    python3 - "$tmp/m$1.json" "$(budget $1)" "$2" <<'EOF'
+import json, sys
+j, budget, parents = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
+most = max(x["memory_bytes"] for x in j["devices"])
+used = sorted({x["parents"] for x in j["devices"]})
+print("  P=%d: %d bytes per device at most, budget %d (%.3f), parents %s"
+      % (j["device_count"], most, budget, most / budget, "+".join(used)))
+sys.exit(0 if most <= budget and j["validation"] == "passed" and
+         (not parents or parents in used) else 1)
+EOF
+}
+
+run() {   # spec p options...: the report in $tmp/m$p.json
+    spec=$1; p=$2; shift 2
+    "$BOXBFS" bfs "$spec" --backend cpu --devices $p --roots 2 --json "$tmp/m$p.json" "$@" \
+        >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
+}
+
+within() {   # spec options...: the budget at P = 2, 4, 8 against P = 1
+    spec=$1; shift
+    for p in 1 2 4 8; do run "$spec" $p "$@" || return 1; done
+    ok=0
+    for p in 2 4 8; do fits $p "" || ok=1; done
+    return $ok
+}
+
 for opts in "--contract valid-flag" "--contract sort-unique" "--contract valid-flag --visited bit" \
-            "--contract valid-flag --direction top-down"; do
+            "--contract valid-flag --direction top-down" \
+            "--contract atomic --wire auto --parents recompute" \
+            "--contract atomic --wire auto --parents recompute --visited bit" \
+            "--contract atomic --wire bitmap --parents recompute --direction top-down"; do
     check "kron:16 $opts: per device <= 1.1 x one device's / P + n/8 at P = 2, 4, 8" \
           "within kron:16 $opts"
 done
+
+# --parents auto with the budget as --memory-limit: each device keeps the
+# remote parents where that fits (P = 2), else recomputes them (P = 4, 8)
+auto_within() {
+    run kron:16 1 --contract atomic --wire auto || return 1
+    ok=0
+    for p in 2 4 8; do
+        want=recompute; [ $p -eq 2 ] && want=keep
+        run kron:16 $p --contract atomic --wire auto --memory-limit "$(budget $p)" || return 1
+        fits $p $want || ok=1
+    done
+    return $ok
+}
+check "kron:16 atomic --parents auto under --memory-limit = the budget: fits, recompute at P = 4, 8" \
+      auto_within
 
 # one device cannot hold kron:14 in 8 MiB; two devices can
 limit=8388608
@@ -48,4 +86,23 @@ check "--memory-limit 8 MiB: kron:14 does not fit one device (exit 3, more devic
       "[ $rc1 -eq 3 ] && grep -q 'try more devices' '$tmp/err1'"
 check "--memory-limit 8 MiB: kron:14 runs on two devices and validates" \
       "[ $rc2 -eq 0 ] && grep -q '^validation: PASS' '$tmp/out2'"
+
+# The experiment (atomic, wire auto, parents auto): the largest kron scale
+# that runs and validates under 8 MiB per device, found by a loop from
+# kron:10 up: kron:15 on one device, kron:16 on two.
+largest() {   # devices: the largest scale that runs
+    s=10
+    while "$BOXBFS" bfs kron:$((s + 1)) --backend cpu --devices $1 --roots 1 --contract atomic \
+            --wire auto --memory-limit $limit >"$tmp/out" 2>"$tmp/err" &&
+          grep -q '^validation: PASS' "$tmp/out"; do
+        s=$((s + 1))
+    done
+    grep -q 'try more devices' "$tmp/err" || { cat "$tmp/err"; echo 0; return; }
+    echo $s
+}
+s1=$(largest 1)
+s2=$(largest 2)
+echo "  --memory-limit 8 MiB, atomic: kron:$s1 on 1 device, kron:$s2 on 2 devices"
+check "--memory-limit 8 MiB, atomic: 2 devices run a kron scale more than 1 (kron:$s1, kron:$s2)" \
+      "[ $s1 -ge 11 ] && [ $s2 -eq $((s1 + 1)) ]"
 exit $fail

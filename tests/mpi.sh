@@ -95,6 +95,21 @@ $MPIRUN -np 3 "$BOXBFS" bfs kron:10 $roots --backend cpu --exchange mpi --wire a
     --json "$tmp/m.json" >/dev/null 2>&1
 check "np 3 --wire auto: same traffic" "same_traffic '$tmp/s.json' '$tmp/m.json'"
 
+# the atomic method's bitmap outbox, and parents kept or recomputed, across
+# ranks (README "Memory plan"): the same traffic and tree; on 8 devices with
+# bit visited and top-down the parent gather takes several rounds
+for par in keep recompute; do
+    opts="--root 1 --root 5 --contract atomic --wire auto --direction top-down --visited bit"
+    "$BOXBFS" bfs kron:14 $opts --parents $par --backend cpu --devices 8 --json "$tmp/s.json" \
+        --output "$tmp/s.out" >/dev/null 2>&1
+    BOXBFS_LOG=info $MPIRUN -np 8 "$BOXBFS" bfs kron:14 $opts --parents $par --backend cpu \
+        --exchange mpi --json "$tmp/m.json" --output "$tmp/m.out" >/dev/null 2>"$tmp/me"
+    check "np 8 atomic --parents $par: same traffic and tree" \
+          "same_traffic '$tmp/s.json' '$tmp/m.json' && cmp -s '$tmp/s.out' '$tmp/m.out'"
+    check "np 8 atomic --parents $par: every rank's mode reported; the gather took rounds" \
+          "python3 -c 'import json,sys; assert {d[\"parents\"] for d in json.load(open(sys.argv[1]))[\"devices\"]} == {\"$par\"}' '$tmp/m.json' && grep -q 'parent gather in [2-9] rounds' '$tmp/me'"
+done
+
 # the report comes from rank 0 only: one text report
 $MPIRUN -np 2 "$BOXBFS" bfs kron:8 --roots 2 --backend cpu --exchange mpi >"$tmp/o" 2>/dev/null
 check "one report from rank 0" "[ \$(grep -c '^validation: PASS' '$tmp/o') -eq 1 ]"
@@ -106,11 +121,13 @@ rc=$?
 check "--devices 3 on 2 ranks: fails, says why" "[ $rc -ne 0 ] && grep -q 'one device per process' '$tmp/e1'"
 
 # a device that fails its setup on one rank only: the others say so, no rank hangs
-"$BOXBFS" bfs kron:12 --roots 1 --backend cpu --devices 3 --json "$tmp/mem.json" >/dev/null 2>&1
+# (--parents keep: auto would recompute the parents where they do not fit)
+"$BOXBFS" bfs kron:12 --roots 1 --backend cpu --devices 3 --parents keep --json "$tmp/mem.json" \
+    >/dev/null 2>&1
 limit=$(python3 -c 'import json,sys; m=[d["memory_bytes"] for d in json.load(open(sys.argv[1]))["devices"]]; print((min(m)+max(m))//2 if min(m)<max(m) else "")' "$tmp/mem.json")
 if [ -n "$limit" ]; then
     timeout 120 $MPIRUN -np 3 "$BOXBFS" bfs kron:12 --roots 1 --backend cpu --exchange mpi \
-        --memory-limit "$limit" >/dev/null 2>"$tmp/e2"
+        --parents keep --memory-limit "$limit" >/dev/null 2>"$tmp/e2"
     rc=$?
     check "setup fails on some ranks: exit 3, no hang" "[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'failed while setting up' '$tmp/e2' && grep -q 'short by' '$tmp/e2'"
 fi

@@ -3,7 +3,8 @@
  * levels equal to the reference BFS; traffic counts are deterministic, the
  * link matrix sums to the totals, valid-flag never sends more than
  * sort-unique, wire auto never more than list, host staging counts the same
- * as peer copies, bit-visited uses 1/8 of the byte layout's memory. */
+ * as peer copies, bit-visited uses 1/8 of the byte layout's memory, remote
+ * parents kept or recomputed give the same levels and traffic. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -15,8 +16,9 @@
 static const int device_counts[] = {1, 2, 3, 4, 7};
 
 typedef struct {
-    int64_t total, frontier, links_sum;
-    int64_t link[64];
+    int64_t total, frontier, links_sum, messages;
+    int64_t link[64], phase[BOXBFS_PHASE_COUNT], phase_messages[BOXBFS_PHASE_COUNT];
+    double modeled_s;
 } traffic_t;
 
 static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t root,
@@ -48,8 +50,14 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
         fprintf(stderr, "levels differ from the reference\n");
         goto out;
     }
+    for (int d = 0; d < o->devices; d++)   /* the parents mode asked for is the one used */
+        CHECK(o->parents == BOXBFS_PARENTS_AUTO || boxbfs_engine_parents(e, d) == o->parents);
     t->total = r->total_bytes;
     t->frontier = r->phase_bytes[BOXBFS_PHASE_FRONTIER];
+    t->messages = r->total_messages;
+    t->modeled_s = r->modeled_exchange_s;
+    memcpy(t->phase, r->phase_bytes, sizeof t->phase);
+    memcpy(t->phase_messages, r->phase_messages, sizeof t->phase_messages);
     for (int c = 0; c < o->devices * o->devices; c++) {
         t->links_sum += r->link_bytes[c];
         if (c < 64) t->link[c] = r->link_bytes[c];
@@ -117,6 +125,33 @@ static void sweep(boxbfs_graph_t g, const int64_t *roots, int nroots)
             for (int c = 0; c < 3; c++) CHECK(t[c][2][0].frontier <= t[c][0][0].frontier);
         }
     }
+}
+
+/* The remote parents kept or recomputed after the search (README "Memory
+ * plan"): validated trees with the reference's levels (run_one) and the same
+ * traffic (bytes and messages per link and phase, modeled time), for every
+ * contraction, wire, direction and 1-5 devices (more with devs_hi). */
+static void parents_modes(boxbfs_graph_t g, int64_t root, int devs_lo, int devs_hi,
+                          boxbfs_visited_t visited)
+{
+    for (int p = devs_lo; p <= devs_hi; p++)
+        for (int c = 0; c < 3; c++)
+            for (int w = 0; w < 3; w++)
+                for (int dir = 0; dir < 2; dir++) {
+                    traffic_t keep, recompute;
+                    boxbfs_engine_options_t o;
+                    boxbfs_engine_options_init(&o);
+                    o.devices = p;
+                    o.contract = (boxbfs_contract_t)c;
+                    o.wire = (boxbfs_wire_t)w;
+                    o.visited = visited;
+                    o.direction = dir ? BOXBFS_SEARCH_TOP_DOWN : BOXBFS_SEARCH_AUTO;
+                    o.parents = BOXBFS_PARENTS_KEEP;
+                    CHECK(run_one(g, &o, root, &keep));
+                    o.parents = BOXBFS_PARENTS_RECOMPUTE;
+                    CHECK(run_one(g, &o, root, &recompute));
+                    CHECK(memcmp(&keep, &recompute, sizeof keep) == 0);
+                }
 }
 
 static void determinism_and_staging(boxbfs_graph_t g, int64_t root)
@@ -215,6 +250,7 @@ int main(void)
     g = hand_graph();
     roots[0] = 0; roots[1] = 6; roots[2] = 8;
     sweep(g, roots, 3);
+    parents_modes(g, 8, 1, 5, BOXBFS_VISITED_BYTE);
     boxbfs_graph_free(g);
 
     CHECK_OK(boxbfs_graph_load("kron:10", NULL, &g));
@@ -222,8 +258,14 @@ int main(void)
     for (int i = 0; i < 2; i++)
         while (boxbfs_graph_offsets(g)[roots[i] + 1] == boxbfs_graph_offsets(g)[roots[i]]) roots[i]++;
     sweep(g, roots, 2);
+    parents_modes(g, roots[0], 1, 5, BOXBFS_VISITED_BYTE);
     determinism_and_staging(g, roots[0]);
     memory_and_errors(g);
+    boxbfs_graph_free(g);
+
+    /* 8 devices, bit visited: the parent gather's requests take several rounds */
+    CHECK_OK(boxbfs_graph_load("kron:14", NULL, &g));
+    parents_modes(g, 1, 8, 8, BOXBFS_VISITED_BIT);
     boxbfs_graph_free(g);
 
     if (datasets && *datasets) {

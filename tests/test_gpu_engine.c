@@ -6,7 +6,9 @@
  * same traffic (totals, phases, link matrix, per-level rows) as the cpu
  * backend with the same options. Built with NCCL, --exchange nccl with every
  * contraction x wire (visited alternating, every expand) gives the same trees
- * and the traffic of the peer exchange (= the cpu backend's). Bad device ids
+ * and the traffic of the peer exchange (= the cpu backend's). Three engine
+ * devices on GPU 0 run every contraction with parents kept and recomputed
+ * against the cpu backend the same way. Bad device ids
  * and a too small memory limit fail with their own status and a message,
  * without leaking; so does NCCL's refusal of a GPU given twice. */
 #include "config.h"
@@ -91,12 +93,14 @@ static int snap_equal(const snap_t *a, const snap_t *b)
 
 static const char *describe(const boxbfs_engine_options_t *o)
 {
-    static char buf[160];
-    snprintf(buf, sizeof buf, "N=%d %s expand=%s K=%d wire=%s visited=%s exchange=%s dir=%s",
+    static char buf[200];
+    snprintf(buf, sizeof buf,
+             "N=%d %s expand=%s K=%d wire=%s visited=%s exchange=%s dir=%s parents=%s",
              o->devices, boxbfs_contract_name(o->contract), boxbfs_expand_name(o->expand),
              o->expand_edges_per_thread,
              boxbfs_wire_name(o->wire), boxbfs_visited_name(o->visited),
-             boxbfs_exchange_name(o->exchange), boxbfs_search_direction_name(o->direction));
+             boxbfs_exchange_name(o->exchange), boxbfs_search_direction_name(o->direction),
+             boxbfs_parents_name(o->parents));
     return buf;
 }
 
@@ -248,6 +252,31 @@ static void sweep(const case_t *c, int ndev)
     }
 }
 
+/* Three engine devices on GPU 0 (peer copies become copies within it):
+ * every contraction x wire list and auto x parents kept and recomputed, auto
+ * and top-down (README "Memory plan": the atomic method's bitmap outbox, the
+ * recomputed parents, the parent gather's rounds) against the cpu backend. */
+static void logical(const case_t *c)
+{
+    static const int gpu0[3] = {0, 0, 0};
+    boxbfs_engine_options_t o;
+    for (int ct = 0; ct < 3; ct++)
+        for (int w = 0; w < 3; w += 2)
+            for (int par = 1; par <= 2; par++)
+                for (int dir = 0; dir < 2; dir++) {
+                    boxbfs_engine_options_init(&o);
+                    o.backend = BOXBFS_BACKEND_CUDA;
+                    o.devices = 3;
+                    o.device_ids = gpu0;
+                    o.contract = (boxbfs_contract_t)ct;
+                    o.wire = (boxbfs_wire_t)w;
+                    o.parents = (boxbfs_parents_t)par;
+                    o.visited = (boxbfs_visited_t)((ct + par) % 2);
+                    o.direction = dir ? BOXBFS_SEARCH_TOP_DOWN : BOXBFS_SEARCH_AUTO;
+                    compare_expands(c, &o, 1);
+                }
+}
+
 static int case_init(case_t *c, boxbfs_graph_t g, const int64_t *roots)
 {
     int64_t n = boxbfs_graph_vertices(g);
@@ -387,6 +416,8 @@ int main(void)
         fprintf(stderr, "%d GPU%s\n", ndev, ndev == 1 ? "" : "s");
         for (int i = 0; i < 3; i++) sweep(&cases[i], ndev);
     }
+    fprintf(stderr, "3 engine devices on GPU 0\n");
+    for (int i = 0; i < 3 && check_failures == 0; i++) logical(&cases[i]);
     errors(available);
     for (int i = 0; i < 3; i++) case_free(&cases[i]);
     CHECK_DONE();

@@ -83,7 +83,7 @@ boxbfs_status_t bb_cpu_contract(const bb_kstate_t *k, void *stream, uint64_t cou
         k->outbox[k->flags[i]] = (uint32_t)(v - k->range_lo[o]);
         if (o == k->self) k->outbox_parent[k->flags[i] - own] = val[i];
         if (valid_flag) bb_cpu_visit(k, v);
-        if (o != k->self) {
+        if (o != k->self && k->remote_parent) {
             uint32_t *rp = k->remote_parent + bb_remote_slot(v, k->lo, k->hi);
             if (*rp == BB_UNSET32) *rp = val[i];
         }

@@ -170,6 +170,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .gather_requests = bb_cpu_gather_requests,
         .gather_answer = bb_cpu_gather_answer,
         .gather_apply = bb_cpu_gather_apply,
+        .gather_recompute = bb_cpu_gather_recompute,
         .bottom_up = bb_cpu_bottom_up,
         .mark_frontier = bb_cpu_mark_frontier,
         .small_levels = bb_cpu_small_levels,

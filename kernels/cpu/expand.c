@@ -1,9 +1,11 @@
 /* Frontier expansion on the host [004 §3.4]: every edge of every frontier
  * vertex becomes (neighbor gid, parent lid). The atomic variant tests and sets
  * the visited bitmap: a first-seen vertex of this device is updated at once
- * (level, parent, next frontier), a remote one goes to its owner's segment,
- * so no sort is needed. */
+ * (level, parent, next frontier), a remote one goes to its owner's segment
+ * (a list, or a bit of the outbox bitmap), so no sort is needed. */
 #include "config.h"
+
+#include <string.h>
 
 #include "kernels/cpu/cpu_kernels.h"
 
@@ -39,6 +41,7 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
         count[o] = 0;
         k->counters[BB_CTR_SEND_OFFSET(k->ndev, o)] = k->range_lo[o];
     }
+    if (k->outbox_bits) memset(k->outbox_bits, 0, ((k->n + 31) / 32) * sizeof(uint32_t));
     for (uint64_t i = 0; i < frontier_count; i++) {
         uint32_t u = k->frontier[i];
         for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
@@ -54,8 +57,9 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
             }
             int o = bb_cpu_owner(k, v);
             uint64_t slot = k->range_lo[o] + count[o]++;
-            k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
-            k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
+            if (k->outbox_bits) k->outbox_bits[v >> 5] |= 1u << (v & 31);
+            else k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
+            if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
         }
     }
     k->counters[BB_CTR_EXPANDED] = 0;

@@ -1,8 +1,10 @@
 /* Parent gather after the search on the host [DESIGN "Parents"]: owners ask
- * each discovering device for the parents of the vertices it found for them;
- * that device answers from remote_parent. */
+ * each discovering device for the parents of the vertices it found for them
+ * (each source's requests in increasing lid order); that device answers from
+ * remote_parent, or recomputes them with one pass over its arcs. */
 #include "config.h"
 
+#include "common/error.h"
 #include "kernels/cpu/cpu_kernels.h"
 
 boxbfs_status_t bb_cpu_gather_requests(const bb_kstate_t *k, void *stream)
@@ -41,5 +43,37 @@ boxbfs_status_t bb_cpu_gather_apply(const bb_kstate_t *k, void *stream, const ui
 {
     (void)stream;
     for (uint64_t i = 0; i < count; i++) k->pred[req[i]] = (int64_t)(source_lo + resp[i]);
+    return BOXBFS_OK;
+}
+
+/* The least (level, lid) of the two candidates a and b (b may be unset). */
+static int better(const bb_kstate_t *k, uint32_t a, uint32_t b)
+{
+    return b == BB_UNSET32 || k->level[a] < k->level[b] || (k->level[a] == k->level[b] && a < b);
+}
+
+boxbfs_status_t bb_cpu_gather_recompute(const bb_kstate_t *k, void *stream,
+                                        const bb_level_set_t *sent, const uint32_t *bits,
+                                        uint32_t *prefix, uint32_t *slots, uint64_t count)
+{
+    uint64_t nwords = (k->n + 31) / 32, nloc = k->hi - k->lo, marked = 0;
+    (void)stream;
+    for (uint64_t w = 0; w < nwords; w++) {
+        prefix[w] = (uint32_t)marked;
+        marked += (uint64_t)__builtin_popcount(bits[w]);
+    }
+    if (marked != count)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "parent recompute: %llu vertices marked for %llu "
+                            "requests", (unsigned long long)marked, (unsigned long long)count);
+    for (uint64_t i = 0; i < count; i++) slots[i] = BB_UNSET32;
+    for (uint64_t u = 0; u < nloc; u++) {
+        if (!bb_level_set_has(sent, k->level[u])) continue;   /* (unreached: -1) */
+        for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
+            uint32_t v = k->columns[e], word = bits[v >> 5], below = (1u << (v & 31)) - 1u;
+            if (!((word >> (v & 31)) & 1u)) continue;
+            uint32_t *slot = slots + prefix[v >> 5] + (uint32_t)__builtin_popcount(word & below);
+            if (better(k, (uint32_t)u, *slot)) *slot = (uint32_t)u;
+        }
+    }
     return BOXBFS_OK;
 }

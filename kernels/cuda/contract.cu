@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kThreads) compact(CompactArgs a)
     a.outbox[slot] = (uint32_t)(v - __ldg(a.range_lo + o));
     if (o == a.self) a.outbox_parent[slot - (uint32_t)*a.own_offset] = p;
     if (a.valid_flag) bb_mark(a.visited, a.bits, v);
-    if (o != a.self) {
+    if (o != a.self && a.remote_parent) {   /* none: recomputed after the search */
         uint32_t *rp = a.remote_parent + bb_remote_slot(v, __ldg(a.range_lo + a.self),
                                                         __ldg(a.range_lo + a.self + 1));
         if (*rp == BB_UNSET32) *rp = p;

@@ -18,10 +18,14 @@ extern "C" {
 BB_DECLARE_KERNELS(bb_cuda)
 
 /* CUB temporary bytes (queried on the current device, never allocated):
- * the frontier-degree scan of up to max_frontier vertices (expand.cu) and the
- * sort + flag scan of up to work_cap neighbors (contract.cu). */
+ * the frontier-degree scan of up to max_frontier vertices (expand.cu), the
+ * sort + flag scan of up to work_cap neighbors (contract.cu) and the parent
+ * gather's select and scan (gather.cu). */
 boxbfs_status_t bb_cuda_expand_scratch(uint64_t max_frontier, size_t *bytes_p);
 boxbfs_status_t bb_cuda_contract_scratch(uint64_t work_cap, size_t *bytes_p);
+/* The parent gather's: a select over nloc lids and a scan over words bitmap
+ * words (gather.cu). */
+boxbfs_status_t bb_cuda_gather_scratch(uint64_t nloc, uint64_t words, size_t *bytes_p);
 }
 
 /* Make the stream's device current on this host thread: several host threads

@@ -198,18 +198,21 @@ static boxbfs_status_t cuda_sync(bb_device_t *dev)
 static void *cuda_stream(bb_device_t *dev) { return (void *)dev->stream; }
 
 /* CUB temporaries, sized once per device: the max of the sort and flag scan
- * of work_cap neighbors and the degree scan of a whole frontier. A frontier
+ * of work_cap neighbors, the degree scan of a whole frontier and, with
+ * several devices, the parent gather's select and scan. A frontier
  * holds at most nloc vertices and nloc <= 32 * work_cap (work_cap is at least
  * the bitmap words of all ranges), so that bounds the degree scan. */
 static boxbfs_status_t cuda_scratch_bytes(bb_device_t *dev, uint64_t work_cap, uint64_t nloc,
                                           int ndev, size_t *bytes_p)
 {
-    size_t contract_b = 0, expand_b = 0;
-    (void)ndev;
+    size_t contract_b = 0, expand_b = 0, gather_b = 0;
     BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
     BB_CHECK(bb_cuda_contract_scratch(work_cap, &contract_b));
     BB_CHECK(bb_cuda_expand_scratch(nloc + 1, &expand_b));
-    *bytes_p = contract_b > expand_b ? contract_b : expand_b;
+    /* several devices: the parent gather's (the n bits' words <= work_cap) */
+    if (ndev > 1) BB_CHECK(bb_cuda_gather_scratch(nloc, work_cap, &gather_b));
+    if (expand_b > contract_b) contract_b = expand_b;
+    *bytes_p = gather_b > contract_b ? gather_b : contract_b;
     return BOXBFS_OK;
 }
 
@@ -282,6 +285,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .gather_requests = bb_cuda_gather_requests,
         .gather_answer = bb_cuda_gather_answer,
         .gather_apply = bb_cuda_gather_apply,
+        .gather_recompute = bb_cuda_gather_recompute,
         .bottom_up = bb_cuda_bottom_up,
         .mark_frontier = bb_cuda_mark_frontier,
         .small_levels = bb_cuda_small_levels,

@@ -85,14 +85,15 @@ struct FilterAppend {
 
 /* Atomic method [004 §3.4]: the thread that sets v's visited bit updates v
  * at once when this device owns it (level, parent, next frontier: the
- * update's work, without the round trip through the outbox), else appends
- * the owner-local id at range_lo[owner] + send_count[owner]++ (its parent lid
- * in remote_parent). */
+ * update's work, without the round trip through the outbox), else counts it
+ * in send_count[owner] and appends the owner-local id at range_lo[owner] +
+ * its slot, or with outbox_bits sets v's bit there (its parent lid in
+ * remote_parent where there is one: else recomputed after the search). */
 struct AtomicVisit {
     void *visited;
     int bits, ndev, self;
     const uint64_t *range_lo;
-    uint32_t *outbox, *outbox_parent, *remote_parent;
+    uint32_t *outbox, *outbox_parent, *remote_parent, *outbox_bits;
     unsigned long long *send_count;
     int32_t *level;
     int64_t *pred;
@@ -148,8 +149,10 @@ struct AtomicVisit {
                 int o = bb_owner(range_lo, ndev, v[j]);
                 uint64_t lo = __ldg(range_lo + o);
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
-                outbox[slot] = (uint32_t)(v[j] - lo);
-                remote_parent[bb_remote_slot(v[j], this->lo, hi)] = u[j];   /* not outbox_parent */
+                if (outbox_bits) atomicOr(outbox_bits + (v[j] >> 5), 1u << (v[j] & 31));
+                else outbox[slot] = (uint32_t)(v[j] - lo);
+                if (remote_parent)   /* not outbox_parent */
+                    remote_parent[bb_remote_slot(v[j], this->lo, hi)] = u[j];
             }
     }
 };
@@ -204,6 +207,8 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     /* expanded = 0, send counts = 0, send offsets = range_lo (one device sends
      * nothing, and the engine reads none of them: three calls fewer a level) */
     if (ndev > 1) {
+        if (k->outbox_bits)   /* this level's remote vertices, n bits */
+            BB_CUDA_CHECK(cudaMemsetAsync(k->outbox_bits, 0, ((k->n + 31) / 32) * 4, s));
         BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_EXPANDED, 0, sizeof *ctr, s));
         BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_SEND, 0, ndev * sizeof *ctr, s));
         BB_CUDA_CHECK(cudaMemcpyAsync(ctr + BB_CTR_SEND_OFFSET(ndev, 0), k->range_lo,
@@ -215,7 +220,7 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     return run_expand_k(k, s, frontier_count, expand,
                       AtomicVisit{k->visited, k->visited_bits, k->ndev, k->self, k->range_lo,
                                   k->outbox, k->outbox_parent, k->remote_parent,
-                                  ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,
+                                  k->outbox_bits, ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,
                                   k->next_bits, ctr + BB_CTR_NEXT, ctr + BB_CTR_NEXT_ARCS,
                                   k->offsets, k->lo, k->hi, next_level});
 }

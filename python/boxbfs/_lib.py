@@ -47,7 +47,7 @@ class EngineOptions(ctypes.Structure):
                 ("alpha", ctypes.c_double), ("beta", ctypes.c_double),
                 ("max_depth", ctypes.c_int), ("device_loop_arcs", ctypes.c_int64),
                 ("partition", ctypes.c_int), ("grid_rows", ctypes.c_int),
-                ("grid_cols", ctypes.c_int)]
+                ("grid_cols", ctypes.c_int), ("parents", ctypes.c_int)]
 
 
 class LevelReport(ctypes.Structure):
@@ -211,6 +211,7 @@ _PROTOTYPES = {
     "boxbfs_engine_free": (None, [_P]),
     "boxbfs_engine_device_count": (ctypes.c_int, [_P]),
     "boxbfs_engine_device_name": (ctypes.c_char_p, [_P, ctypes.c_int]),
+    "boxbfs_engine_parents": (ctypes.c_int, [_P, ctypes.c_int]),
     "boxbfs_engine_link_model": (ctypes.POINTER(LinkModel), [_P]),
     "boxbfs_engine_run": (_S, [_P, ctypes.c_int64, c_int64_p, c_int32_p,
                                ctypes.POINTER(ctypes.POINTER(SearchReport))]),
@@ -218,6 +219,7 @@ _PROTOTYPES = {
     "boxbfs_backend_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_contract_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_visited_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "boxbfs_parents_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_wire_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_exchange_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_expand_name": (ctypes.c_char_p, [ctypes.c_int]),

@@ -93,6 +93,15 @@ def test_reference_matches_engine():
     lv, par = boxbfs.reference_bfs(g, 2)
     r = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="bitmap")
     assert np.array_equal(lv, r.levels)
+    # the remote parents recomputed after the search: same levels and gather traffic
+    k = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto", parents="keep")
+    c = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto",
+                   parents="recompute")
+    assert k.report["device_parents"] == ["keep"] * 4
+    assert c.report["device_parents"] == ["recompute"] * 4
+    assert np.array_equal(lv, c.levels)
+    assert k.report["phases"] == c.report["phases"]
+    boxbfs.validate(g, 2, c.parents, c.levels)
 
 
 SMALL = ["chesapeake.mtx.gz", "delaunay_n10.mtx.gz", "delaunay_n12.mtx.gz",

@@ -17,6 +17,7 @@ def test_abi_options_layout():
     assert (o.backend, o.devices, o.expand_edges_per_thread, o.expand_f0) == (0, 1, 8, 10)
     assert o.link_model.name == b"nvlink4" and o.link_model.bandwidth_Bps > 0
     assert (o.alpha, o.beta, o.max_depth, o.device_loop_arcs) == (15.0, 18.0, -1, 16384)
+    assert (o.partition, o.parents) == (0, 0)   # 1d, parents auto
 
 
 def test_version():
@@ -77,6 +78,8 @@ def test_bfs_bad_arguments():
         boxbfs.bfs(g, 0, backend="quantum")
     with pytest.raises(ValueError):
         boxbfs.bfs(g, 0, backend="cpu", contract="bogus")
+    with pytest.raises(ValueError):
+        boxbfs.bfs(g, 0, backend="cpu", parents="sometimes")
     with pytest.raises(ValueError):
         boxbfs.bfs(g, 0, backend="cpu", colour="red")
     with pytest.raises(ValueError):

@@ -52,6 +52,10 @@ static void bfs_usage(FILE *f)
         "  --throttle             pace every copy (nccl, mpi: every round) to the link model\n"
         "  --order given|topology left-right ring order: as given, or fastest links adjacent\n"
         "  --memory-limit BYTES   pretend each device has at most this much free memory\n"
+        "  --parents auto|keep|recompute   parents of vertices found for another device: kept\n"
+        "                         during the search (4 bytes per vertex outside the device's\n"
+        "                         range), or recomputed after it by a pass over the device's arcs;\n"
+        "                         auto (default): kept where the memory plan fits, per device\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n"
         "  --whole-graph          one device per MPI rank: every rank loads the whole graph (default:\n"
         "                         each rank loads only its rows from kron: or a .bbcsr file)\n"
@@ -184,6 +188,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
     static const char *const exchanges[] = {"peer", "host", "mpi", "nccl"};
     static const char *const expands[] = {"auto", "binsearch", "mergepath"};
     static const char *const directions[] = {"auto", "top-down", "bottom-up"};
+    static const char *const parents[] = {"auto", "keep", "recompute"};
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
         int64_t n;
@@ -258,6 +263,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--wire");
             if (parse_enum("--wire", v, wires, 3, &iv)) return -1;
             a->eo.wire = (boxbfs_wire_t)iv;
+        } else if (OPT("--parents")) {
+            NEED_VALUE("--parents");
+            if (parse_enum("--parents", v, parents, 3, &iv)) return -1;
+            a->eo.parents = (boxbfs_parents_t)iv;
         } else if (OPT("--exchange")) {
             NEED_VALUE("--exchange");
             if ((strcmp(v, "nccl") == 0 && !have_nccl) || (strcmp(v, "mpi") == 0 && !have_mpi)) {

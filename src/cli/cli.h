@@ -199,6 +199,7 @@ typedef struct {
     int nroots;
     int64_t *roots;              /* internal ids */
     double *time_s, *teps, *teps_arc, *modeled_s;
+    double *gather_s;            /* the parent gather's part of time_s */
     int64_t *levels, *reached, *bytes, *input_edges;
     int *validated;              /* 1 passed, 0 failed, -1 skipped */
     const char *validation;      /* "passed", "failed", "skipped" */

@@ -135,6 +135,7 @@ static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t
         r->reached[i] = s->reached;
         r->bytes[i] = s->total_bytes;
         r->modeled_s[i] = s->modeled_exchange_s;
+        r->gather_s[i] = s->gather_s;
         add_traffic(r, s, ndev);
         if (i == 0) {
             if (keep_levels(r, s, ndev) != 0) {
@@ -210,6 +211,7 @@ static int alloc_report(bb_bfs_report_t *r, int nroots, int ndev)
     r->teps = calloc((size_t)nroots, sizeof(double));
     r->teps_arc = calloc((size_t)nroots, sizeof(double));
     r->modeled_s = calloc((size_t)nroots, sizeof(double));
+    r->gather_s = calloc((size_t)nroots, sizeof(double));
     r->levels = calloc((size_t)nroots, sizeof(int64_t));
     r->reached = calloc((size_t)nroots, sizeof(int64_t));
     r->bytes = calloc((size_t)nroots, sizeof(int64_t));
@@ -217,13 +219,14 @@ static int alloc_report(bb_bfs_report_t *r, int nroots, int ndev)
     r->validated = calloc((size_t)nroots, sizeof(int));
     r->link_bytes = calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t));
     r->link_messages = calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t));
-    return r->time_s && r->teps && r->teps_arc && r->modeled_s && r->levels && r->reached &&
-           r->bytes && r->input_edges && r->validated && r->link_bytes && r->link_messages ? 0 : -1;
+    return r->time_s && r->teps && r->teps_arc && r->modeled_s && r->gather_s && r->levels &&
+           r->reached && r->bytes && r->input_edges && r->validated && r->link_bytes && r->link_messages ? 0 : -1;
 }
 
 static void free_report(bb_bfs_report_t *r)
 {
     free(r->roots); free(r->time_s); free(r->teps); free(r->teps_arc); free(r->modeled_s);
+    free(r->gather_s);
     free(r->levels); free(r->reached); free(r->bytes); free(r->input_edges); free(r->validated);
     free(r->link_bytes); free(r->link_messages); free(r->first_levels);
     free(r->first_level_links);

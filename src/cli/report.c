@@ -64,8 +64,11 @@ static void header(FILE *f, const bb_bfs_report_t *r)
             o->devices, boxbfs_engine_processes(r->engine));
     for (int d = 0; d < o->devices; d++) {
         size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);
-        fprintf(f, "#   device %d: %s  memory: %.1f MiB (visited %.1f MiB)\n", d,
+        fprintf(f, "#   device %d: %s  memory: %.1f MiB (visited %.1f MiB)", d,
                 boxbfs_engine_device_name(r->engine, d), mem / 1048576.0, visited / 1048576.0);
+        if (o->devices > 1)
+            fprintf(f, "  parents: %s", boxbfs_parents_name(boxbfs_engine_parents(r->engine, d)));
+        fputc('\n', f);
     }
     fprintf(f, "# direction: %s (alpha %g, beta %g)  max depth: ",
             boxbfs_search_direction_name(o->direction), o->alpha, o->beta);
@@ -79,12 +82,13 @@ static void header(FILE *f, const bb_bfs_report_t *r)
                    "1/%d of the vertices)\n",
                 o->grid_rows, o->grid_cols, o->grid_rows, o->grid_rows, o->devices);
     fprintf(f,
-            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)\n"
+            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)  "
+            "parents: %s\n"
             "# link model: %s (%.3g GB/s, %.3g us per message)\n",
             boxbfs_contract_name(o->contract), boxbfs_visited_name(o->visited),
             boxbfs_wire_name(o->wire), boxbfs_exchange_name(o->exchange),
             boxbfs_expand_name(o->expand), o->expand_edges_per_thread, o->expand_f0,
-            o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
+            boxbfs_parents_name(o->parents), o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
             o->link_model.latency_s * 1e6);
 }
 
@@ -139,6 +143,10 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
         bb_summary_t ts;
         bb_summarize(r->time_s, r->nroots, &ts);
         fprintf(f, "median_time_s: %.6g\nmean_time_s: %.6g\n", ts.median, ts.mean);
+        if (ndev > 1) {   /* its parent gather (with recomputed parents, their pass) */
+            bb_summarize(r->gather_s, r->nroots, &ts);
+            fprintf(f, "median_gather_s: %.6g\n", ts.median);
+        }
     }
     {
         double lt, lo;
@@ -227,6 +235,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_string(&j, "name", boxbfs_engine_device_name(r->engine, d));
         bb_json_int(&j, "memory_bytes", (int64_t)mem);
         bb_json_int(&j, "visited_bytes", (int64_t)visited);
+        bb_json_string(&j, "parents", boxbfs_parents_name(boxbfs_engine_parents(r->engine, d)));
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);
@@ -242,6 +251,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_int(&j, "input_edges", r->input_edges[i]);
         bb_json_int(&j, "bytes", r->bytes[i]);
         bb_json_double(&j, "modeled_exchange_s", r->modeled_s[i]);
+        bb_json_double(&j, "gather_s", r->gather_s[i]);
         if (r->validated[i] < 0) bb_json_string(&j, "validated", "skipped");
         else bb_json_bool(&j, "validated", r->validated[i]);
         bb_json_end_object(&j);
@@ -329,6 +339,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "contract", boxbfs_contract_name(o->contract));
     bb_json_string(&j, "visited", boxbfs_visited_name(o->visited));
     bb_json_string(&j, "wire", boxbfs_wire_name(o->wire));
+    bb_json_string(&j, "parents", boxbfs_parents_name(o->parents));
     bb_json_string(&j, "exchange", boxbfs_exchange_name(o->exchange));
     bb_json_string(&j, "expand", boxbfs_expand_name(o->expand));
     bb_json_int(&j, "expand_k", o->expand_edges_per_thread);

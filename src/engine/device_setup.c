@@ -16,11 +16,55 @@
 typedef struct {
     uint64_t nloc, arcs, in_arcs, work_cap, bitmap_words;
     int inbox_shared;   /* in the sort buffers: no allocation of its own */
-    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, scratch,
+    int parents;        /* BOXBFS_PARENTS_KEEP or BOXBFS_PARENTS_RECOMPUTE */
+    uint64_t inbox_entries;   /* the inbox's allocation (not shared) */
+    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, scratch,
         total;
 } mem_plan_t;
 
 static uint64_t words32(uint64_t bits) { return (bits + 31) / 32; }
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t range_of(const struct boxbfs_engine *e, int d)
+{
+    return e->part.lo[d + 1] - e->part.lo[d];
+}
+
+int bb_engine_lean_outbox(const struct boxbfs_engine *e)
+{
+    return e->ndev > 1 && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
+           e->opts.wire != BOXBFS_WIRE_LIST;
+}
+
+/* The Visited array of every device (valid-flag, atomic): all n vertices. */
+static size_t visited_size(const struct boxbfs_engine *e)
+{
+    uint64_t n = (uint64_t)e->graph->n;
+    if (e->opts.contract == BOXBFS_CONTRACT_SORT_UNIQUE) return 0;
+    return e->opts.visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
+}
+
+/* The lean inbox (bb_engine_lean_outbox): a region per other source of the
+ * device's range in 32-bit words: a source sends its list only while it is
+ * shorter than the bitmap, so either fits. */
+static uint64_t lean_inbox_entries(const struct boxbfs_engine *e, int d)
+{
+    return (uint64_t)(e->ndev - 1) * words32(range_of(e, d));
+}
+
+/* The parent gather's requests land in dead memory [README "Memory plan"]:
+ * the outbox's n entries, or with the lean outbox the larger of the inbox
+ * and the Visited array, grown to the largest other range where both are
+ * smaller: one requester's requests (at most its range) always fit, so no
+ * message is ever split (bb_engine_gather groups requesters to fit). */
+uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d)
+{
+    uint64_t cap, widest = 0;
+    if (!bb_engine_lean_outbox(e)) return (uint64_t)e->graph->n;
+    for (int r = 0; r < e->ndev; r++)
+        if (r != d) widest = max64(widest, range_of(e, r));
+    cap = max64(lean_inbox_entries(e, d), visited_size(e) / 4);
+    return max64(cap, widest);
+}
 
 /* One device with bottom-up levels and a visited bitmap: each search starts
  * from a visited bitmap with the vertices that have no in-arcs set
@@ -52,15 +96,55 @@ static boxbfs_status_t upload_dead_bits(boxbfs_engine_t e, int d)
     return st;
 }
 
-static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
+/* The exchange's arrays [README "Memory plan"]. Sort-based contraction: the
+ * outbox's n entries (segments per owner) and the own segment's parents, an
+ * inbox region per source (in the sort buffers where they fit). Atomic on
+ * several devices: the outbox bitmap and its lists (n bits each) and an
+ * inbox region of the range's words per other source with wire bitmap or
+ * auto; n list entries and a region of the range per source with wire list
+ * (a list as long as the range can go to any owner). One atomic device
+ * sends nothing: neither. Recomputed parents mark requests in the inbox
+ * with wire list: at least two words per 32 vertices there. */
+static void plan_exchange(const struct boxbfs_engine *e, int d, mem_plan_t *p)
+{
+    uint64_t n = (uint64_t)e->graph->n, nloc = p->nloc;
+    int ndev = e->ndev, sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
+    p->inbox_entries = ndev > 1 ? (uint64_t)ndev * nloc : 0;
+    if (bb_engine_lean_outbox(e)) {
+        uint64_t level = lean_inbox_entries(e, d), cap = bb_engine_gather_cap(e, d);
+        p->outbox = (size_t)p->bitmap_words * 4 * 2;
+        p->inbox_entries = level;
+        if (cap > max64(level, visited_size(e) / 4)) p->inbox_entries = cap;
+        p->inbox = (size_t)level * 4;
+        p->gather = (size_t)(p->inbox_entries - level) * 4;
+        return;
+    }
+    if (sorted) p->outbox = (size_t)n * 4 + (size_t)nloc * 4;
+    else if (ndev > 1) p->outbox = (size_t)n * 4;
+    /* Several devices [README "Memory plan"]: with sort-based contraction the
+     * sort's buffers are dead from the end of contract to the next expand, so
+     * the inbox (written by the exchange, read by update) lives in nbr_parent
+     * where it fits; alt is left to bitmap packing. */
+    p->inbox_shared = ndev > 1 && sorted && p->work_cap >= p->inbox_entries;
+    if (p->inbox_shared) return;
+    p->inbox = (size_t)p->inbox_entries * 4;
+    if (ndev > 1 && !sorted && p->parents == BOXBFS_PARENTS_RECOMPUTE &&
+        p->inbox_entries < 2 * p->bitmap_words) {
+        p->gather = (size_t)(2 * p->bitmap_words - p->inbox_entries) * 4;
+        p->inbox_entries = 2 * p->bitmap_words;
+    }
+}
+
+static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
 {
     const boxbfs_engine_options_t *o = &e->opts;
     uint64_t n = (uint64_t)e->graph->n, lo = e->part.lo[d], hi = e->part.lo[d + 1];
     int ndev = e->ndev;
     memset(p, 0, sizeof *p);
+    p->parents = parents;
     p->nloc = hi - lo;
     p->arcs = (uint64_t)(e->graph->offsets[hi] - e->graph->offsets[lo]);
-    for (int o2 = 0; o2 < ndev; o2++) p->bitmap_words += words32(e->part.lo[o2 + 1] - e->part.lo[o2]);
+    for (int o2 = 0; o2 < ndev; o2++) p->bitmap_words += words32(range_of(e, o2));
     /* sort-based methods hold a whole level's neighbors: at most this slice's arcs */
     p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
@@ -73,25 +157,13 @@ static void plan_device(boxbfs_engine_t e, int d, mem_plan_t *p)
         p->bitmaps = (size_t)words32(n) * 4 + (size_t)words32(p->nloc) * 4;
     p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
     if (ndev == 1) p->state += (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8;   /* the loop's log */
-    if (o->contract != BOXBFS_CONTRACT_SORT_UNIQUE)
-        p->visited = o->visited == BOXBFS_VISITED_BIT ? (size_t)words32(n) * 4 : (size_t)n;
+    p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
-    p->remote = ndev > 1 ? (size_t)(n - p->nloc) * 4 : 0;   /* bb_remote_slot */
-    p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? (size_t)p->work_cap * 4
-                                                    : (size_t)p->work_cap * 4 * 5 + 4;
-    /* the outbox's vertices (n: segments of every owner), and the parents of
-     * the own segment only (remote vertices' parents are in remote_parent) */
-    p->outbox = (size_t)n * 4 + (size_t)p->nloc * 4;
-    p->inbox = (size_t)ndev * (size_t)p->nloc * 4;
-    /* Several devices [README "Memory plan"]: with sort-based contraction the
-     * sort's buffers are dead from the end of contract to the next expand, so
-     * the inbox (written by the exchange, read by update) lives in nbr_parent
-     * where it fits; alt is left to bitmap packing. The parent gather's
-     * requests and answers (after the search) live in the inbox's first two
-     * regions, dead by then. */
-    p->inbox_shared = ndev > 1 && o->contract != BOXBFS_CONTRACT_ATOMIC &&
-                      p->work_cap >= (uint64_t)ndev * p->nloc;
-    if (p->inbox_shared) p->inbox = 0;
+    /* bb_remote_slot: the parents of the remote vertices this device finds */
+    p->remote = ndev > 1 && parents == BOXBFS_PARENTS_KEEP ? (size_t)(n - p->nloc) * 4 : 0;
+    /* the sort's buffers (the atomic method needs none) */
+    p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? 0 : (size_t)p->work_cap * 4 * 5 + 4;
+    plan_exchange(e, d, p);
 }
 
 static const char *human(char buf[24], double bytes);
@@ -136,29 +208,39 @@ boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void
     return dev_alloc(e, d, bytes, ptr_p);
 }
 
-static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
+/* The free memory of device d, or --memory-limit where that is less. */
+static boxbfs_status_t free_memory(boxbfs_engine_t e, int d, size_t *free_p)
 {
     size_t free_b, total_b;
-    char h[10][24];
     BB_CHECK(e->ops->mem_info(e->devs[d].dev, &free_b, &total_b));
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
+    *free_p = free_b;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
+{
+    size_t free_b;
+    char h[11][24];
+    int byte_visited =
+        e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
+    BB_CHECK(free_memory(e, d, &free_b));
     if (p->total <= free_b) return BOXBFS_OK;
     return bb_error_set(
         BOXBFS_ERR_DEVICE_MEMORY,
         "device %d (%s) needs %s but has %s free%s (short by %s): graph slice %s, visited %s, "
-        "remote parents %s, level work %s, outbox %s, inbox %s, other %s; try more devices "
-        "(--devices N)%s",
+        "remote parents %s, level work %s, outbox %s, inbox %s, parent gather %s, other %s; "
+        "try more devices (--devices N)%s%s",
         d, e->devs[d].name, human(h[0], (double)p->total), human(h[1], (double)free_b),
         e->opts.device_memory_limit ? " under --memory-limit" : "",
         human(h[2], (double)(p->total - free_b)), human(h[3], (double)(p->graph + p->in_graph)),
         human(h[4], (double)p->visited), human(h[5], (double)p->remote),
         human(h[6], (double)p->work), human(h[7], (double)p->outbox),
-        human(h[8], (double)p->inbox),
-        human(h[9], (double)(p->state + p->scratch + p->bitmaps)),
-        e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE
-            ? " or --visited bit"
-            : "");
+        human(h[8], (double)p->inbox), human(h[9], (double)p->gather),
+        human(h[10], (double)(p->state + p->scratch + p->bitmaps)),
+        byte_visited ? " or --visited bit" : "",
+        p->remote ? " or --parents recompute" : "");
 }
 
 /* The device's rows (and in-arcs where bottom-up needs them) and the ranges. */
@@ -177,12 +259,37 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
+/* Where the parent gather works on device d (bb_engine_dev_t.gather_*). */
+static void place_gather(boxbfs_engine_t e, int d, const mem_plan_t *p)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    bb_kstate_t *k = &D->k;
+    D->gather_cap = bb_engine_gather_cap(e, d);
+    if (!bb_engine_lean_outbox(e)) D->gather_area = k->outbox;
+    else if (visited_size(e) / 4 >= D->gather_cap) D->gather_area = k->visited;
+    else D->gather_area = k->inbox;   /* grown to the cap where needed (plan_exchange) */
+    if (p->parents != BOXBFS_PARENTS_RECOMPUTE) return;
+    /* n bits and a count per word: the outbox bitmap and its lists, the sort's
+     * alt and flags, or (atomic, wire list) the inbox */
+    if (k->outbox_bits) {
+        D->gather_bits = k->outbox_bits;
+        D->gather_prefix = k->outbox;
+    } else if (e->opts.contract != BOXBFS_CONTRACT_ATOMIC) {
+        D->gather_bits = k->alt;
+        D->gather_prefix = k->flags;
+    } else {
+        D->gather_bits = k->inbox;
+        D->gather_prefix = k->inbox + p->bitmap_words;
+    }
+}
+
 static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     bb_engine_dev_t *D = &e->devs[d];
     bb_kstate_t *k = &D->k;
     int ndev = e->ndev;
     int sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
+    D->parents = p->parents;
     k->ndev = ndev;
     k->self = d;
     k->contract = (int)e->opts.contract;
@@ -231,21 +338,23 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         D->visited_bytes = p->visited;
     }
     if (p->remote) BB_CHECK(dev_alloc(e, d, p->remote, &k->remote_parent));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
     if (sorted) {
+        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr));
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr_parent));
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt_parent));
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
     }
-    BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
-    if (p->inbox_shared) k->inbox = k->nbr_parent;
-    else BB_CHECK(dev_alloc(e, d, p->inbox, &k->inbox));
-    if (ndev > 1) {   /* the parent gather: in the inbox's first two regions */
-        k->gather_req = k->inbox;
-        k->gather_resp = k->inbox + p->nloc;
+    if (bb_engine_lean_outbox(e)) {   /* the bitmap, then the lists unpacked from it */
+        BB_CHECK(dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox_bits));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox));
+    } else if (p->outbox) {
+        BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
     }
+    if (sorted) BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
+    if (p->inbox_shared) k->inbox = k->nbr_parent;
+    else if (p->inbox_entries) BB_CHECK(dev_alloc(e, d, (size_t)p->inbox_entries * 4, &k->inbox));
+    if (ndev > 1) place_gather(e, d, p);
     if (p->scratch) {
         BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
         k->scratch_bytes = p->scratch;
@@ -256,17 +365,33 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     return upload_slice(e, d);
 }
 
+/* The plan of device d with the parents kept or recomputed, its scratch and total. */
+static boxbfs_status_t plan_with(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
+{
+    plan_device(e, d, parents, p);
+    if ((p->work_cap | p->arcs) >> 32)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "device %d would hold %llu arcs; at most 2^32 per device: use "
+                            "more devices", d, (unsigned long long)p->arcs);
+    BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p->work_cap, p->nloc, e->ndev, &p->scratch));
+    p->total = p->graph + p->in_graph + p->bitmaps + p->state + p->visited + p->remote + p->work +
+               p->outbox + p->inbox + p->gather + p->scratch;
+    return BOXBFS_OK;
+}
+
+/* --parents auto: keep the remote parents where that plan fits the free
+ * memory (or --memory-limit), else recompute them after the search. */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
 {
     mem_plan_t p;
-    plan_device(e, d, &p);
-    if ((p.work_cap | p.arcs) >> 32)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "device %d would hold %llu arcs; at most 2^32 per device: use "
-                            "more devices", d, (unsigned long long)p.arcs);
-    BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p.work_cap, p.nloc, e->ndev, &p.scratch));
-    p.total = p.graph + p.in_graph + p.bitmaps + p.state + p.visited + p.remote + p.work +
-              p.outbox + p.inbox + p.scratch;
+    int parents = e->opts.parents;
+    if (parents == BOXBFS_PARENTS_AUTO) {
+        size_t free_b;
+        BB_CHECK(plan_with(e, d, BOXBFS_PARENTS_KEEP, &p));
+        BB_CHECK(free_memory(e, d, &free_b));
+        parents = p.total <= free_b ? BOXBFS_PARENTS_KEEP : BOXBFS_PARENTS_RECOMPUTE;
+    }
+    BB_CHECK(plan_with(e, d, parents, &p));
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }

@@ -215,6 +215,7 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
     BB_CHECK(open_devices(e));
     BB_CHECK(setup_links(e));
     BB_CHECK(setup_bottom_up(e));
+    for (int d = 0; d < e->ndev; d++) e->devs[d].parents = BOXBFS_PARENTS_KEEP;   /* 2d: kept */
     for (int d = e->first; d < e->first + e->nlocal; d++)
         BB_CHECK(e->grid ? bb_grid2d_setup_device(e, d) : bb_engine_setup_device(e, d));
     free(e->in_offsets);
@@ -243,11 +244,16 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         {"wire format", (unsigned)o->wire, BOXBFS_WIRE_AUTO},
         {"exchange", (unsigned)o->exchange, BOXBFS_EXCHANGE_NCCL},
         {"expand method", (unsigned)o->expand, BOXBFS_EXPAND_MERGEPATH},
+        {"parents mode", (unsigned)o->parents, BOXBFS_PARENTS_RECOMPUTE},
     };
     for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
         if (enums[i].value > enums[i].max)
             return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%s %d out of range [0, %u]", enums[i].what,
                                 (int)enums[i].value, enums[i].max);
+    if (o->parents == BOXBFS_PARENTS_RECOMPUTE && o->partition == BOXBFS_PARTITION_2D)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--parents recompute runs with the 1d partition only (the 2d "
+                            "engine keeps the parents of remote discoveries)");
     if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--exchange mpi is not built in (rebuild with --with-mpi)");
@@ -423,6 +429,12 @@ size_t boxbfs_engine_memory_bytes(boxbfs_engine_t e, int device, size_t *visited
     if (e == NULL || device < 0 || device >= e->ndev) return 0;
     if (visited_bytes_p) *visited_bytes_p = e->devs[device].visited_bytes;
     return e->devs[device].memory_bytes;
+}
+
+boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)
+{
+    if (e == NULL || device < 0 || device >= e->ndev) return BOXBFS_PARENTS_AUTO;
+    return (boxbfs_parents_t)e->devs[device].parents;
 }
 
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)

@@ -27,6 +27,15 @@ typedef struct {
     void *allocs[BB_MAX_ALLOCS];
     int nallocs;
     size_t memory_bytes, visited_bytes;
+    int parents;                   /* BOXBFS_PARENTS_KEEP or _RECOMPUTE, as planned */
+    /* The parent gather after the search [README "Memory plan"]: the
+     * requests of other devices land in gather_area (room for gather_cap
+     * entries: bb_engine_gather_cap); with recompute, the requested vertices
+     * are marked in gather_bits (n bits) with a prefix of its words' bit
+     * counts in gather_prefix (both in arrays dead after the search). */
+    uint32_t *gather_area, *gather_bits, *gather_prefix;
+    uint64_t gather_cap;
+    bb_level_set_t sent_levels;    /* this search's top-down levels that sent vertices */
     uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc) */
     uint64_t *loop_log;            /* one device: host copy of k.level_log */
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
@@ -143,6 +152,14 @@ extern const bb_team_ops_t *const bb_team_mpi_ptr;
 /* Allocate bytes of device d's memory, freed with the engine and counted in
  * its memory_bytes (engine/device_setup.c). */
 boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p);
+/* Several devices, atomic contraction, wire bitmap or auto: the outbox is a
+ * bitmap of the remote vertices found this level (kstate.outbox_bits), and
+ * only the owners sent a list get one, unpacked from it (level.c). */
+int bb_engine_lean_outbox(const struct boxbfs_engine *e);
+/* The parent gather's request room on device d, in entries: the same on
+ * every process (it depends on the partition and the options only), so
+ * every device knows how another one's requests are grouped. */
+uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d);
 /* Plan, check, allocate and upload device d (engine/device_setup.c). */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
 /* Record a device thread's failure (the first one wins) and abort the barrier. */

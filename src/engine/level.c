@@ -114,37 +114,61 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
     for (int o = 0; o < ndev; o++) {
         e->send_count[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_COUNT(o)];
         e->send_offset[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_OFFSET(ndev, o)];
+        if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) {   /* parents of this level to recompute */
+            if (level >= BB_SENT_LEVELS) D->sent_levels.above = 1;
+            else D->sent_levels.bits[level >> 6] |= (uint64_t)1 << (level & 63);
+        }
     }
     return BOXBFS_OK;
 }
 
-/* Choose list or bitmap per destination, pack bitmaps, fill row d of the round. */
+/* Where device d takes source o's message: its inbox region for o. The lean
+ * inbox has a region of d's range in words per other source, else a region
+ * of the range per source. */
+static uint32_t *inbox_region(boxbfs_engine_t e, int d, int o)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    if (bb_engine_lean_outbox(e))
+        return D->k.inbox + (size_t)(o - (o > d)) * bitmap_words(e, d);
+    return D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
+}
+
+/* Choose list or bitmap per destination, fill row d of the round. Sort-based
+ * and atomic with wire list: a list is the owner's outbox segment, a bitmap is
+ * packed from it into alt. The lean outbox (bb_engine_lean_outbox) is the
+ * bitmap already: an owner's segment goes as it is, or is unpacked into its
+ * list where that is shorter (wire auto). */
 static boxbfs_status_t prepare_sends(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
-    int ndev = e->ndev;
+    void *stream = e->ops->stream(D->dev);
+    int ndev = e->ndev, lean = bb_engine_lean_outbox(e);
     uint64_t packed = 0;   /* words of alt used by bitmaps so far */
     for (int o = 0; o < ndev; o++) {
         size_t cell = (size_t)d * ndev + o;
         uint64_t count = e->send_count[cell], words = bitmap_words(e, o);
-        const uint32_t *list = D->k.outbox + e->send_offset[cell];
+        uint64_t lo = e->part.lo[o], nbits = e->part.lo[o + 1] - lo;
         int bitmap = count > 0 && (e->opts.wire == BOXBFS_WIRE_BITMAP ||
                                    (e->opts.wire == BOXBFS_WIRE_AUTO && count > words));
         e->as_bitmap[cell] = (uint8_t)bitmap;
         e->bytes[cell] = 0;
-        /* where this device takes o's message: its inbox region for o */
-        e->recv[(size_t)d * ndev + o] = D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
-        if (o == d || count == 0) continue;
-        if (bitmap) {
+        if (o == d) continue;
+        e->recv[(size_t)d * ndev + o] = inbox_region(e, d, o);
+        if (count == 0) continue;
+        e->bytes[cell] = bitmap ? words * 4 : count * 4;
+        if (lean) {   /* lo is a multiple of 32 (the partition): the segment starts a word */
+            const uint32_t *bits = D->k.outbox_bits + lo / 32;
+            uint32_t *list = D->k.outbox + lo / 32;
+            if (!bitmap) BB_CHECK(e->ops->kernels.unpack_bitmap(&D->k, stream, bits, nbits, list));
+            e->src[cell] = bitmap ? (const void *)bits : list;
+        } else if (bitmap) {
             uint32_t *bits = D->k.alt + packed;
-            BB_CHECK(e->ops->kernels.pack_bitmap(&D->k, e->ops->stream(D->dev), list, count, bits,
-                                                 e->part.lo[o + 1] - e->part.lo[o]));
+            BB_CHECK(e->ops->kernels.pack_bitmap(&D->k, stream, D->k.outbox + e->send_offset[cell],
+                                                 count, bits, nbits));
             packed += words;
             e->src[cell] = bits;
-            e->bytes[cell] = words * 4;
         } else {
-            e->src[cell] = list;
-            e->bytes[cell] = count * 4;
+            e->src[cell] = D->k.outbox + e->send_offset[cell];
         }
     }
     /* other devices (and MPI, host staging) read what this stream wrote */
@@ -226,8 +250,8 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
                                 next_level));
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)s * ndev + d;
-        const uint32_t *in = D->k.inbox + (size_t)s * nloc;
         if (s == d || e->send_count[cell] == 0) continue;
+        const uint32_t *in = inbox_region(e, d, s);
         launched = 1;
         if (e->as_bitmap[cell])
             BB_CHECK(K->update_bitmap(&D->k, stream, in, nloc, s, next_level));
@@ -513,6 +537,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     int marked = 0;   /* the last level was top-down and left own_bits = next frontier */
     (void)nlocal;
     D->loop_runs = -1;
+    memset(&D->sent_levels, 0, sizeof D->sent_levels);
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];

@@ -30,6 +30,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->beta = 18;
     opts->max_depth = -1;
     opts->device_loop_arcs = 16384;   /* ~16 arcs per thread of the loop's one block */
+    opts->parents = BOXBFS_PARENTS_AUTO;
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
@@ -94,6 +95,11 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend)
 const char *boxbfs_search_direction_name(boxbfs_search_direction_t v)
 {
     return v == BOXBFS_SEARCH_TOP_DOWN ? "top-down" : v == BOXBFS_SEARCH_BOTTOM_UP ? "bottom-up" : "auto";
+}
+
+const char *boxbfs_parents_name(boxbfs_parents_t v)
+{
+    return v == BOXBFS_PARENTS_KEEP ? "keep" : v == BOXBFS_PARENTS_RECOMPUTE ? "recompute" : "auto";
 }
 
 /* ---- 2D partition (README "2D partition") ---- */
