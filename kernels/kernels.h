@@ -165,7 +165,8 @@ typedef struct {
      * The launcher zeroes it. */
     uint32_t *outbox_bits;
     uint32_t *inbox;                      /* regions per source (engine's layout) */
-    uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers */
+    uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers
+                                             (the two frontier buffers, after the search) */
     uint64_t *counters;                   /* BB_CTR_COUNT(ndev) */
     uint64_t *level_log;                  /* one device: BB_LOG_FIELDS per small level */
     void *scratch;                        /* backend temporaries (CUB), scratch_bytes */
@@ -216,7 +217,8 @@ typedef struct {
                                      uint64_t nbits, int src, int32_t next_level);
     /* Parent gather [DESIGN "Parents"]: group the owned vertices discovered by
      * other devices by source into gather_req (send counts/offsets), each
-     * source's in increasing lid order (gather_recompute's slots rely on it). */
+     * source's in increasing lid order (gather_recompute's slots rely on it);
+     * gather_resp may serve as scratch. */
     boxbfs_status_t (*gather_requests)(const bb_kstate_t *k, void *stream);
     /* Answer count requests (requester-local ids of a requester whose range
      * starts at requester_lo) in place with the parent lids on this device. */
