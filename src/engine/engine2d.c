@@ -46,6 +46,7 @@
 
 #include "common/error.h"
 #include "common/timer.h"
+#include "engine/block2d.h"
 #include "engine/engine.h"
 #include "kernels/grid2d.h"
 
@@ -147,48 +148,6 @@ void bb_grid2d_free(boxbfs_engine_t e)
     e->grid = NULL;
 }
 
-/* The block of device d: arcs from its grid column's vertices to its grid
- * row's, as a CSR over the column-local ids (host arrays, freed by the caller). */
-static boxbfs_status_t build_block(boxbfs_engine_t e, int d, int64_t **off_p, uint32_t **col_p,
-                                   uint64_t *arcs_p)
-{
-    const struct bb_grid2d *g = e->grid;
-    const struct boxbfs_graph *G = e->graph;
-    uint64_t bs = g->bs, R = (uint64_t)g->rows, n = (uint64_t)G->n, rows_ids = R * bs;
-    uint64_t first = (uint64_t)grid_col(g, d) * rows_ids, arcs = 0;
-    int row = grid_row(g, d);
-    int64_t *off;
-    uint32_t *col;
-    BB_CHECK(bb_malloc((size_t)(rows_ids + 1) * 8, "a 2D block's offsets", &off));
-    off[0] = 0;
-    for (uint64_t u = 0; u < rows_ids; u++) {
-        uint64_t gu = first + u;
-        if (gu < n)
-            for (int64_t a = G->offsets[gu]; a < G->offsets[gu + 1]; a++)
-                arcs += (int)(((uint64_t)G->columns[a] / bs) % R) == row;
-        off[u + 1] = (int64_t)arcs;
-    }
-    if (arcs >> 32) {
-        free(off);
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "device %d's block holds %llu arcs; at most 2^32 per device: use "
-                            "more devices", d, (unsigned long long)arcs);
-    }
-    if (bb_malloc((size_t)(arcs ? arcs : 1) * 4, "a 2D block's columns", &col) != BOXBFS_OK) {
-        free(off);
-        return BOXBFS_ERR_NO_MEMORY;
-    }
-    for (uint64_t u = 0, t = 0; u < rows_ids && first + u < n; u++)
-        for (int64_t a = G->offsets[first + u]; a < G->offsets[first + u + 1]; a++) {
-            uint64_t v = (uint64_t)G->columns[a], b = v / bs;
-            if ((int)(b % R) == row) col[t++] = (uint32_t)((b / R) * bs + v % bs);
-        }
-    *off_p = off;
-    *col_p = col;
-    *arcs_p = arcs;
-    return BOXBFS_OK;
-}
-
 /* What device d holds, in bytes (the memory plan). A grid of one row has
  * no column frontier to assemble: expand reads the frontier in place. */
 typedef struct {
@@ -221,7 +180,8 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     boxbfs_status_t st = BOXBFS_OK;
     /* the degree scan of a whole column frontier (no sort: no work entries) */
     BB_CHECK(e->ops->scratch_bytes(D->dev, 0, R * bs, e->ndev, &scratch));
-    BB_CHECK(build_block(e, d, &off, &col, &G->arcs));
+    BB_CHECK(bb_block2d_build(e->graph, (uint64_t)grid_col(g, d) * R * bs, R * bs, bs, g->rows,
+                              grid_row(g, d), d, &off, &col, &G->arcs));
     plan(g, G->arcs, scratch, &p);
     BB_CHECK_GOTO(e->ops->mem_info(D->dev, &free_b, &total_b), st, out);
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
