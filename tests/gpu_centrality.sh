@@ -5,8 +5,8 @@
 # without a GPU.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
-"$BOXBFS" bfs kron:4 --backend cuda --devices 1 --roots 1 >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
+need_gpu
 die() { echo "FAIL $1"; exit 1; }
 g=kron:14
 "$BOXBFS" bfs $g --backend cpu --devices 1 --roots 1 --sigma "$tmp/cpu" >/dev/null 2>&1 || die "cpu run"

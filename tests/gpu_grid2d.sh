@@ -15,9 +15,7 @@ set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
-if ! "$BOXBFS" bfs kron:6 --backend cuda --devices 1 --roots 1 >/dev/null 2>"$tmp/e"; then
-    echo "no usable GPU: skipped ($(head -1 "$tmp/e"))"; exit 77
-fi
+need_gpu
 if ! "$BOXBFS" bfs kron:6 --backend cuda --devices 1 --partition 2d --roots 1 >/dev/null 2>"$tmp/e"; then
     if grep -q "2D kernels are not built in" "$tmp/e"; then
         echo "the cuda backend has no 2D kernels yet: skipped"; exit 77

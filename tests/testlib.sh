@@ -31,3 +31,14 @@ need_mpi() {
     esac
     echo "FAIL $mpi_why"; exit 1
 }
+
+# need_gpu: a tiny search on the cuda backend, or exit: 77 (skip) where it
+# says there is no GPU or the backend is not built in, 1 where it fails
+# otherwise (a broken backend is a failure, not a skip).
+need_gpu() {
+    "$BOXBFS" bfs kron:4 --backend cuda --devices 1 --roots 1 >/dev/null 2>"$tmp/gpu_probe" && return 0
+    if grep -q -i -e "no GPU" -e "not built in" "$tmp/gpu_probe"; then
+        echo "SKIP: $(grep -i -m 1 -e 'no GPU' -e 'not built in' "$tmp/gpu_probe")"; exit 77
+    fi
+    echo "FAIL the probe search on the cuda backend: $(cat "$tmp/gpu_probe")"; exit 1
+}
