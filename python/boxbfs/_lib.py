@@ -158,14 +158,14 @@ def _candidates():
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "boxbfs"], capture_output=True,
                                 text=True, check=True).stdout.strip()
         if libdir:
-            yield os.path.join(libdir, "libboxbfs.so.0")
+            yield os.path.join(libdir, "libboxbfs.so.2")
             yield os.path.join(libdir, "libboxbfs.so")
     except (OSError, subprocess.CalledProcessError):
         pass
     found = ctypes.util.find_library("boxbfs")
     if found:
         yield found
-    yield "libboxbfs.so.0"
+    yield "libboxbfs.so.2"
 
 
 def _load():
