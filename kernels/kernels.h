@@ -348,6 +348,9 @@ typedef struct {
      * read the seconds between two recorded slots (after sync). */
     boxbfs_status_t (*timer_record)(bb_device_t *dev, int slot);
     boxbfs_status_t (*timer_elapsed)(bb_device_t *dev, int from, int to, double *seconds_p);
+    /* dev's stream waits, on the device, for what other's stream had issued
+     * when other last recorded slot (cpu: everything is done already). */
+    boxbfs_status_t (*stream_wait)(bb_device_t *dev, bb_device_t *other, int slot);
     /* Discovery: name, PCI bus id, memory, SMs; numa_node -1 and cpu_affinity
      * "" (topology/discover.c fills them from sysfs by the bus id). */
     boxbfs_status_t (*describe)(bb_device_t *dev, bb_device_info_t *info_p);

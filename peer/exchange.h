@@ -1,8 +1,10 @@
 /* Moving data between devices [003 §5.2]. The left-right schedule: for
- * j = 1 .. N-1, every device i with i + j < N sends to i + j, both wait for
- * the copy, then i + j sends to i; the N-1 steps cover each unordered pair
- * once. Copies are peer copies (--exchange peer) or staged through host
- * memory (--exchange host). --exchange nccl moves the same messages as NCCL
+ * j = 1 .. N-1, every device i with i + j < N sends to i + j, then i + j
+ * sends to i; the N-1 steps cover each unordered pair once. Copies are peer
+ * copies (--exchange peer), ordered on the devices by events (no host waits
+ * per copy), or staged through host memory (--exchange host), where both
+ * wait for each copy and a barrier separates the directions (as with
+ * --throttle, which paces each copy on the host). --exchange nccl moves the same messages as NCCL
  * point-to-point sends in one group per device (peer/exchange_nccl.c), and
  * --exchange mpi between ranks. Each message is counted on its link as it is
  * issued, so the bytes and messages are the same whatever moves them. */
@@ -18,6 +20,11 @@
 #include "peer/traffic.h"
 
 typedef struct bb_exchange bb_exchange_t;
+
+/* Timer slots of the device-ordered exchange (the level uses 0-4): READY,
+ * the receiver's work before a round; SENT, a sender's copies of a round. */
+#define BB_XCHG_SLOT_READY 5
+#define BB_XCHG_SLOT_SENT 6
 typedef struct bb_exchange_round bb_exchange_round_t;
 
 /* How one round's payloads move for device self (the team's exchange op
@@ -56,8 +63,11 @@ struct bb_exchange_round {
 };
 
 /* Run the round's left-right schedule for device self; every device thread
- * calls it. Returns OK, or the failing copy's status; returns OK at once when
- * the barrier was aborted by another device (the caller checks). */
+ * calls it. On return what self receives is ordered before the later work
+ * of self's stream (peer: on the device; staged: already there), and self's
+ * sources may be written by its later work. Returns OK, or the failing
+ * copy's status; returns OK at once when the barrier was aborted by another
+ * device (the caller checks). */
 boxbfs_status_t bb_exchange_leftright(const bb_exchange_t *x, const bb_exchange_round_t *r,
                                       int self);
 

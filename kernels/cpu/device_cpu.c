@@ -130,6 +130,14 @@ static boxbfs_status_t cpu_timer_elapsed(bb_device_t *dev, int from, int to, dou
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t cpu_stream_wait(bb_device_t *dev, bb_device_t *other, int slot)
+{
+    (void)dev;
+    (void)other;
+    (void)slot;
+    return BOXBFS_OK;
+}
+
 /* Emulated: host memory, no PCI, no SMs; said in the name and the flag. */
 static boxbfs_status_t cpu_describe(bb_device_t *dev, bb_device_info_t *info)
 {
@@ -193,6 +201,7 @@ const bb_device_ops_t bb_cpu_ops = {
     .scratch_bytes = cpu_scratch_bytes,
     .timer_record = cpu_timer_record,
     .timer_elapsed = cpu_timer_elapsed,
+    .stream_wait = cpu_stream_wait,
     .describe = cpu_describe,
     .p2p = cpu_p2p,
 };

@@ -236,6 +236,15 @@ static boxbfs_status_t cuda_timer_elapsed(bb_device_t *dev, int from, int to, do
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t cuda_stream_wait(bb_device_t *dev, bb_device_t *other, int slot)
+{
+    if (slot < 0 || slot >= BB_TIMER_SLOTS)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "timer slot %d out of range", slot);
+    BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
+    BB_CUDA_CHECK(cudaStreamWaitEvent(dev->stream, other->ev[slot], 0));
+    return BOXBFS_OK;
+}
+
 /* Name, PCI bus id ("0000:1b:00.0"), memory and SMs from the properties;
  * NUMA node and CPU list are left to topology/discover.c (sysfs). */
 static boxbfs_status_t cuda_describe(bb_device_t *dev, bb_device_info_t *info)
@@ -308,6 +317,7 @@ static const bb_device_ops_t bb_cuda_ops = {
     .scratch_bytes = cuda_scratch_bytes,
     .timer_record = cuda_timer_record,
     .timer_elapsed = cuda_timer_elapsed,
+    .stream_wait = cuda_stream_wait,
     .describe = cuda_describe,
     .p2p = cuda_p2p,
 };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/timer.h"
 
 int bb_cpu_count(void)
 {
@@ -89,8 +90,10 @@ boxbfs_status_t bb_barrier_init(bb_barrier_t *b, int count)
     }
     b->count = count;
     b->waiting = 0;
-    b->aborted = 0;
-    b->generation = 0;
+    b->sleepers = 0;
+    b->spin = count > 1 && count <= bb_cpu_count();
+    atomic_init(&b->aborted, 0);
+    atomic_init(&b->generation, 0);
     return BOXBFS_OK;
 }
 
@@ -100,21 +103,56 @@ void bb_barrier_destroy(bb_barrier_t *b)
     pthread_mutex_destroy(&b->lock);
 }
 
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spin until generation gen has passed or the barrier was aborted, for at
+ * most BB_BARRIER_SPIN_S (the clock read every 64 turns). */
+static void spin_while(bb_barrier_t *b, unsigned long gen)
+{
+    double until = bb_now_s() + BB_BARRIER_SPIN_S;
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&b->generation, memory_order_acquire) != gen ||
+            atomic_load_explicit(&b->aborted, memory_order_relaxed))
+            return;
+        cpu_relax();
+        if (i % 64 == 0 && bb_now_s() > until) return;
+    }
+}
+
 int bb_barrier_wait(bb_barrier_t *b)
 {
     int aborted;
+    unsigned long gen;
     pthread_mutex_lock(&b->lock);
-    if (!b->aborted) {
-        unsigned long gen = b->generation;
-        if (++b->waiting == b->count) {
-            b->waiting = 0;
-            b->generation++;
-            pthread_cond_broadcast(&b->cond);
-        } else {
-            while (gen == b->generation && !b->aborted) pthread_cond_wait(&b->cond, &b->lock);
-        }
+    if (atomic_load(&b->aborted)) {
+        pthread_mutex_unlock(&b->lock);
+        return 1;
     }
-    aborted = b->aborted;
+    gen = atomic_load(&b->generation);
+    if (++b->waiting == b->count) {   /* the last to arrive lets everyone go */
+        b->waiting = 0;
+        atomic_store_explicit(&b->generation, gen + 1, memory_order_release);
+        if (b->sleepers) pthread_cond_broadcast(&b->cond);
+        pthread_mutex_unlock(&b->lock);
+        return 0;
+    }
+    if (b->spin) {
+        pthread_mutex_unlock(&b->lock);
+        spin_while(b, gen);
+        pthread_mutex_lock(&b->lock);
+    }
+    b->sleepers++;
+    while (gen == atomic_load(&b->generation) && !atomic_load(&b->aborted))
+        pthread_cond_wait(&b->cond, &b->lock);
+    b->sleepers--;
+    aborted = atomic_load(&b->aborted);
     pthread_mutex_unlock(&b->lock);
     return aborted;
 }
@@ -122,24 +160,17 @@ int bb_barrier_wait(bb_barrier_t *b)
 void bb_barrier_abort(bb_barrier_t *b)
 {
     pthread_mutex_lock(&b->lock);
-    b->aborted = 1;
+    atomic_store(&b->aborted, 1);
     pthread_cond_broadcast(&b->cond);
     pthread_mutex_unlock(&b->lock);
 }
 
-int bb_barrier_aborted(bb_barrier_t *b)
-{
-    int aborted;
-    pthread_mutex_lock(&b->lock);
-    aborted = b->aborted;
-    pthread_mutex_unlock(&b->lock);
-    return aborted;
-}
+int bb_barrier_aborted(bb_barrier_t *b) { return atomic_load(&b->aborted); }
 
 void bb_barrier_reset(bb_barrier_t *b)
 {
     pthread_mutex_lock(&b->lock);
-    b->aborted = 0;
+    atomic_store(&b->aborted, 0);
     b->waiting = 0;
     pthread_mutex_unlock(&b->lock);
 }

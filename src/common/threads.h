@@ -4,6 +4,7 @@
 #define BB_THREADS_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "boxbfs.h"
@@ -20,13 +21,19 @@ boxbfs_status_t bb_parallel_run(int nthreads, bb_thread_fn fn, void *arg);
 void bb_split_range(int64_t count, int tid, int nthreads, int64_t *lo_p, int64_t *hi_p);
 
 /* A barrier that a failing thread can abort: after bb_barrier_abort() every
- * wait returns at once with 1, so no thread hangs on a dead partner. */
+ * wait returns at once with 1, so no thread hangs on a dead partner. A
+ * waiter spins for up to BB_BARRIER_SPIN_S before it sleeps, where every
+ * thread has a core of its own: the device threads meet several times per
+ * BFS level, and a futex wake-up costs tens of microseconds. */
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    int count, waiting, aborted;
-    unsigned long generation;
+    int count, waiting, sleepers, spin;
+    atomic_int aborted;
+    atomic_ulong generation;
 } bb_barrier_t;
+
+#define BB_BARRIER_SPIN_S 200e-6
 
 boxbfs_status_t bb_barrier_init(bb_barrier_t *b, int count);
 void bb_barrier_destroy(bb_barrier_t *b);

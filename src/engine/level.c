@@ -133,6 +133,13 @@ static uint32_t *inbox_region(boxbfs_engine_t e, int d, int o)
     return D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
 }
 
+/* MPI moves the messages from the host thread: what the stream wrote must
+ * be there first. Peer, staged and NCCL copies follow it on the stream. */
+static int host_reads_sends(const struct boxbfs_engine *e)
+{
+    return e->ndev > 1 && e->opts.exchange == BOXBFS_EXCHANGE_MPI;
+}
+
 /* Choose list or bitmap per destination, fill row d of the round. Sort-based
  * and atomic with wire list: a list is the owner's outbox segment, a bitmap is
  * packed from it into alt. The lean outbox (bb_engine_lean_outbox) is the
@@ -171,8 +178,7 @@ static boxbfs_status_t prepare_sends(boxbfs_engine_t e, int d)
             e->src[cell] = D->k.outbox + e->send_offset[cell];
         }
     }
-    /* other devices (and MPI, host staging) read what this stream wrote */
-    return ndev > 1 ? e->ops->sync(D->dev) : BOXBFS_OK;
+    return host_reads_sends(e) ? e->ops->sync(D->dev) : BOXBFS_OK;
 }
 
 /* A bottom-up level [Beamer]: this device's part of the frontier as a
@@ -214,7 +220,7 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
         e->src[cell] = D->k.own_bits;
         e->recv[cell] = D->k.frontier_bits + e->part.lo[o] / 32;   /* d receives o's part */
     }
-    if (ndev > 1) BB_CHECK(e->ops->sync(D->dev));
+    if (host_reads_sends(e)) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return BOXBFS_OK;
     BB_CHECK(e->team->exchange(e, &round, d));
     if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;   /* inbox not whole */
@@ -569,7 +575,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
                 continue;
             }
         }
-        if (SYNC_ALL(e)) return BOXBFS_OK;   /* everyone read this level's counts */
+        /* no barrier here: the last level's closed with one */
         if (dir == BOXBFS_SEARCH_BOTTOM_UP) {
             BB_CHECK_GOTO(bottom_up_level(e, d, fcount, level, packed || marked), st, out);
             marked = 0;
