@@ -162,7 +162,7 @@ typedef struct {
      * segment from word range_lo[o] / 32) instead of appending to outbox,
      * which then holds the lists unpacked from it (owner o's from entry
      * range_lo[o] / 32: a list is sent only while shorter than the bitmap).
-     * The launcher zeroes it. */
+     * The engine zeroes it before a level where it has bits set. */
     uint32_t *outbox_bits;
     uint32_t *inbox;                      /* regions per source (engine's layout) */
     uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers
@@ -197,7 +197,8 @@ typedef struct {
      * ones to their owner's segment (outbox + range_lo[owner]) with the
      * parent recorded in remote_parent where there is one; with outbox_bits
      * sets its bit there instead of appending); send counters (the own
-     * segment stays empty). */
+     * segment stays empty). The engine set counters[EXPANDED] and the send
+     * counts to 0 and each send offset to range_lo[o] before the level. */
     boxbfs_status_t (*expand_atomic)(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
                                      int expand, int32_t next_level);
     /* Owner-local list -> bitmap of nbits bits (words of 32 bits, zeroed first). */

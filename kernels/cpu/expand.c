@@ -37,11 +37,6 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
     uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS];
     (void)stream;
     (void)expand;
-    for (int o = 0; o < k->ndev; o++) {
-        count[o] = 0;
-        k->counters[BB_CTR_SEND_OFFSET(k->ndev, o)] = k->range_lo[o];
-    }
-    if (k->outbox_bits) memset(k->outbox_bits, 0, ((k->n + 31) / 32) * sizeof(uint32_t));
     for (uint64_t i = 0; i < frontier_count; i++) {
         uint32_t u = k->frontier[i];
         for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {

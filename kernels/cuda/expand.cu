@@ -202,18 +202,7 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
 {
     cudaStream_t s = (cudaStream_t)stream;
     unsigned long long *ctr = (unsigned long long *)k->counters;
-    size_t ndev = (size_t)k->ndev;
     BB_CHECK(bb_cuda_bind(stream));
-    /* expanded = 0, send counts = 0, send offsets = range_lo (one device sends
-     * nothing, and the engine reads none of them: three calls fewer a level) */
-    if (ndev > 1) {
-        if (k->outbox_bits)   /* this level's remote vertices, n bits */
-            BB_CUDA_CHECK(cudaMemsetAsync(k->outbox_bits, 0, ((k->n + 31) / 32) * 4, s));
-        BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_EXPANDED, 0, sizeof *ctr, s));
-        BB_CUDA_CHECK(cudaMemsetAsync(ctr + BB_CTR_SEND, 0, ndev * sizeof *ctr, s));
-        BB_CUDA_CHECK(cudaMemcpyAsync(ctr + BB_CTR_SEND_OFFSET(ndev, 0), k->range_lo,
-                                      ndev * sizeof *ctr, cudaMemcpyDeviceToDevice, s));
-    }
     if (frontier_count == 0) return BOXBFS_OK;
     if (k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda expand_atomic: no visited array");

@@ -359,9 +359,11 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
         k->scratch_bytes = p->scratch;
     }
-    /* pinned: the per-level counter reads are true asynchronous copies */
-    BB_CHECK(e->ops->host_alloc(D->dev, BB_CTR_COUNT(ndev) * 8, (void **)&D->ctr));
-    memset(D->ctr, 0, BB_CTR_COUNT(ndev) * 8);
+    /* pinned: the per-level counter reads are true asynchronous copies; then
+     * the counters' values at the start of a level (level.c, begin_level) */
+    BB_CHECK(e->ops->host_alloc(D->dev, 2 * BB_CTR_COUNT(ndev) * 8, (void **)&D->ctr));
+    memset(D->ctr, 0, 2 * BB_CTR_COUNT(ndev) * 8);
+    for (int o = 0; o < ndev; o++) D->ctr[BB_CTR_COUNT(ndev) + BB_CTR_SEND_OFFSET(ndev, o)] = e->part.lo[o];
     return upload_slice(e, d);
 }
 

@@ -36,7 +36,9 @@ typedef struct {
     uint32_t *gather_area, *gather_bits, *gather_prefix;
     uint64_t gather_cap;
     bb_level_set_t sent_levels;    /* this search's top-down levels that sent vertices */
-    uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc) */
+    uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc), then
+                                      the values a level starts from (begin_level) */
+    int outbox_dirty;              /* k.outbox_bits has bits set (the last level's) */
     uint64_t *loop_log;            /* one device: host copy of k.level_log */
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
     /* this level's timer slots: alias[s] = the slot recorded at the same

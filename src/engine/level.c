@@ -57,13 +57,15 @@ static void same(boxbfs_engine_t e, int d, int slot)
 }
 
 /* The next frontier and its arcs are counted from here on (the atomic
- * method and bottom-up update own vertices in their first kernel). */
+ * method and bottom-up update own vertices in their first kernel): every
+ * counter from the template in one copy (zeros; each owner's send offset at
+ * its range's start, where the atomic method's outbox segments begin). */
 static boxbfs_status_t begin_level(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
+    size_t count = BB_CTR_COUNT(e->ndev);
     BB_CHECK(stamp(e, d, 0));
-    return e->ops->zero(D->dev, D->k.counters + BB_CTR_NEXT,
-                        (BB_CTR_NEXT_ARCS - BB_CTR_NEXT + 1) * sizeof(uint64_t));
+    return e->ops->copy_h2d(D->dev, D->k.counters, D->ctr + count, count * 8);
 }
 
 /* Expand and contract this device's frontier; leave the segment sizes in row d. */
@@ -93,6 +95,10 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
             BB_CHECK(K->pack_bitmap(&D->k, stream, D->k.frontier, 0, D->k.own_bits,
                                     D->k.hi - D->k.lo));
         D->k.next_bits = td_marks_bits(e) ? D->k.own_bits : NULL;
+        if (D->k.outbox_bits && D->outbox_dirty) {   /* after the last level's copies from it */
+            BB_CHECK(e->ops->zero(D->dev, D->k.outbox_bits, (D->k.n + 31) / 32 * 4));
+            D->outbox_dirty = 0;
+        }
         BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand, level + 1));
         D->k.next_bits = NULL;
         BB_CHECK(stamp(e, d, 1));
@@ -112,6 +118,7 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         BB_CHECK(read_counters(e, d));
     }
     for (int o = 0; o < ndev; o++) {
+        if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) D->outbox_dirty = 1;
         e->send_count[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_COUNT(o)];
         e->send_offset[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_OFFSET(ndev, o)];
         if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) {   /* parents of this level to recompute */
@@ -543,6 +550,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     int marked = 0;   /* the last level was top-down and left own_bits = next frontier */
     (void)nlocal;
     D->loop_runs = -1;
+    D->outbox_dirty = 1;   /* not cleared since allocated, or the gather's */
     memset(&D->sent_levels, 0, sizeof D->sent_levels);
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
