@@ -44,6 +44,8 @@ for b in $builds; do
     pt $v-fla-1 60 "$X" bfs "$G/fla.bbcsr" $C --devices 1 --roots 8
     pt $v-fla-00 60 "$X" bfs "$G/fla.bbcsr" $C --device-ids 0,0 --roots 8
     pt $v-fla-0000 90 "$X" bfs "$G/fla.bbcsr" $C --device-ids 0,0,0,0 --roots 4
+    pt $v-k24-td-1 60 "$X" bfs "$G/k24.bbcsr" $C --devices 1 --roots 16 --direction top-down
+    pt $v-k24-auto-1 60 "$X" bfs "$G/k24.bbcsr" $C --devices 1 --roots 16 --direction auto
     pt $v-k24-td-00 60 "$X" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction top-down
     pt $v-k24-auto-00 60 "$X" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction auto
 done
