@@ -58,7 +58,9 @@ static boxbfs_status_t leftright_steps(const bb_exchange_t *x, const bb_exchange
  * so far, which may still use the memory others write into); after a
  * barrier each sender's stream waits for its receiver's READY and copies,
  * in the schedule's order, then marks SENT; after a second barrier each
- * receiver's stream waits for the SENT of everyone who sent to it. Both
+ * receiver's stream waits for the SENT of every other device (not only of
+ * those that sent to it: after that barrier a device may already write its
+ * row of the caller's next round, so no row is read there). Both
  * directions of a step may share the link at once (the links are full
  * duplex); the bytes and messages are the same. The marks are not reused
  * before every wait on them was issued: a device marks again only after
@@ -80,8 +82,7 @@ static boxbfs_status_t leftright_ordered(const bb_exchange_t *x, const bb_exchan
     if (st != BOXBFS_OK) bb_barrier_abort(x->barrier);
     if (bb_barrier_wait(x->barrier)) return st;
     for (int s = 0; s < n && st == BOXBFS_OK; s++)
-        if (s != self && r->bytes[(size_t)s * (size_t)n + (size_t)self] > 0)
-            st = x->ops->stream_wait(me, x->devs[s], BB_XCHG_SLOT_SENT);
+        if (s != self) st = x->ops->stream_wait(me, x->devs[s], BB_XCHG_SLOT_SENT);
     if (st != BOXBFS_OK) bb_barrier_abort(x->barrier);
     return st;
 }
