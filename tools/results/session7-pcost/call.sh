@@ -49,8 +49,9 @@ for b in $builds; do
     pt $v-k24-td-00 60 "$X" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction top-down
     pt $v-k24-auto-00 60 "$X" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction auto
 done
+pt new-k24-td-00-list 60 "$B" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction top-down --wire list
 python3 tools/level-costs "$J"/*.json | tee -a "$F"
-tests="gpu_logical.sh test_gpu_engine"
+tests="gpu_logical.sh test_gpu_engine gpu_cli.sh"
 if ! late 150; then
     STAGES=check CHECK_TESTS="$(for t in $tests; do printf 'tests/%s ' $t; done)" \
         timeout $((${BUDGET_S:-540} - $(date +%s) + T0 - 40)) tools/gpu-check "$OUT/g" >/dev/null 2>&1
@@ -64,5 +65,5 @@ if ! late 30; then
         kron:12 --backend cuda --device-ids 0,0,0 --contract atomic --roots 2 >"$OUT/memcheck.log" 2>&1
     say "memcheck 1d-000-atomic: rc=$? $(grep -h 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
 fi
-(cd "$OUT" && tar czf json.tar.gz j && rm -rf j)
+(cd "$OUT" && rm -f j/*.log && tar czf json.tar.gz j && rm -rf j)
 say "done ($(($(date +%s) - T0)) s)"
