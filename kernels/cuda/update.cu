@@ -2,8 +2,9 @@
  * received (or own) vertices whose level is still -1, sets level, parent (a
  * gid for its own discoveries, -(src+2) "from device src" otherwise) and
  * visited, and appends them to next_frontier with one atomic per warp. The
- * list form runs a thread per vertex; the bitmap form a warp per 32 words,
- * a lane per bit, so level reads stay coalesced. Also the reset before a
+ * list form runs a thread per vertex; the bitmap form a thread per word,
+ * walking its set bits only, so that its work is the words plus the
+ * vertices, not a step per bit of the range. Also the reset before a
  * search. */
 #include "config.h"
 
@@ -78,30 +79,35 @@ __global__ void __launch_bounds__(kThreads)
     arcs.end(a.next_arcs);
 }
 
-/* Warp per 32 bitmap words: lane j loads word w0 + j; the warp then walks
- * the non-zero words, lane b testing bit b (vertex (w0 + j) * 32 + b). */
+/* Thread per bitmap word (vertices w * 32 + b for its set bits b): the
+ * fresh ones are taken, then appended at the warp's slots (one atomic per
+ * warp). A bitmap is sent where it is shorter than the list, so most words
+ * have few bits set: a step per set bit, not per bit. */
 __global__ void __launch_bounds__(kThreads)
     update_bitmap(const uint32_t *bitmap, uint64_t nbits, UpdateArgs a)
 {
     const uint64_t nwords = (nbits + 31) / 32;
-    const uint64_t w0 = (((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32;
+    const uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     __shared__ bb_block_sum arcs;
+    uint32_t word = w < nwords ? bitmap[w] : 0, fresh = 0;
+    unsigned long long degrees = 0;
     arcs.begin();
-    /* warps past the end skip the loop (no return: the block meets at the end) */
-    const uint32_t mine = w0 + bb_lane() < nwords ? bitmap[w0 + bb_lane()] : 0;
-    for (int j = 0; j < 32 && w0 < nwords; j++) {
-        uint32_t word = __shfl_sync(BB_FULL_MASK, mine, j);
-        if (word == 0) continue;   /* warp-uniform */
-        uint64_t lid = (w0 + (uint64_t)j) * 32 + bb_lane();
-        bool fresh = false;
-        if (((word >> bb_lane()) & 1u) && lid < nbits && a.level[lid] == -1) {
-            fresh = true;
-            a.level[lid] = a.next_level;
-            a.pred[lid] = a.from_src;
-            if (a.visited) bb_mark(a.visited, a.bits, (uint32_t)(a.lo + lid));
-        }
-        append_fresh(a, fresh, (uint32_t)lid, arcs);
+    if (w * 32 + 32 > nbits && w * 32 < nbits) word &= (1u << (nbits - w * 32)) - 1u;
+    for (uint32_t b = word; b; b &= b - 1) {
+        const int bit = __ffs(b) - 1;
+        const uint64_t lid = w * 32 + (uint64_t)bit;
+        if (a.level[lid] != -1) continue;
+        fresh |= 1u << bit;
+        a.level[lid] = a.next_level;
+        a.pred[lid] = a.from_src;
+        if (a.visited) bb_mark(a.visited, a.bits, (uint32_t)(a.lo + lid));
+        degrees += bb_degree(a.offsets, (uint32_t)lid);
     }
+    /* every lane of every warp gets here (no return above) */
+    unsigned long long at = bb_warp_append(a.next, (unsigned)__popc(fresh));
+    for (uint32_t b = fresh; b; b &= b - 1)
+        a.next_frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(b) - 1));
+    bb_warp_add(&arcs.value, degrees);
     arcs.end(a.next_arcs);
 }
 
@@ -171,7 +177,6 @@ extern "C" boxbfs_status_t bb_cuda_update_bitmap(const bb_kstate_t *k, void *str
     uint64_t nwords = (nbits + 31) / 32;
     BB_CHECK(bb_cuda_bind(stream));
     if (nwords == 0) return BOXBFS_OK;
-    /* a warp per 32 words: nwords threads */
     update_bitmap<<<bb_cuda_blocks(nwords, kThreads), kThreads, 0, s>>>(
         bitmap, nbits, make_args(k, src, next_level));
     BB_CUDA_LAUNCH_CHECK();
