@@ -50,6 +50,7 @@ for b in $builds; do
     pt $v-k24-auto-00 60 "$X" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction auto
 done
 pt new-k24-td-00-list 60 "$B" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction top-down --wire list
+pt new-k24-auto-00-list 60 "$B" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction auto --wire list
 python3 tools/level-costs "$J"/*.json | tee -a "$F"
 tests="gpu_logical.sh test_gpu_engine gpu_cli.sh"
 if ! late 150; then
