@@ -28,7 +28,7 @@ static void bfs_usage(FILE *f)
         "  --device-ids A,B,...   which GPUs (cuda)\n"
         "  --contract sort-unique|valid-flag|atomic   frontier contraction (default valid-flag)\n"
         "  --visited byte|bit     Visited array layout (default byte)\n"
-        "  --wire list|bitmap|auto     frontier wire format (default auto)\n"
+        "  --wire list|bitmap|auto     frontier wire format (default list)\n"
         "  --exchange peer|host|mpi|nccl   left-right peer copies, staged through host\n"
         "                         memory, one device per MPI rank (mpirun -np N; built\n"
         "                         --with-mpi), or NCCL send/recv between the GPUs (built with NCCL;\n"

@@ -16,7 +16,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->devices = 1;
     opts->contract = BOXBFS_CONTRACT_VALID_FLAG;
     opts->visited = BOXBFS_VISITED_BYTE;
-    opts->wire = BOXBFS_WIRE_AUTO;
+    opts->wire = BOXBFS_WIRE_LIST;
     opts->exchange = BOXBFS_EXCHANGE_PEER;
     /* binary-search expand with 8 edges per thread: the fastest measured on an
      * H200 (kron:24, atomic: K = 1, 2, 4, 8 gave 17.8, 23.1, 30.1, 37.2 GTEPS;
