@@ -6,7 +6,8 @@
 # logical-device tests and a memcheck of this tree. tools/level-costs splits
 # the small levels' time into phases.
 #   export BB_COMMIT=$(git rev-parse --short=12 HEAD) BASE_COMMIT=7969c7e
-#   sh tools/results/session7-pcost/call.sh
+#   [TESTS="gpu_logical.sh ..."] [SIGMA=1] sh tools/results/session7-pcost/call.sh
+# (SIGMA=1: the counts on two logical devices against the cpu backend's.)
 set -u
 export NCCL_NVLS_ENABLE=0
 T0=$(date +%s)
@@ -52,7 +53,7 @@ done
 pt new-k24-td-00-list 60 "$B" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction top-down --wire list
 pt new-k24-auto-00-list 60 "$B" bfs "$G/k24.bbcsr" $C --device-ids 0,0 --roots 16 --direction auto --wire list
 python3 tools/level-costs "$J"/*.json | tee -a "$F"
-tests="gpu_logical.sh test_gpu_engine gpu_cli.sh"
+tests=${TESTS:-gpu_logical.sh test_gpu_engine gpu_cli.sh}
 if ! late 150; then
     STAGES=check CHECK_TESTS="$(for t in $tests; do printf 'tests/%s ' $t; done)" \
         timeout $((${BUDGET_S:-540} - $(date +%s) + T0 - 40)) tools/gpu-check "$OUT/g" >/dev/null 2>&1
@@ -60,6 +61,12 @@ if ! late 150; then
         say "test $t: $(sed -n 's/^:test-result: //p' "build-gpu/tests/$t.trs" 2>/dev/null | head -1)"
     done
     (cd build-gpu/tests && tar czf "$OUT/logs.tar.gz" ./*.log ./*.trs 2>/dev/null)
+fi
+if [ -n "${SIGMA:-}" ] && ! late 40; then   # the counts' pair exchange on two logical devices
+    "$B" bfs kron:12 --backend cpu --devices 2 --roots 1 --sigma "$OUT/sigma.cpu" >/dev/null 2>&1
+    "$B" bfs kron:12 --backend cuda --device-ids 0,0 --roots 1 --sigma "$OUT/sigma.cuda" >"$OUT/sigma.log" 2>&1
+    say "sigma 0,0 vs cpu 2 devices: rc=$? $(cmp "$OUT/sigma.cpu" "$OUT/sigma.cuda" >/dev/null 2>&1 && echo same || echo DIFFER)"
+    rm -f "$OUT/sigma.cpu" "$OUT/sigma.cuda"
 fi
 if ! late 30; then
     build-gpu/libtool --mode=execute compute-sanitizer --tool memcheck --error-exitcode 9 "$B" bfs \
