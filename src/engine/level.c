@@ -118,10 +118,10 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         BB_CHECK(read_counters(e, d));
     }
     for (int o = 0; o < ndev; o++) {
-        if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) D->outbox_dirty = 1;
         e->send_count[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_COUNT(o)];
         e->send_offset[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_OFFSET(ndev, o)];
-        if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) {   /* parents of this level to recompute */
+        if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) {   /* bits set; parents to recompute */
+            D->outbox_dirty = 1;
             if (level >= BB_SENT_LEVELS) D->sent_levels.above = 1;
             else D->sent_levels.bits[level >> 6] |= (uint64_t)1 << (level & 63);
         }
