@@ -764,10 +764,13 @@ typedef struct {
      * outweigh the unreached ones; spmv switches at switch_density */
     boxbfs_search_direction_t direction;
     double switch_density;               /* spmv auto: bottom-up from this frontier density (0, 1] */
+    /* devices entries: the GPU of each (one GPU may be named several times:
+     * several devices on it); NULL: 0 .. devices - 1. Read during create only. */
+    const int *device_ids;
 } boxbfs_sigma_options_t;
 
 /* Fill *opts with the defaults (NULL: nothing): cpu, 1 device, frontier,
- * csc-vector, direction auto, switch density 0.10 (TurboBFS). */
+ * csc-vector, direction auto, switch density 0.10 (TurboBFS), no device ids. */
 void boxbfs_sigma_options_init(boxbfs_sigma_options_t *opts);
 
 typedef struct {

@@ -18,6 +18,23 @@ for opts in "" "--direction top-down" "--direction bottom-up" "--algorithm spmv 
     cmp -s "$tmp/cpu" "$tmp/gpu" || die "cuda $opts: counts differ from cpu"
     echo "ok   cuda $opts"
 done
+# the counts' pair exchange between devices: two and three devices on this GPU
+# (--device-ids 0,0[,0]), the same counts as one device and the same pair bytes
+# per link as the cpu backend's emulated devices
+for ids in 0,0 0,0,0; do
+    nd=$(echo $ids | tr ',' '\n' | wc -l)
+    "$BOXBFS" bfs $g --backend cpu --devices $nd --roots 1 --sigma "$tmp/cpun" --json "$tmp/cpu.json" \
+        >/dev/null 2>&1 || die "cpu $nd devices"
+    "$BOXBFS" bfs $g --backend cuda --device-ids $ids --roots 1 --sigma "$tmp/gpu" --json "$tmp/gpu.json" \
+        >"$tmp/log" 2>&1 || { cat "$tmp/log"; die "cuda --device-ids $ids: exit $?"; }
+    cmp -s "$tmp/cpu" "$tmp/gpu" || die "cuda --device-ids $ids: counts differ from one device"
+    python3 - "$tmp/cpu.json" "$tmp/gpu.json" <<'PY' || die "cuda --device-ids $ids: pair bytes differ from cpu"
+import json, sys
+a, b = (json.load(open(p))["sigma"] for p in sys.argv[1:])
+assert a["phase_bytes"] == b["phase_bytes"] and a["phase_bytes"]["sigma_pairs"] > 0, (a, b)
+PY
+    echo "ok   cuda --device-ids $ids: counts and pair bytes"
+done
 # counts past 2^64: a chain of 70 diamonds, whose 64th end has 2^64 paths (0
 # in 64 bits), pulled bottom-up: every vertex reached, the same file as cpu
 awk 'BEGIN { d = 70; print "%%MatrixMarket matrix coordinate pattern symmetric"; print 3 * d + 1, 3 * d + 1, 4 * d

@@ -124,7 +124,8 @@ class MsbfsReport(ctypes.Structure):
 class SigmaOptions(ctypes.Structure):
     _fields_ = [("backend", ctypes.c_int), ("devices", ctypes.c_int), ("algorithm", ctypes.c_int),
                 ("spmv", ctypes.c_int), ("direction", ctypes.c_int),
-                ("switch_density", ctypes.c_double)]
+                ("switch_density", ctypes.c_double),
+                ("device_ids", ctypes.POINTER(ctypes.c_int))]
 
 
 class SigmaReport(ctypes.Structure):
@@ -158,14 +159,14 @@ def _candidates():
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "boxbfs"], capture_output=True,
                                 text=True, check=True).stdout.strip()
         if libdir:
-            yield os.path.join(libdir, "libboxbfs.so.2")
+            yield os.path.join(libdir, "libboxbfs.so.3")
             yield os.path.join(libdir, "libboxbfs.so")
     except (OSError, subprocess.CalledProcessError):
         pass
     found = ctypes.util.find_library("boxbfs")
     if found:
         yield found
-    yield "libboxbfs.so.2"
+    yield "libboxbfs.so.3"
 
 
 def _load():

@@ -44,6 +44,7 @@ typedef struct {
                                            density (default 0.10, TurboBFS) */
     int whole_graph;                    /* 1: every device holds the whole graph
                                            (betweenness: sources split) */
+    const int *device_ids;              /* devices entries (repeats allowed); NULL: 0 .. */
 } bb_centrality_options_t;
 
 typedef struct bb_centrality bb_centrality_t;

@@ -183,7 +183,8 @@ static boxbfs_status_t setup_device(bb_centrality_t *c, int d, const int64_t *in
     int nd = c->view, cooc = c->o.algorithm == BB_SIGMA_SPMV && c->o.spmv == BB_SPMV_COOC;
     uint64_t lo = c->o.whole_graph ? 0 : c->part.lo[d];
     uint64_t hi = c->o.whole_graph ? (uint64_t)g->n : c->part.lo[d + 1], nloc = hi - lo;
-    BB_CHECK(c->ops->open(d, &D->dev, D->name, sizeof D->name));
+    BB_CHECK(c->ops->open(c->o.device_ids ? c->o.device_ids[d] : d, &D->dev, D->name,
+                          sizeof D->name));
     k->ndev = nd;
     k->self = c->o.whole_graph ? 0 : d;
     k->n = (uint64_t)g->n;
@@ -281,9 +282,14 @@ boxbfs_status_t bb_centrality_create(boxbfs_graph_t g, const bb_centrality_optio
         BB_FAIL_GOTO(st, BOXBFS_ERR_UNSUPPORTED, fail, "no centrality kernels for backend %s",
                      c->ops->name);
     BB_CHECK_GOTO(c->ops->count(&count), st, fail);
-    if (count > 0 && count < c->ndev)
+    if (count > 0 && count < c->ndev && o->device_ids == NULL)
         BB_FAIL_GOTO(st, BOXBFS_ERR_NO_DEVICE, fail, "%d devices asked for, %d present",
                      c->ndev, count);
+    for (int d = 0; o->device_ids && d < c->ndev; d++)
+        if (o->device_ids[d] < 0 || (count > 0 && o->device_ids[d] >= count))
+            BB_FAIL_GOTO(st, BOXBFS_ERR_NO_DEVICE, fail,
+                         "device %d does not exist (%d %s device%s present)", o->device_ids[d],
+                         count, c->ops->name, count == 1 ? "" : "s");
     if (o->backend == BOXBFS_BACKEND_CUDA && count == 0)
         BB_FAIL_GOTO(st, BOXBFS_ERR_NO_DEVICE, fail, "no GPU found for the cuda backend");
     BB_CHECK_GOTO(bb_partition_by_edges(g->offsets, c->view == 1 ? g->n : g->n, c->view, &c->part),

@@ -68,6 +68,7 @@ static boxbfs_status_t driver_options(const boxbfs_sigma_options_t *opts, bb_cen
     o->spmv = (bb_spmv_t)opts->spmv;
     o->direction = opts->direction;
     o->switch_density = opts->switch_density;
+    o->device_ids = opts->device_ids;   /* the driver checks them against the devices present */
     return BOXBFS_OK;
 }
 

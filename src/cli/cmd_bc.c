@@ -47,6 +47,7 @@ int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigm
     boxbfs_sigma_options_init(&o);
     o.backend = a->eo.backend;
     o.devices = a->eo.devices;
+    o.device_ids = a->eo.device_ids;
     o.algorithm = a->sigma_algorithm ? BOXBFS_SIGMA_SPMV : BOXBFS_SIGMA_FRONTIER;
     if (a->sigma_spmv_given) o.spmv = (boxbfs_spmv_t)a->sigma_spmv;
     o.direction = a->eo.direction;
