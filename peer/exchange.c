@@ -62,9 +62,11 @@ static boxbfs_status_t leftright_steps(const bb_exchange_t *x, const bb_exchange
  * those that sent to it: after that barrier a device may already write its
  * row of the caller's next round, so no row is read there). Both
  * directions of a step may share the link at once (the links are full
- * duplex); the bytes and messages are the same. The marks are not reused
- * before every wait on them was issued: a device marks again only after
- * the next round's first barrier. */
+ * duplex); the bytes and messages are the same. No mark is recorded again
+ * before every wait on it was issued: READY is waited on between the two
+ * barriers and marked again only in the next round; SENT is marked again
+ * only after the next round's first barrier, which a device reaches after
+ * its waits. */
 static boxbfs_status_t leftright_ordered(const bb_exchange_t *x, const bb_exchange_round_t *r,
                                          int self)
 {
