@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(kThreads)
 
 /* Thread per bitmap word (vertices w * 32 + b for its set bits b): the
  * fresh ones are taken, then appended at the warp's slots (one atomic per
- * warp). A bitmap is sent where it is shorter than the list, so most words
- * have few bits set: a step per set bit, not per bit. */
+ * warp): a step per set bit, not per bit of the range (a level's bitmap
+ * may hold a few percent of its range). */
 __global__ void __launch_bounds__(kThreads)
     update_bitmap(const uint32_t *bitmap, uint64_t nbits, UpdateArgs a)
 {
