@@ -28,7 +28,33 @@ enum {
 #define BB_CTR_SEND_COUNT(o) (BB_CTR_SEND + (o))
 #define BB_CTR_SEND_OFFSET(ndev, o) (BB_CTR_SEND + (ndev) + (o))
 
-/* The one-device loop of small levels (bb_kernel_ops_t.small_levels): the
+/* The device loop across devices (bb_loop_params_t.peers): each device
+ * appends the remote vertices it wins straight into their owner's inbox
+ * (peer memory) and the devices meet twice per level through mailboxes in
+ * each other's memory, so a small level needs no host at all. */
+#define BB_LOOP_MAX_DEV 8
+#define BB_MAIL_WORDS 8            /* per source in a device's mailbox (a 64-byte line) */
+#define BB_LOOP_FAILED UINT64_MAX  /* counters[EXPANDED] of a loop that gave up waiting */
+typedef struct {
+    /* to[o]: where this device writes its list for device o (o's inbox
+     * region for this source); from[o]: where o's list for this device lands */
+    uint32_t *to[BB_LOOP_MAX_DEV];
+    const uint32_t *from[BB_LOOP_MAX_DEV];
+    /* mail[o]: device o's mailbox, BB_MAIL_WORDS words per source s at s *
+     * BB_MAIL_WORDS: [0] tag of the first meeting, [1] vertices s sent o,
+     * [2] tag of the second, [3] s's next frontier, [4] its out-arcs. Tags
+     * grow by one per level across the engine's life: tag + 1 is the first
+     * level's */
+    uint64_t *mail[BB_LOOP_MAX_DEV];
+    uint64_t tag;
+    uint64_t local_count, local_arcs;   /* this device's part of count and arcs */
+    uint64_t timeout_ns;                /* give up waiting for a peer after this */
+    /* cpu backend: 1 once the engine's search was aborted (stop waiting) */
+    int (*aborted)(void *ctx);
+    void *aborted_ctx;
+} bb_loop_peers_t;
+
+/* The device loop of small levels (bb_kernel_ops_t.small_levels): the
  * frontier at level `level` is in kstate.frontier. */
 typedef struct {
     int32_t level;
@@ -39,11 +65,18 @@ typedef struct {
     uint64_t n;                /* vertices of the graph */
     uint64_t max_arcs;         /* run a level only while its frontier has at most this many arcs */
     double alpha;              /* > 0: stop where auto switches to bottom-up (the engine's rule) */
+    uint64_t td_arcs;          /* a frontier of at most this many arcs stays top-down under
+                                * alpha (one device: BB_TOP_DOWN_ARCS; several: 0) */
     uint32_t log_cap;          /* levels kstate.level_log holds */
     uint32_t from_counters;    /* 1: count and arcs are counters[NEXT], [NEXT_ARCS], left by the
                                 * level just queued on this stream (the fields are ignored) */
+    bb_loop_peers_t peers;     /* several devices (kstate.ndev > 1) */
 } bb_loop_params_t;
-#define BB_LOG_FIELDS 4        /* per level: frontier, its arcs, nanoseconds, 0 */
+/* A level's row of kstate.level_log: the frontier (all devices), its arcs,
+ * nanoseconds, this device's part of the frontier (0 on one device); then,
+ * with several devices, the vertices sent to each device. */
+#define BB_LOG_FIELDS 4
+#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? (size_t)(ndev) : 0))
 
 /* The rules the engine and both backends' device loops share (plain C, and
  * host + device code where nvcc compiles this header), so that the loop
@@ -82,7 +115,7 @@ static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_
 {
     return count == 0 || (p->max_depth >= 0 && level >= p->max_depth) || arcs > p->max_arcs ||
            runs == p->log_cap ||
-           (p->alpha > 0 && arcs > BB_TOP_DOWN_ARCS &&
+           (p->alpha > 0 && arcs > p->td_arcs &&
             bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
 }
 
@@ -168,7 +201,7 @@ typedef struct {
     uint32_t *gather_req, *gather_resp;   /* hi - lo each: parent-gather requests/answers
                                              (the two frontier buffers, after the search) */
     uint64_t *counters;                   /* BB_CTR_COUNT(ndev) */
-    uint64_t *level_log;                  /* one device: BB_LOG_FIELDS per small level */
+    uint64_t *level_log;                  /* the device loop's rows (BB_LOG_ROW), or NULL */
     void *scratch;                        /* backend temporaries (CUB), scratch_bytes */
     size_t scratch_bytes;
 } bb_kstate_t;
@@ -250,13 +283,19 @@ typedef struct {
     /* visited |= frontier_bits: the frontier of every device counts as
      * visited here, so that a later top-down level does not send it again. */
     boxbfs_status_t (*mark_frontier)(const bb_kstate_t *k, void *stream);
-    /* One device alone: top-down levels one after the other without the host
-     * (no launch, copy or sync per level), while the frontier is non-empty,
-     * within p->max_arcs, above the depth limit, top-down by the engine's
-     * rule and the log has room. Each level as the atomic method does it
-     * (level, parent, visited, next frontier), logged in level_log. Then
+    /* Top-down levels one after the other without the host (no launch,
+     * copy or sync per level), while the frontier is non-empty, within
+     * p->max_arcs, above the depth limit, top-down by the engine's rule and
+     * the log has room. Each level as the atomic method does it (level,
+     * parent, visited, next frontier), logged in level_log. Then
      * counters[EXPANDED] = levels run, [NEXT] and [NEXT_ARCS] = the frontier
-     * left, which is in next_frontier when the count of levels is odd. */
+     * left, which is in next_frontier when the count of levels is odd.
+     * Several devices (every one calls it with the same totals): remote
+     * vertices won in visited go to their owner's inbox (p->peers.to, parent
+     * in remote_parent), then each device takes its inbox in source order
+     * (pred = -(s+2)); count, arcs and the stopping rule are the sums over
+     * the devices; [NEXT], [NEXT_ARCS] are this device's part;
+     * [EXPANDED] = BB_LOOP_FAILED where a peer did not arrive in time. */
     boxbfs_status_t (*small_levels)(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p);
 } bb_kernel_ops_t;
 

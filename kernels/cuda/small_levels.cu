@@ -1,17 +1,29 @@
-/* The one-device loop of small levels on the GPU: one cluster of kBlocks
- * blocks of 1024 threads (Hopper thread block clusters) runs top-down level
- * after level inside one launch, so a level with a few thousand vertices
- * costs a few dependent memory accesses and one cluster barrier instead of
- * launches, copies and a host sync (high-diameter graphs have thousands of
- * such levels). Per level, the frontier in rounds of kBlocks x 1024
- * vertices, block b taking the b-th 1024: a block scan of their degrees maps
- * each of the block's arcs to a thread (binary search in shared memory); a
- * thread claims an unvisited neighbour with a compare-and-swap on its level
- * and appends it to the next frontier through a counter in block 0's shared
- * memory (distributed shared memory), one of three used in turn so that the
- * one barrier per level orders its reset, its use and its reading. The
- * stopping rule is the engine's (see bb_loop_params_t); each level's
- * frontier, arcs and duration (the global timer) go to the level log. */
+/* The device loop of small levels on the GPU: one cluster of kBlocks blocks
+ * of 1024 threads (Hopper thread block clusters) per device runs top-down
+ * level after level inside one launch, so a level with a few thousand
+ * vertices costs a few dependent memory accesses and cluster barriers
+ * instead of launches, copies and host syncs (high-diameter graphs have
+ * thousands of such levels). Per level, the frontier in rounds of kBlocks x
+ * 1024 vertices, block b taking the b-th 1024: a block scan of their
+ * degrees maps each of the block's arcs to a thread (binary search in
+ * shared memory). Counters live in block 0's shared memory (distributed
+ * shared memory), one of three used in turn so that the barriers order
+ * their reset, use and reading. The stopping rule is the engine's (see
+ * bb_loop_params_t); each level's row goes to the level log.
+ *
+ * One device: a thread claims an unvisited neighbour with a compare-and-swap
+ * on its level; one cluster barrier per level.
+ *
+ * Several devices (one kernel each, all launched with the same totals): a
+ * thread claims a neighbour in visited as the atomic method does; an own
+ * one joins the next frontier, a remote one is appended to its owner's
+ * inbox region for this device (peer memory). Then the devices meet: the
+ * leader stores, in every other device's mailbox, how many vertices it
+ * sent there and a tag (release, system scope), and waits for the same
+ * from each; every device takes its inbox in source order; they meet again
+ * with their next frontier's size and arcs, so that all decide on the same
+ * sums. A leader that waits longer than timeout_ns (a peer never launched)
+ * ends the loop with BB_LOOP_FAILED. */
 #include "config.h"
 
 #include <cooperative_groups.h>
@@ -26,6 +38,14 @@ namespace {
 constexpr int kThreads = 1024;
 constexpr int kBlocks = 8;   /* the portable cluster size */
 
+using Scan = cub::BlockScan<uint32_t, kThreads>;
+
+struct RoundShared {   /* one block's round of the frontier */
+    typename Scan::TempStorage scan_tmp;
+    uint32_t scan[kThreads], u[kThreads];
+    int64_t start[kThreads];
+};
+
 __device__ __forceinline__ uint64_t global_ns()
 {
     uint64_t t;
@@ -33,13 +53,84 @@ __device__ __forceinline__ uint64_t global_ns()
     return t;
 }
 
+__device__ __forceinline__ void store_release(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ uint64_t load_acquire(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Every arc u -> v of the count frontier vertices in cur (local ids),
+ * visit(v, u) with v's global id; the block's threads all call it. */
+template <class Visit>
+__device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32_t *cur,
+                                              uint64_t count, unsigned rank, RoundShared &sh,
+                                              Visit visit)
+{
+    for (uint64_t base = (uint64_t)rank * kThreads; base < count;
+         base += (uint64_t)kBlocks * kThreads) {
+        const uint64_t i = base + threadIdx.x;
+        const uint32_t nv = count - base < kThreads ? (uint32_t)(count - base) : kThreads;
+        uint32_t deg = 0, u = 0, first, total;
+        int64_t start = 0;
+        if (i < count) {
+            u = cur[i];
+            start = k.offsets[u];
+            deg = (uint32_t)(k.offsets[u + 1] - start);
+        }
+        Scan(sh.scan_tmp).ExclusiveSum(deg, first, total);
+        sh.scan[threadIdx.x] = first;
+        sh.u[threadIdx.x] = u;
+        sh.start[threadIdx.x] = start;
+        __syncthreads();
+        for (uint32_t e = threadIdx.x; e < total; e += kThreads) {
+            uint32_t lo = 0, hi = nv - 1;   /* the last vertex whose first arc is <= e */
+            while (lo < hi) {
+                uint32_t mid = (lo + hi + 1) >> 1;
+                if (sh.scan[mid] <= e) lo = mid; else hi = mid - 1;
+            }
+            visit(__ldg(k.columns + sh.start[lo] + (e - sh.scan[lo])), sh.u[lo]);
+        }
+        __syncthreads();   /* the round's shared arrays are free again */
+    }
+}
+
+/* The leader's half of a meeting: value[o] (o != self) into word `at` of
+ * o's mailbox slot for self, then the tag into word at - 1; then for every
+ * other device o the same from o: got[o] = its word `at` (and got2[o] its
+ * word at + 1 where got2 is given). false: some device never came. */
+__device__ bool meet(const bb_loop_peers_t &peers, int ndev, int self, int at,
+                     const uint64_t *value, const uint64_t *value2, uint64_t tag,
+                     uint64_t *got, uint64_t *got2, uint64_t timeout_ns)
+{
+    for (int o = 0; o < ndev; o++) {
+        if (o == self) continue;
+        uint64_t *slot = peers.mail[o] + (size_t)self * BB_MAIL_WORDS;
+        *(volatile uint64_t *)(slot + at) = value[o];
+        if (value2) *(volatile uint64_t *)(slot + at + 1) = value2[o];
+        store_release(slot + at - 1, tag);
+    }
+    const uint64_t t0 = global_ns();
+    for (int o = 0; o < ndev; o++) {
+        if (o == self) continue;
+        const uint64_t *slot = peers.mail[self] + (size_t)o * BB_MAIL_WORDS;
+        for (unsigned spin = 0; load_acquire(slot + at - 1) != tag; spin++)
+            if ((spin & 1023u) == 1023u && global_ns() - t0 > timeout_ns) return false;
+        got[o] = *(volatile const uint64_t *)(slot + at);
+        if (got2) got2[o] = *(volatile const uint64_t *)(slot + at + 1);
+    }
+    return true;
+}
+
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     small_levels(bb_kstate_t k, bb_loop_params_t p)
 {
-    using Scan = cub::BlockScan<uint32_t, kThreads>;
-    __shared__ typename Scan::TempStorage scan_tmp;
-    __shared__ uint32_t s_scan[kThreads], s_u[kThreads];
-    __shared__ int64_t s_start[kThreads];
+    __shared__ RoundShared sh;
     __shared__ unsigned s_next[3];              /* block 0's are the cluster's */
     __shared__ unsigned long long s_arcs[3];
     cg::cluster_group cluster = cg::this_cluster();
@@ -69,37 +160,13 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        for (uint64_t base = (uint64_t)rank * kThreads; base < count;
-             base += (uint64_t)kBlocks * kThreads) {
-            const uint64_t i = base + threadIdx.x;
-            const uint32_t nv = count - base < kThreads ? (uint32_t)(count - base) : kThreads;
-            uint32_t deg = 0, u = 0, first, total;
-            int64_t start = 0;
-            if (i < count) {
-                u = cur[i];
-                start = k.offsets[u];
-                deg = (uint32_t)(k.offsets[u + 1] - start);
-            }
-            Scan(scan_tmp).ExclusiveSum(deg, first, total);
-            s_scan[threadIdx.x] = first;
-            s_u[threadIdx.x] = u;
-            s_start[threadIdx.x] = start;
-            __syncthreads();
-            for (uint32_t e = threadIdx.x; e < total; e += kThreads) {
-                uint32_t lo = 0, hi = nv - 1;   /* the last vertex whose first arc is <= e */
-                while (lo < hi) {
-                    uint32_t mid = (lo + hi + 1) >> 1;
-                    if (s_scan[mid] <= e) lo = mid; else hi = mid - 1;
-                }
-                const uint32_t v = __ldg(k.columns + s_start[lo] + (e - s_scan[lo]));
-                if (atomicCAS((int *)k.level + v, -1, level + 1) != -1) continue;
-                k.pred[v] = (int64_t)s_u[lo];   /* one device: local = global ids */
-                if (k.visited) bb_mark(k.visited, k.visited_bits, v);
-                nxt[atomicAdd(next_ctr + slot, 1u)] = v;
-                atomicAdd(arcs_ctr + slot, bb_degree(k.offsets, v));
-            }
-            __syncthreads();   /* the round's shared arrays are free again */
-        }
+        expand_rounds(k, cur, count, rank, sh, [&](uint32_t v, uint32_t u) {
+            if (atomicCAS((int *)k.level + v, -1, level + 1) != -1) return;
+            k.pred[v] = (int64_t)u;   /* one device: local = global ids */
+            if (k.visited) bb_mark(k.visited, k.visited_bits, v);
+            nxt[atomicAdd(next_ctr + slot, 1u)] = v;
+            atomicAdd(arcs_ctr + slot, bb_degree(k.offsets, v));
+        });
         cluster.sync();   /* the level is done everywhere: its counts are final */
         if (leader) {
             const uint64_t now = global_ns();
@@ -128,15 +195,162 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     cluster.sync();   /* block 0's shared memory outlives every reader */
 }
 
+/* Block 0's shared state of the loop across devices. */
+struct PeerShared {
+    unsigned next[3];
+    unsigned long long arcs[3];
+    unsigned long long sent[3][BB_LOOP_MAX_DEV];   /* this level's list for each device */
+    uint64_t got[BB_LOOP_MAX_DEV];                 /* each source's list for this device */
+    uint64_t total_count, total_arcs;
+    int failed;
+};
+
+__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
+    peer_levels(bb_kstate_t k, bb_loop_params_t p)
+{
+    __shared__ RoundShared sh;
+    __shared__ PeerShared s_own;
+    __shared__ uint32_t *s_to[BB_LOOP_MAX_DEV];   /* p.peers.to, indexed without a local copy */
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    const bool leader = rank == 0 && threadIdx.x == 0;
+    PeerShared *S = cluster.map_shared_rank(&s_own, 0);
+    const int ndev = k.ndev, self = k.self;
+    const uint64_t lo = k.lo, hi = k.hi;
+    const size_t row = BB_LOG_ROW(ndev);
+    uint32_t *cur = k.frontier, *nxt = k.next_frontier;
+    uint64_t count = p.count, arcs = p.arcs, prev = p.prev_count, unexplored = p.unexplored;
+    uint64_t mine = p.peers.local_count, mine_arcs = p.peers.local_arcs;
+    uint64_t t_prev = leader ? global_ns() : 0;
+    int32_t level = p.level;
+    uint32_t runs = 0;
+    bool failed = false;
+    if (threadIdx.x < (unsigned)ndev) s_to[threadIdx.x] = p.peers.to[threadIdx.x];
+    if (leader) {
+        s_own.next[0] = 0;
+        s_own.arcs[0] = 0;
+        for (int o = 0; o < ndev; o++) s_own.sent[0][o] = 0;
+    }
+    cluster.sync();
+    while (!bb_loop_stops(&p, level, count, arcs, prev, unexplored, runs)) {
+        const unsigned slot = runs % 3;
+        const uint64_t tag = p.peers.tag + runs + 1;
+        bool wrote = false;
+        if (leader) {
+            const unsigned after = (slot + 1) % 3;
+            s_own.next[after] = 0;
+            s_own.arcs[after] = 0;
+            for (int o = 0; o < ndev; o++) s_own.sent[after][o] = 0;
+        }
+        expand_rounds(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
+            if (!bb_visit(k.visited, k.visited_bits, v)) return;
+            if (v >= lo && v < hi) {
+                const uint32_t lid = (uint32_t)(v - lo);
+                k.level[lid] = level + 1;
+                k.pred[lid] = (int64_t)(lo + u);
+                nxt[atomicAdd(S->next + slot, 1u)] = lid;
+                atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
+                return;
+            }
+            const int o = bb_owner(k.range_lo, ndev, v);
+            const unsigned long long at = atomicAdd(&S->sent[slot][o], 1ull);
+            s_to[o][at] = (uint32_t)(v - __ldg(k.range_lo + o));
+            if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
+            wrote = true;
+        });
+        if (wrote) __threadfence_system();   /* the lists before the leader's tag */
+        cluster.sync();   /* (1) this device's expansion is done */
+        if (leader) {
+            uint64_t sent[BB_LOOP_MAX_DEV];
+            for (int o = 0; o < ndev; o++) sent[o] = S->sent[slot][o];
+            s_own.failed = !meet(p.peers, ndev, self, 1, sent, NULL, tag, s_own.got, NULL,
+                                 p.peers.timeout_ns);
+        }
+        cluster.sync();   /* (2) every list for this device has landed */
+        if (S->failed) {
+            failed = true;
+            break;
+        }
+        for (int s = 0; s < ndev; s++) {   /* the first source to deliver a vertex is its parent's */
+            if (s == self) continue;
+            const uint64_t got = S->got[s];
+            const uint32_t *in = p.peers.from[s];
+            for (uint64_t i = (uint64_t)rank * kThreads + threadIdx.x; i < got;
+                 i += (uint64_t)kBlocks * kThreads) {
+                const uint32_t lid = __ldcg(in + i);
+                if (atomicCAS((int *)k.level + lid, -1, level + 1) != -1) continue;
+                k.pred[lid] = -(int64_t)s - 2;
+                bb_mark(k.visited, k.visited_bits, (uint32_t)(lo + lid));
+                nxt[atomicAdd(S->next + slot, 1u)] = lid;
+                atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
+            }
+            if (ndev > 2) cluster.sync();   /* in source order */
+        }
+        cluster.sync();   /* (3) this device's next frontier is whole */
+        if (leader) {
+            uint64_t next[BB_LOOP_MAX_DEV], next_arcs[BB_LOOP_MAX_DEV];
+            uint64_t got[BB_LOOP_MAX_DEV], got_arcs[BB_LOOP_MAX_DEV];
+            for (int o = 0; o < ndev; o++) {
+                next[o] = s_own.next[slot];
+                next_arcs[o] = s_own.arcs[slot];
+            }
+            s_own.failed = !meet(p.peers, ndev, self, 3, next, next_arcs, tag, got, got_arcs,
+                                 p.peers.timeout_ns);
+            s_own.total_count = next[self];
+            s_own.total_arcs = next_arcs[self];
+            for (int o = 0; o < ndev; o++) {
+                if (o == self) continue;
+                s_own.total_count += got[o];
+                s_own.total_arcs += got_arcs[o];
+            }
+            const uint64_t now = global_ns();
+            uint64_t *log = k.level_log + (size_t)runs * row;
+            log[0] = count;
+            log[1] = arcs;
+            log[2] = now - t_prev;
+            log[3] = mine;
+            for (int o = 0; o < ndev; o++) log[BB_LOG_FIELDS + o] = o == self ? 0 : S->sent[slot][o];
+            t_prev = now;
+        }
+        cluster.sync();   /* (4) every device's next frontier is known here */
+        if (S->failed) {
+            failed = true;
+            break;
+        }
+        unexplored = bb_unexplored_after(unexplored, arcs);
+        prev = count;
+        count = S->total_count;
+        arcs = S->total_arcs;
+        mine = S->next[slot];
+        mine_arcs = S->arcs[slot];
+        uint32_t *t = cur;
+        cur = nxt;
+        nxt = t;
+        level++;
+        runs++;
+    }
+    if (leader) {
+        unsigned long long *ctr = (unsigned long long *)k.counters;
+        ctr[BB_CTR_EXPANDED] = failed ? BB_LOOP_FAILED : runs;
+        ctr[BB_CTR_NEXT] = mine;
+        ctr[BB_CTR_NEXT_ARCS] = mine_arcs;
+    }
+    cluster.sync();   /* block 0's shared memory outlives every reader */
+}
+
 }  // namespace
 
 extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stream,
                                                 const bb_loop_params_t *p)
 {
     BB_CHECK(bb_cuda_bind(stream));
-    if (k->ndev != 1 || k->level_log == NULL)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda small_levels: one device with a log only");
-    small_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
+    if (k->level_log == NULL || k->ndev > BB_LOOP_MAX_DEV ||
+        (k->ndev > 1 && (k->visited == NULL || p->from_counters)))
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda small_levels: no log, or no visited");
+    if (k->ndev == 1)
+        small_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
+    else
+        peer_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

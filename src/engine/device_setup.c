@@ -156,7 +156,9 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     if (e->bottom_up)      /* the frontier of all n vertices, and this device's next part */
         p->bitmaps = (size_t)words32(n) * 4 + (size_t)words32(p->nloc) * 4;
     p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
-    if (ndev == 1) p->state += (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8;   /* the loop's log */
+    if (ndev == 1 || bb_loop_across_devices(e))   /* the device loop's log, its mailbox */
+        p->state += (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8 +
+                    (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
     p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     /* bb_remote_slot: the parents of the remote vertices this device finds */
@@ -320,11 +322,15 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
     BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 4, &k->scan));
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
-    if (ndev == 1) {
-        BB_CHECK(dev_alloc(e, d, (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8, &k->level_log));
+    if (ndev == 1 || bb_loop_across_devices(e)) {
+        size_t log = (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8;
+        BB_CHECK(dev_alloc(e, d, log, &k->level_log));
         /* pinned: read back with the counters in one round trip */
-        BB_CHECK(e->ops->host_alloc(D->dev, (size_t)BB_LOOP_LOG * BB_LOG_FIELDS * 8,
-                                    (void **)&D->loop_log));
+        BB_CHECK(e->ops->host_alloc(D->dev, log, (void **)&D->loop_log));
+        if (ndev > 1) {   /* no tag yet: zeros */
+            BB_CHECK(dev_alloc(e, d, (size_t)ndev * BB_MAIL_WORDS * 8, &D->loop_mail));
+            BB_CHECK(e->ops->zero(D->dev, D->loop_mail, (size_t)ndev * BB_MAIL_WORDS * 8));
+        }
     }
     if (dead_bits(e)) {
         uint32_t *init;

@@ -448,6 +448,8 @@ void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
     e->team->fail(e);
 }
 
+int bb_engine_aborted(void *ctx) { return bb_barrier_aborted(&((boxbfs_engine_t)ctx)->barrier); }
+
 int boxbfs_engine_device_count(boxbfs_engine_t e) { return e ? e->ndev : 0; }
 
 int boxbfs_engine_rank(boxbfs_engine_t e) { return e && e->nlocal < e->ndev ? e->first : 0; }

@@ -39,7 +39,11 @@ typedef struct {
     uint64_t *ctr;                 /* host copy of k.counters (pinned: host_alloc), then
                                       the values a level starts from (begin_level) */
     int outbox_dirty;              /* k.outbox_bits has bits set (the last level's) */
-    uint64_t *loop_log;            /* one device: host copy of k.level_log */
+    uint64_t *loop_log;            /* host copy of k.level_log (where the loop can run) */
+    /* the loop across devices (device_loop.c): this device's mailbox (device
+     * memory, BB_MAIL_WORDS per source), and the tag its last level used */
+    uint64_t *loop_mail;
+    uint64_t loop_tag;
     double expand_s, contract_s, exchange_s, update_s;   /* last level */
     /* this level's timer slots: alias[s] = the slot recorded at the same
      * point (no work between them: no event recorded, no query made) */
@@ -94,6 +98,7 @@ struct boxbfs_engine {
     int64_t *parent_out;
     int32_t *level_out;
     double t_start, t_level;
+    uint64_t searches;          /* boxbfs_engine_run calls so far (the loop's tags) */
     pthread_mutex_t fail_lock;
     boxbfs_status_t fail;
     char fail_message[1024];
@@ -168,5 +173,34 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
 /* The parent-gather phase for device self (engine/gather.c). */
 boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self);
+/* 1 once the search was aborted (ctx: the engine); for the cpu device loop. */
+int bb_engine_aborted(void *ctx);
+
+/* level.c, for the device loop: device d's counters to its host copy (and
+ * sync); where device d takes source o's message; termination, totals and
+ * direction after level `level` found total_next vertices with total_arcs
+ * out-arcs, and the next level's row in the books. */
+boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
+uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
+boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_next,
+                                  uint64_t total_arcs);
+
+/* The device loop of small levels (engine/device_loop.c). Across devices:
+ * possible with these options and partition (setup allocates its log and
+ * mailboxes); the rows its log holds; whether the next level starts it. */
+int bb_loop_across_devices(const struct boxbfs_engine *e);
+uint32_t bb_loop_log_rows(int ndev);
+int bb_loop_fits(const struct boxbfs_engine *e);
+/* Run it from *level_p on device d (every device's thread at once where
+ * there are several) and book the levels it ran: *level_p moves past them,
+ * *runs_p of them; *aborted_p = 1 where a barrier was aborted. */
+boxbfs_status_t bb_loop_run(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p,
+                            int *aborted_p);
+/* One device: queue it behind a shrinking top-down level (bb_loop_queues),
+ * and book the levels a queued loop ran (bb_loop_book). */
+int bb_loop_queues(const struct boxbfs_engine *e);
+boxbfs_status_t bb_loop_queue(boxbfs_engine_t e, int d, int32_t next_level);
+boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t runs, uint64_t next,
+                             uint64_t next_arcs);
 
 #endif /* BB_ENGINE_H */

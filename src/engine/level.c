@@ -31,7 +31,7 @@ static uint64_t bitmap_words(boxbfs_engine_t e, int o)
     return (e->part.lo[o + 1] - e->part.lo[o] + 31) / 32;
 }
 
-static boxbfs_status_t read_counters(boxbfs_engine_t e, int d)
+boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
     BB_CHECK(e->ops->copy_d2h(D->dev, D->ctr, D->k.counters, BB_CTR_COUNT(e->ndev) * 8));
@@ -104,7 +104,7 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         BB_CHECK(stamp(e, d, 1));
         same(e, d, 2);
         /* one device: nothing to send (own vertices are done), so no round trip here */
-        if (ndev > 1) BB_CHECK(read_counters(e, d));
+        if (ndev > 1) BB_CHECK(bb_engine_read_counters(e, d));
         else memset(D->ctr + BB_CTR_SEND, 0, 2 * (size_t)ndev * 8);
     } else {
         /* valid-flag drops visited neighbors in the expand already: the same
@@ -112,10 +112,10 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         int filter = e->opts.contract == BOXBFS_CONTRACT_VALID_FLAG;
         BB_CHECK(K->expand(&D->k, stream, fcount, filter, (int)e->opts.expand));
         BB_CHECK(stamp(e, d, 1));
-        BB_CHECK(read_counters(e, d));
+        BB_CHECK(bb_engine_read_counters(e, d));
         BB_CHECK(K->contract(&D->k, stream, D->ctr[BB_CTR_EXPANDED]));
         BB_CHECK(stamp(e, d, 2));
-        BB_CHECK(read_counters(e, d));
+        BB_CHECK(bb_engine_read_counters(e, d));
     }
     for (int o = 0; o < ndev; o++) {
         e->send_count[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_COUNT(o)];
@@ -132,7 +132,7 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
 /* Where device d takes source o's message: its inbox region for o. The lean
  * inbox has a region of d's range in words per other source, else a region
  * of the range per source. */
-static uint32_t *inbox_region(boxbfs_engine_t e, int d, int o)
+uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o)
 {
     bb_engine_dev_t *D = &e->devs[d];
     if (bb_engine_lean_outbox(e))
@@ -167,7 +167,7 @@ static boxbfs_status_t prepare_sends(boxbfs_engine_t e, int d)
         e->as_bitmap[cell] = (uint8_t)bitmap;
         e->bytes[cell] = 0;
         if (o == d) continue;
-        e->recv[(size_t)d * ndev + o] = inbox_region(e, d, o);
+        e->recv[(size_t)d * ndev + o] = bb_engine_inbox_region(e, d, o);
         if (count == 0) continue;
         e->bytes[cell] = bitmap ? words * 4 : count * 4;
         if (lean) {   /* lo is a multiple of 32 (the partition): the segment starts a word */
@@ -240,11 +240,8 @@ static boxbfs_status_t bottom_up_level(boxbfs_engine_t e, int d, uint64_t fcount
     BB_CHECK(K->bottom_up(&D->k, stream, level + 1));
     BB_CHECK(stamp(e, d, 3));
     same(e, d, 4);
-    return read_counters(e, d);
+    return bb_engine_read_counters(e, d);
 }
-
-static int loop_queues(const struct boxbfs_engine *e);
-static boxbfs_status_t queue_loop(boxbfs_engine_t e, int d, int32_t next_level);
 
 /* Own discoveries first (their parents are local), then each source in
  * device order: the first to deliver a vertex becomes its parent's device. */
@@ -264,7 +261,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     for (int s = 0; s < ndev; s++) {
         size_t cell = (size_t)s * ndev + d;
         if (s == d || e->send_count[cell] == 0) continue;
-        const uint32_t *in = inbox_region(e, d, s);
+        const uint32_t *in = bb_engine_inbox_region(e, d, s);
         launched = 1;
         if (e->as_bitmap[cell])
             BB_CHECK(K->update_bitmap(&D->k, stream, in, nloc, s, next_level));
@@ -273,7 +270,7 @@ static boxbfs_status_t update(boxbfs_engine_t e, int d, int32_t next_level)
     }
     if (launched) BB_CHECK(stamp(e, d, 4));
     else same(e, d, 4);
-    return loop_queues(e) ? queue_loop(e, d, next_level) : read_counters(e, d);
+    return bb_loop_queues(e) ? bb_loop_queue(e, d, next_level) : bb_engine_read_counters(e, d);
 }
 
 static double elapsed(boxbfs_engine_t e, int d, int from, int to)
@@ -330,8 +327,8 @@ static int choose_direction(const struct boxbfs_engine *e)
 /* After level `level` found total_next vertices with total_arcs out-arcs:
  * termination, the next level's totals and direction (the same on every
  * process), its row in the books. */
-static boxbfs_status_t advance(boxbfs_engine_t e, int level, uint64_t total_next,
-                               uint64_t total_arcs)
+boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_next,
+                                  uint64_t total_arcs)
 {
     uint64_t level_arcs = e->total_arcs;
     e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
@@ -357,7 +354,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
         total_next += next[s];
         total_arcs += next_arcs[s];
     }
-    if (d0 != 0) return advance(e, level, total_next, total_arcs);
+    if (d0 != 0) return bb_engine_advance(e, level, total_next, total_arcs);
     r->direction = dir;
     r->frontier_arcs = (int64_t)level_arcs;
     r->unexplored_arcs = (int64_t)unexplored;
@@ -393,138 +390,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
     r->time_s = now - e->t_level - (ndev == 1 && e->devs[0].loop_runs > 0 ? e->devs[0].loop_s : 0);
     r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
     e->t_level = now;
-    return advance(e, level, total_next, total_arcs);
-}
-
-/* One device, top-down, a frontier within device_loop_arcs: the device loop. */
-static int loop_fits(const struct boxbfs_engine *e)
-{
-    return e->ndev == 1 && e->opts.device_loop_arcs > 0 && e->dir == BOXBFS_SEARCH_TOP_DOWN &&
-           e->total_frontier > 0 && e->total_arcs <= (uint64_t)e->opts.device_loop_arcs;
-}
-
-/* The loop's parameters for a frontier at `level` with the engine's totals. */
-static bb_loop_params_t loop_params(const struct boxbfs_engine *e, int level, uint64_t count,
-                                    uint64_t arcs, uint64_t prev_count, uint64_t unexplored)
-{
-    bb_loop_params_t p = {
-        .level = level, .max_depth = e->opts.max_depth, .count = count, .arcs = arcs,
-        .prev_count = prev_count, .unexplored = unexplored, .n = (uint64_t)e->graph->n,
-        .max_arcs = (uint64_t)e->opts.device_loop_arcs,
-        /* where choose_direction would turn to bottom-up, the loop stops */
-        .alpha = e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO ? e->opts.alpha : 0,
-        .log_cap = BB_LOOP_LOG};
-    return p;
-}
-
-/* Launch the device loop on k (D->k, or a copy whose frontier is the next
- * one) and read the counters and the log's first BB_LOOP_LOG_FIRST levels
- * back in one round trip; the rest (a road network's long run) after them. */
-static boxbfs_status_t run_loop(boxbfs_engine_t e, int d, const bb_kstate_t *k,
-                                const bb_loop_params_t *p, uint64_t *runs_p)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    uint64_t runs;
-    BB_CHECK(e->ops->kernels.small_levels(k, e->ops->stream(D->dev), p));
-    BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log, D->k.level_log,
-                              BB_LOOP_LOG_FIRST * BB_LOG_FIELDS * 8));
-    BB_CHECK(read_counters(e, d));
-    runs = D->ctr[BB_CTR_EXPANDED];
-    if (runs > BB_LOOP_LOG)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "device loop ran %llu levels, log holds %d",
-                            (unsigned long long)runs, BB_LOOP_LOG);
-    if (runs > BB_LOOP_LOG_FIRST) {
-        size_t first = BB_LOOP_LOG_FIRST * BB_LOG_FIELDS;
-        BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log + first, D->k.level_log + first,
-                                  (runs - BB_LOOP_LOG_FIRST) * BB_LOG_FIELDS * 8));
-        BB_CHECK(e->ops->sync(D->dev));
-    }
-    *runs_p = runs;
-    return BOXBFS_OK;
-}
-
-/* Book the runs levels the loop ran from level *level_p (one row each, times
- * from the device's log; next and next_arcs: the frontier it left); *level_p
- * moves past them. */
-static boxbfs_status_t book_loop(boxbfs_engine_t e, int d, int *level_p, uint64_t runs,
-                                 uint64_t next, uint64_t next_arcs)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    const uint64_t *log = D->loop_log;
-    for (uint64_t i = 0; i < runs; i++) {
-        int level = *level_p + (int)i;
-        const uint64_t *L = log + i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
-        boxbfs_level_report_t *r = &e->traffic.levels[level];
-        double s = (double)L[2] * 1e-9;
-        r->direction = BOXBFS_SEARCH_TOP_DOWN;
-        r->device_loop = 1;
-        r->frontier = (int64_t)L[0];
-        r->frontier_arcs = (int64_t)L[1];
-        r->unexplored_arcs = (int64_t)e->unexplored;
-        r->time_s = r->expand_s = s;
-        e->traffic.level_devices[level] =
-            (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
-        BB_CHECK(advance(e, level, i + 1 < runs ? N[0] : next, i + 1 < runs ? N[1] : next_arcs));
-    }
-    if (runs % 2) {   /* the frontier left is in the other buffer */
-        uint32_t *t = D->k.frontier;
-        D->k.frontier = D->k.next_frontier;
-        D->k.next_frontier = t;
-    }
-    e->frontier_count[d] = next;
-    e->frontier_arcs[d] = next_arcs;
-    e->t_level = bb_now_s();
-    *level_p += (int)runs;
-    return BOXBFS_OK;
-}
-
-/* Run the device loop from level *level_p and book the levels it ran. */
-static boxbfs_status_t device_loop(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    bb_loop_params_t p = loop_params(e, *level_p, e->total_frontier, e->total_arcs,
-                                     e->prev_total_frontier, e->unexplored);
-    uint64_t runs;
-    BB_CHECK(run_loop(e, d, &D->k, &p, &runs));
-    BB_CHECK(book_loop(e, d, level_p, runs, D->ctr[BB_CTR_NEXT], D->ctr[BB_CTR_NEXT_ARCS]));
-    *runs_p = runs;
-    return BOXBFS_OK;
-}
-
-/* One device, after a top-down level whose frontier shrank (a search's tail,
- * where the small levels begin): the device loop is queued right behind the
- * level, with the level's next frontier and its arcs read on the device
- * (from_counters), so that one round trip reads both instead of two. With
- * the same stopping rule on the same totals it runs exactly the levels that
- * device_loop would run after this level, or none; device_main books them
- * (loop_runs) after this level's row, whose time leaves out theirs. */
-static int loop_queues(const struct boxbfs_engine *e)
-{
-    return e->ndev == 1 && e->opts.device_loop_arcs > 0 && e->total_frontier > 0 &&
-           e->total_frontier < e->prev_total_frontier;
-}
-
-static boxbfs_status_t queue_loop(boxbfs_engine_t e, int d, int32_t next_level)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    bb_kstate_t k = D->k;   /* the level's next frontier is the loop's frontier */
-    bb_loop_params_t p = loop_params(e, next_level, 0, 0, e->total_frontier,
-                                     bb_unexplored_after(e->unexplored, e->total_arcs));
-    uint64_t runs;
-    p.from_counters = 1;
-    k.frontier = D->k.next_frontier;
-    k.next_frontier = D->k.frontier;
-    BB_CHECK(run_loop(e, d, &k, &p, &runs));
-    D->loop_runs = (int64_t)runs;
-    D->loop_next = D->ctr[BB_CTR_NEXT];
-    D->loop_next_arcs = D->ctr[BB_CTR_NEXT_ARCS];
-    D->loop_s = 0;
-    for (uint64_t i = 0; i < runs; i++) D->loop_s += (double)D->loop_log[i * BB_LOG_FIELDS + 2] * 1e-9;
-    if (runs > 0) {   /* this level's own next frontier: the loop's first row */
-        D->ctr[BB_CTR_NEXT] = D->loop_log[0];
-        D->ctr[BB_CTR_NEXT_ARCS] = D->loop_log[1];
-    }
-    return BOXBFS_OK;
+    return bb_engine_advance(e, level, total_next, total_arcs);
 }
 
 static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
@@ -565,8 +431,10 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     D->outbox_dirty = 1;   /* not cleared since allocated, or the gather's */
     memset(&D->sent_levels, 0, sizeof D->sent_levels);
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
-    BB_CHECK_GOTO(read_counters(e, d), st, out);
+    BB_CHECK_GOTO(bb_engine_read_counters(e, d), st, out);
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
+    e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
+    D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     for (int level = 0; !e->done; level++) {
@@ -581,14 +449,16 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
             runs = (uint64_t)D->loop_runs;
             D->loop_runs = -1;
             if (runs > 0) {
-                BB_CHECK_GOTO(book_loop(e, d, &level, runs, D->loop_next, D->loop_next_arcs), st,
-                              out);
+                BB_CHECK_GOTO(bb_loop_book(e, d, &level, runs, D->loop_next, D->loop_next_arcs),
+                              st, out);
                 marked = 0;
                 level--;
                 continue;
             }
-        } else if (loop_fits(e)) {   /* one device: no other thread to meet */
-            BB_CHECK_GOTO(device_loop(e, d, &level, &runs), st, out);
+        } else if (bb_loop_fits(e)) {   /* every device decides so from the same totals */
+            int aborted;
+            BB_CHECK_GOTO(bb_loop_run(e, d, &level, &runs, &aborted), st, out);
+            if (aborted) return BOXBFS_OK;
             if (runs > 0) {
                 marked = 0;
                 level--;   /* the loop moved past its levels */
@@ -674,6 +544,7 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
     if (level == NULL)
         BB_CHECK(bb_malloc((size_t)e->graph->n * 4, "levels", &own_level));
     e->root = root;
+    e->searches++;
     e->parent_out = parent ? parent : own_parent;
     e->level_out = level ? level : own_level;
     e->done = e->opts.max_depth == 0;
