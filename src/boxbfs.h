@@ -336,10 +336,11 @@ typedef struct {
      * fewer than n / beta vertices. */
     double alpha, beta;
     int max_depth;             /* < 0: no limit; K: vertices deeper than K stay unreached */
-    /* One device: top-down levels whose frontier has at most this many arcs
-     * run one after the other inside one kernel launch (no host round trip
-     * per level; high-diameter graphs have thousands of such levels).
-     * 0: every level from the host. */
+    /* Top-down levels whose frontier has at most this many arcs run one
+     * after the other inside one kernel launch per device (no host round
+     * trip per level; high-diameter graphs have thousands of such levels);
+     * several devices: peer exchange in one process, not sort-unique (README
+     * "The device loop of small levels"). 0: every level from the host. */
     int64_t device_loop_arcs;
     /* README "2D partition": BOXBFS_PARTITION_2D runs top-down only, on the
      * cpu backend (emulated devices) or the cuda backend, with every exchange
@@ -445,7 +446,7 @@ typedef enum {
 typedef struct {
     int32_t level;
     int32_t direction;            /* BOXBFS_SEARCH_TOP_DOWN or BOXBFS_SEARCH_BOTTOM_UP */
-    int32_t device_loop;          /* 1: run inside the one-GPU device loop (small
+    int32_t device_loop;          /* 1: run inside the device loop (small
                                      frontiers; phase times are not split) */
     int64_t frontier;             /* vertices in the frontier expanded at this level */
     int64_t frontier_arcs;        /* their out-arcs (Beamer's m_f) */

@@ -116,16 +116,24 @@ static void sweep(boxbfs_graph_t g, int64_t root, int expect_switch)
         }
 }
 
-/* One device: the device loop (levels of at most device_loop_arcs arcs
- * without the host) gives the rows of the host's levels, flagged; auto
- * keeps every level of at most BB_TOP_DOWN_ARCS arcs top-down. */
-static void device_loop(boxbfs_graph_t g, int64_t root)
+/* The device loop (levels of at most device_loop_arcs arcs without the
+ * host) gives the rows of the host's levels, flagged, and on several devices
+ * (the loop across devices, every device thread at once) the same messages
+ * and bytes on every link, and a valid tree; on one device auto keeps every
+ * level of at most BB_TOP_DOWN_ARCS arcs top-down. */
+static void device_loop(boxbfs_graph_t g, int64_t root, int ndev, boxbfs_contract_t contract,
+                        boxbfs_wire_t wire)
 {
     static const int64_t limits[] = {0, 1, 64, 4096, INT64_MAX};
     const size_t nlimits = sizeof limits / sizeof limits[0];
     const boxbfs_search_report_t *r;
     boxbfs_level_report_t base[64];
+    int64_t base_bytes = 0, base_messages = 0, base_links[64], n = boxbfs_graph_vertices(g);
+    int64_t *parent = malloc((size_t)n * 8);
+    int32_t *level = malloc((size_t)n * 4);
     int nbase = 0;
+    CHECK(parent && level && ndev * ndev <= 64);
+    if (!parent || !level) goto out;
     for (int dir = 0; dir < 3; dir++)
         for (int depth = -1; depth <= 3; depth += 4)
             for (size_t i = 0; i < nlimits; i++) {
@@ -133,24 +141,35 @@ static void device_loop(boxbfs_graph_t g, int64_t root)
                 boxbfs_engine_t e = NULL;
                 int loop_levels = 0;
                 boxbfs_engine_options_init(&o);
+                o.devices = ndev;
+                o.contract = contract;
+                o.wire = wire;
                 o.direction = (boxbfs_search_direction_t)dir;
                 o.device_loop_arcs = limits[i];
                 o.max_depth = depth;
                 CHECK_OK(boxbfs_engine_create(g, &o, &e));
                 if (e == NULL) continue;
-                CHECK_OK(boxbfs_engine_run(e, root, NULL, NULL, &r));
+                CHECK_OK(boxbfs_engine_run(e, root, parent, level, &r));
+                CHECK_OK(boxbfs_validate_depth(g, root, parent, level, depth, NULL));
                 CHECK(r->nlevels <= 64);
-                if (i == 0 && r->nlevels <= 64) {   /* no loop: the rows to match */
+                if (i == 0 && r->nlevels <= 64) {   /* no loop: the rows and bytes to match */
                     memcpy(base, r->level_reports, (size_t)r->nlevels * sizeof *base);
                     nbase = r->nlevels;
+                    base_bytes = r->total_bytes;
+                    base_messages = r->total_messages;
+                    memcpy(base_links, r->link_bytes, (size_t)ndev * ndev * sizeof *base_links);
                 }
-                CHECK(r->nlevels == nbase);
+                CHECK(r->nlevels == nbase && r->total_bytes == base_bytes &&
+                      r->total_messages == base_messages);
+                for (int c = 0; c < ndev * ndev; c++) CHECK(r->link_bytes[c] == base_links[c]);
                 for (int l = 0; l < nbase && l < r->nlevels; l++) {
                     const boxbfs_level_report_t *L = &r->level_reports[l];
                     CHECK(L->frontier == base[l].frontier && L->direction == base[l].direction &&
                           L->frontier_arcs == base[l].frontier_arcs &&
-                          L->unexplored_arcs == base[l].unexplored_arcs);
-                    if (dir == BOXBFS_SEARCH_AUTO && L->frontier_arcs <= BB_TOP_DOWN_ARCS)
+                          L->unexplored_arcs == base[l].unexplored_arcs &&
+                          L->sent_vertices == base[l].sent_vertices &&
+                          L->modeled_exchange_s == base[l].modeled_exchange_s);
+                    if (ndev == 1 && dir == BOXBFS_SEARCH_AUTO && L->frontier_arcs <= BB_TOP_DOWN_ARCS)
                         CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN);
                     if (L->device_loop) {
                         loop_levels++;
@@ -159,9 +178,15 @@ static void device_loop(boxbfs_graph_t g, int64_t root)
                     }
                 }
                 if (i == 0 || dir == BOXBFS_SEARCH_BOTTOM_UP) CHECK(loop_levels == 0);
-                if (i == nlimits - 1 && dir != BOXBFS_SEARCH_BOTTOM_UP) CHECK(loop_levels > 0);
+                /* --wire auto: across devices only where no list can outgrow a bitmap */
+                if (i == nlimits - 1 && dir != BOXBFS_SEARCH_BOTTOM_UP &&
+                    (ndev == 1 || wire == BOXBFS_WIRE_LIST))
+                    CHECK(loop_levels > 0);
                 boxbfs_engine_free(e);
             }
+out:
+    free(parent);
+    free(level);
 }
 
 static void depth_limit(boxbfs_graph_t g, int64_t root)
@@ -268,9 +293,13 @@ int main(void)
     sweep(hand, 0, 0);
     sweep(hand, 71, 0);   /* isolated root: one level */
     sweep(dhand, 6, 0);
-    device_loop(kron, 1);
-    device_loop(dkron, 3);
-    device_loop(hand, 0);
+    for (int ndev = 1; ndev <= 4; ndev++) {
+        device_loop(kron, 1, ndev, BOXBFS_CONTRACT_VALID_FLAG, BOXBFS_WIRE_LIST);
+        device_loop(dkron, 3, ndev, BOXBFS_CONTRACT_VALID_FLAG, BOXBFS_WIRE_LIST);
+        device_loop(hand, 0, ndev, BOXBFS_CONTRACT_VALID_FLAG, BOXBFS_WIRE_LIST);
+    }
+    device_loop(kron, 1, 3, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_LIST);
+    device_loop(kron, 1, 2, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_AUTO);
     depth_limit(kron, 1);
     depth_limit(dkron, 3);
     reverse(dkron, 3);
