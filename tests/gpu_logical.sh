@@ -76,4 +76,24 @@ cat "$tmp/paced"
 check "0,0 --throttle: peer copies paced to the model" "[ $prc -eq 0 ]"
 same_as_cpu "1d 0,0,0 --order topology, expether-2x10g" 0,0,0 kron:12 --contract atomic \
     --order topology --link-model expether-2x10g
+
+# the device loop across devices: a road network's shape (a 64 x 64 grid: ~120
+# levels, all in the loop) on 2 and 4 logical devices, and --device-loop 0
+awk 'BEGIN { n = 64; m = 0
+    for (i = 0; i < n; i++) for (j = 0; j < n; j++) { if (j + 1 < n) m++; if (i + 1 < n) m++ }
+    print "%%MatrixMarket matrix coordinate pattern symmetric"; print n * n, n * n, m
+    for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
+        v = i * n + j + 1; if (j + 1 < n) print v + 1, v; if (i + 1 < n) print v + n, v } }' \
+    >"$tmp/grid.mtx"
+same_as_cpu "1d 0,0 grid, device loop" 0,0 "$tmp/grid.mtx"
+same_as_cpu "1d 0,0,0,0 grid atomic bit, device loop" 0,0,0,0 "$tmp/grid.mtx" --contract atomic \
+    --visited bit
+same_as_cpu "1d 0,0 grid, --device-loop 0" 0,0 "$tmp/grid.mtx" --device-loop 0
+# one device's loop launch fails (launches 1-2: the resets; 3-4: the loops):
+# the other device's kernel gives up waiting for it (10 s), exit 3, named
+BOXBFS_FAULT=launch:3 timeout 60 "$BOXBFS" bfs "$tmp/grid.mtx" --backend cuda --device-ids 0,0 \
+    --roots 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "0,0 grid, a loop launch fails: exit 3, the fault named" \
+      "[ $rc -eq 3 ] && grep -q 'injected fault (BOXBFS_FAULT=launch:3).*small_levels' '$tmp/err'"
 exit $fail
