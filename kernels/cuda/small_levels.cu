@@ -235,7 +235,6 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     while (!bb_loop_stops(&p, level, count, arcs, prev, unexplored, runs)) {
         const unsigned slot = runs % 3;
         const uint64_t tag = p.peers.tag + runs + 1;
-        bool wrote = false;
         if (leader) {
             const unsigned after = (slot + 1) % 3;
             s_own.next[after] = 0;
@@ -256,10 +255,11 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             const unsigned long long at = atomicAdd(&S->sent[slot][o], 1ull);
             s_to[o][at] = (uint32_t)(v - __ldg(k.range_lo + o));
             if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
-            wrote = true;
         });
-        if (wrote) __threadfence_system();   /* the lists before the leader's tag */
-        cluster.sync();   /* (1) this device's expansion is done */
+        /* (1) this device's expansion is done; the leader's release below
+         * publishes the lists it observed through this barrier (cumulativity:
+         * no fence per writing thread) */
+        cluster.sync();
         if (leader) {
             uint64_t sent[BB_LOOP_MAX_DEV];
             for (int o = 0; o < ndev; o++) sent[o] = S->sent[slot][o];
