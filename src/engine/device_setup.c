@@ -325,6 +325,8 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     if (ndev == 1 || bb_loop_across_devices(e)) {
         size_t log = (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8;
         BB_CHECK(dev_alloc(e, d, log, &k->level_log));
+        /* zeros: the first read-back takes BB_LOOP_LOG_FIRST rows, written or not */
+        BB_CHECK(e->ops->zero(D->dev, k->level_log, log));
         /* pinned: read back with the counters in one round trip */
         BB_CHECK(e->ops->host_alloc(D->dev, log, (void **)&D->loop_log));
         if (ndev > 1) {   /* no tag yet: zeros */
