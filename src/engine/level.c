@@ -301,8 +301,8 @@ static void read_phase_times(boxbfs_engine_t e, int d, int dir)
  * bottom-up at a cost of all n vertices per level); after a bottom-up level,
  * stay while the frontier grows or holds more than n / beta vertices. Before
  * both, on one device: a frontier of at most BB_TOP_DOWN_ARCS arcs stays
- * top-down. The one-device loop stops on the same tests (bb_loop_stops,
- * kernels.h). */
+ * top-down. The device loop stops on the same tests (bb_loop_stops,
+ * kernels.h; td_arcs says whether the one-device rule applies). */
 static int choose_direction(const struct boxbfs_engine *e)
 {
     const boxbfs_engine_options_t *o = &e->opts;
