@@ -19,7 +19,7 @@
  * one joins the next frontier, a remote one is appended to its owner's
  * inbox region for this device (peer memory). Then the devices meet: the
  * leader stores, in every other device's mailbox, how many vertices it
- * sent there and a tag (release, system scope), and waits for the same
+ * sent there and a tag (after a system-scope fence), and waits for the same
  * from each; every device takes its inbox in source order; they meet again
  * with their next frontier's size and arcs, so that all decide on the same
  * sums. A leader that waits longer than timeout_ns (a peer never launched)
@@ -53,9 +53,9 @@ __device__ __forceinline__ uint64_t global_ns()
     return t;
 }
 
-__device__ __forceinline__ void store_release(uint64_t *p, uint64_t v)
+__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
 {
-    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
 __device__ __forceinline__ uint64_t load_acquire(const uint64_t *p)
@@ -101,9 +101,10 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
 }
 
 /* The leader's half of a meeting: value[o] (o != self) into word `at` of
- * o's mailbox slot for self, then the tag into word at - 1; then for every
- * other device o the same from o: got[o] = its word `at` (and got2[o] its
- * word at + 1 where got2 is given). false: some device never came. */
+ * o's mailbox slot for self, then the tag into word at - 1 (one system-scope
+ * fence before all the tags: a release for every peer at once); then for
+ * every other device o the same from o: got[o] = its word `at` (and got2[o]
+ * its word at + 1 where got2 is given). false: some device never came. */
 __device__ bool meet(const bb_loop_peers_t &peers, int ndev, int self, int at,
                      const uint64_t *value, const uint64_t *value2, uint64_t tag,
                      uint64_t *got, uint64_t *got2, uint64_t timeout_ns)
@@ -113,8 +114,10 @@ __device__ bool meet(const bb_loop_peers_t &peers, int ndev, int self, int at,
         uint64_t *slot = peers.mail[o] + (size_t)self * BB_MAIL_WORDS;
         *(volatile uint64_t *)(slot + at) = value[o];
         if (value2) *(volatile uint64_t *)(slot + at + 1) = value2[o];
-        store_release(slot + at - 1, tag);
     }
+    __threadfence_system();
+    for (int o = 0; o < ndev; o++)
+        if (o != self) store_relaxed(peers.mail[o] + (size_t)self * BB_MAIL_WORDS + at - 1, tag);
     const uint64_t t0 = global_ns();
     for (int o = 0; o < ndev; o++) {
         if (o == self) continue;
@@ -256,7 +259,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             s_to[o][at] = (uint32_t)(v - __ldg(k.range_lo + o));
             if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
         });
-        /* (1) this device's expansion is done; the leader's release below
+        /* (1) this device's expansion is done; the leader's fence below
          * publishes the lists it observed through this barrier (cumulativity:
          * no fence per writing thread) */
         cluster.sync();
