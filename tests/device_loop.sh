@@ -13,12 +13,7 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 
 same_traffic="$(dirname "$0")/same_traffic.py"
 
 # a 48 x 48 grid, a road network's shape: about 95 small levels from a corner
-awk 'BEGIN { n = 48; m = 0
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) { if (j + 1 < n) m++; if (i + 1 < n) m++ }
-    print "%%MatrixMarket matrix coordinate pattern symmetric"; print n * n, n * n, m
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
-        v = i * n + j + 1; if (j + 1 < n) print v + 1, v; if (i + 1 < n) print v + n, v } }' \
-    >"$tmp/grid.mtx"
+grid_mtx 48 "$tmp/grid.mtx"
 
 # NAME GRAPH OPTIONS...: with the loop (default) and without; loop rows counted
 same_as_host() {

@@ -79,12 +79,7 @@ same_as_cpu "1d 0,0,0 --order topology, expether-2x10g" 0,0,0 kron:12 --contract
 
 # the device loop across devices: a road network's shape (a 64 x 64 grid: ~120
 # levels, all in the loop) on 2 and 4 logical devices, and --device-loop 0
-awk 'BEGIN { n = 64; m = 0
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) { if (j + 1 < n) m++; if (i + 1 < n) m++ }
-    print "%%MatrixMarket matrix coordinate pattern symmetric"; print n * n, n * n, m
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
-        v = i * n + j + 1; if (j + 1 < n) print v + 1, v; if (i + 1 < n) print v + n, v } }' \
-    >"$tmp/grid.mtx"
+grid_mtx 64 "$tmp/grid.mtx"
 same_as_cpu "1d 0,0 grid, device loop" 0,0 "$tmp/grid.mtx"
 same_as_cpu "1d 0,0,0,0 grid atomic bit, device loop" 0,0,0,0 "$tmp/grid.mtx" --contract atomic \
     --visited bit

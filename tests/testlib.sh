@@ -42,3 +42,13 @@ need_gpu() {
     fi
     echo "FAIL the probe search on the cuda backend: $(cat "$tmp/gpu_probe")"; exit 1
 }
+
+# grid_mtx N FILE: an N x N grid as Matrix Market (undirected), a road
+# network's shape: about 2N levels from a corner, every one small.
+grid_mtx() {
+    awk -v n="$1" 'BEGIN { m = 0
+        for (i = 0; i < n; i++) for (j = 0; j < n; j++) { if (j + 1 < n) m++; if (i + 1 < n) m++ }
+        print "%%MatrixMarket matrix coordinate pattern symmetric"; print n * n, n * n, m
+        for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
+            v = i * n + j + 1; if (j + 1 < n) print v + 1, v; if (i + 1 < n) print v + n, v } }' >"$2"
+}
