@@ -149,44 +149,34 @@ boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t ru
 }
 
 /* Book level `level` of a loop across devices from row i of every device's
- * log, as close_level books a host level: each list on its link (the
- * frontier phase, one message per non-empty list), every pair's size
- * message, the termination reduce, the level's row and modeled exchange. */
-static boxbfs_status_t book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
+ * log as a host level: the round's matrices from the logs (lists only), each
+ * list on its link (the frontier phase, as the exchange counts it), then
+ * bb_engine_book_round; the times are the devices' own. */
+static void book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
 {
     int ndev = e->ndev;
     size_t row = BB_LOG_ROW(ndev);
     boxbfs_level_report_t *r = &e->traffic.levels[level];
-    int64_t reduce_bytes = e->opts.direction == BOXBFS_SEARCH_AUTO && e->bottom_up ? 16 : 8;
-    double busiest = 0;
-    r->direction = BOXBFS_SEARCH_TOP_DOWN;
-    r->device_loop = 1;
-    r->frontier_arcs = (int64_t)e->devs[0].loop_log[i * row + 1];
-    r->unexplored_arcs = (int64_t)e->unexplored;
+    uint64_t frontier[BB_LOOP_MAX_DEV];
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + i * row;
         double t = (double)L[2] * 1e-9;
-        r->frontier += (int64_t)L[3];
+        frontier[s] = L[3];
         for (int d = 0; d < ndev; d++) {
-            uint64_t sent = d == s ? 0 : L[BB_LOG_FIELDS + d];
-            e->bytes[(size_t)s * ndev + d] = sent * 4;
-            if (d == s) continue;
-            r->sent_vertices += (int64_t)sent;
-            if (sent) bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d,
-                                     (int64_t)sent * 4, 1);
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 8, 1);
-        }
-        if (s > 0) {
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, reduce_bytes, 1);
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, reduce_bytes, 1);
+            size_t cell = (size_t)s * ndev + d;
+            e->send_count[cell] = d == s ? 0 : L[BB_LOG_FIELDS + d];
+            e->as_bitmap[cell] = 0;
+            e->bytes[cell] = e->send_count[cell] * 4;
+            if (e->bytes[cell])
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d,
+                               (int64_t)e->bytes[cell], 1);
         }
         e->traffic.level_devices[(size_t)level * ndev + s] =
             (boxbfs_level_device_t){.frontier = (int64_t)L[3], .expand_s = t};
-        if (t > busiest) busiest = t;
+        if (t > r->time_s) r->time_s = r->expand_s = t;
     }
-    r->expand_s = r->time_s = busiest;
-    r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
-    return BOXBFS_OK;
+    r->device_loop = 1;
+    bb_engine_book_round(e, level, BOXBFS_SEARCH_TOP_DOWN, frontier);
 }
 
 /* Every device's thread: the loop across devices from level *level_p,
@@ -236,7 +226,7 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
         for (uint64_t i = 0; i < runs; i++) {
             int level = *level_p + (int)i;
             const uint64_t *N = D->loop_log + (i + 1) * row;
-            BB_CHECK(book_peer_level(e, level, i));
+            book_peer_level(e, level, i);
             BB_CHECK(bb_engine_advance(e, level, i + 1 < runs ? N[0] : next,
                                        i + 1 < runs ? N[1] : next_arcs));
         }

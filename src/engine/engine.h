@@ -179,11 +179,16 @@ int bb_engine_aborted(void *ctx);
 /* level.c, for the device loop: device d's counters to its host copy (and
  * sync); where device d takes source o's message; termination, totals and
  * direction after level `level` found total_next vertices with total_arcs
- * out-arcs, and the next level's row in the books. */
+ * out-arcs, and the next level's row in the books; a level's books. */
 boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
 uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
 boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_next,
                                   uint64_t total_arcs);
+/* Device 0's thread: level `level`'s row and control messages from the
+ * round's matrices (send_count, as_bitmap, bytes) and each device's frontier:
+ * sent vertices, bitmap messages, every pair's size message before a
+ * top-down round, the termination reduce, the modeled exchange. */
+void bb_engine_book_round(boxbfs_engine_t e, int level, int dir, const uint64_t *frontier);
 
 /* The device loop of small levels (engine/device_loop.c). Across devices:
  * possible with these options and partition (setup allocates its log and

@@ -341,23 +341,15 @@ boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_n
     return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
 }
 
-static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const uint64_t *frontier,
-                                   const uint64_t *next, const uint64_t *next_arcs)
+void bb_engine_book_round(boxbfs_engine_t e, int level, int dir, const uint64_t *frontier)
 {
-    int ndev = e->ndev, dir = e->dir;
+    int ndev = e->ndev;
     boxbfs_level_report_t *r = &e->traffic.levels[level];
-    uint64_t total_next = 0, total_arcs = 0, level_arcs = e->total_arcs, unexplored = e->unexplored;
     /* AUTO's switch needs the frontier's arcs with its size: 16 bytes, else 8 */
     int64_t reduce_bytes = e->opts.direction == BOXBFS_SEARCH_AUTO && e->bottom_up ? 16 : 8;
-    double now = bb_now_s(), busiest = 0;
-    for (int s = 0; s < ndev; s++) {
-        total_next += next[s];
-        total_arcs += next_arcs[s];
-    }
-    if (d0 != 0) return bb_engine_advance(e, level, total_next, total_arcs);
     r->direction = dir;
-    r->frontier_arcs = (int64_t)level_arcs;
-    r->unexplored_arcs = (int64_t)unexplored;
+    r->frontier_arcs = (int64_t)e->total_arcs;
+    r->unexplored_arcs = (int64_t)e->unexplored;
     for (int s = 0; s < ndev; s++) {
         r->frontier += (int64_t)frontier[s];
         for (int d = 0; d < ndev; d++) {
@@ -373,6 +365,24 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
             bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, reduce_bytes, 1);
             bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, reduce_bytes, 1);
         }
+    }
+    r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
+}
+
+static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const uint64_t *frontier,
+                                   const uint64_t *next, const uint64_t *next_arcs)
+{
+    int ndev = e->ndev;
+    boxbfs_level_report_t *r = &e->traffic.levels[level];
+    uint64_t total_next = 0, total_arcs = 0;
+    double now = bb_now_s(), busiest = 0;
+    for (int s = 0; s < ndev; s++) {
+        total_next += next[s];
+        total_arcs += next_arcs[s];
+    }
+    if (d0 != 0) return bb_engine_advance(e, level, total_next, total_arcs);
+    bb_engine_book_round(e, level, e->dir, frontier);
+    for (int s = 0; s < ndev; s++) {
         bb_engine_dev_t *D = &e->devs[s];
         double sum = D->expand_s + D->contract_s + D->exchange_s + D->update_s;
         if (sum > busiest) busiest = sum;
@@ -385,7 +395,6 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, const u
         if (D->exchange_s > r->exchange_s) r->exchange_s = D->exchange_s;
         if (D->update_s > r->update_s) r->update_s = D->update_s;
     }
-    r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
     /* less the device loop queued behind this level (its rows carry its time) */
     r->time_s = now - e->t_level - (ndev == 1 && e->devs[0].loop_runs > 0 ? e->devs[0].loop_s : 0);
     r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
