@@ -136,6 +136,12 @@ static inline BB_HOST_DEVICE int bb_level_set_has(const bb_level_set_t *s, int32
     return level >= 0 && ((s->bits[level >> 6] >> (level & 63)) & 1u);
 }
 
+static inline void bb_level_set_add(bb_level_set_t *s, int32_t level)
+{
+    if (level >= BB_SENT_LEVELS) s->above = 1;
+    else s->bits[level >> 6] |= (uint64_t)1 << (level & 63);
+}
+
 /* remote_parent holds the vertices outside the owned range [lo, hi) only
  * (n - (hi - lo) entries): the slot of such a vertex v [README "Memory plan"]. */
 static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, uint64_t hi)

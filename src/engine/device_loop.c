@@ -209,11 +209,9 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
     D->loop_tag += runs;
     for (uint64_t i = 0; i < runs; i++) {
         int level = *level_p + (int)i;
-        for (int o = 0; o < ndev; o++) {
-            if (o == d || D->loop_log[i * row + BB_LOG_FIELDS + o] == 0) continue;
-            if (level >= BB_SENT_LEVELS) D->sent_levels.above = 1;
-            else D->sent_levels.bits[level >> 6] |= (uint64_t)1 << (level & 63);
-        }
+        for (int o = 0; o < ndev; o++)
+            if (o != d && D->loop_log[i * row + BB_LOG_FIELDS + o])
+                bb_level_set_add(&D->sent_levels, level);
     }
     settle_frontier(e, d, runs, D->ctr[BB_CTR_NEXT], D->ctr[BB_CTR_NEXT_ARCS]);
     *aborted_p = e->team->barrier(e);   /* every log and next frontier is here */

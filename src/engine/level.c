@@ -122,8 +122,7 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         e->send_offset[(size_t)d * ndev + o] = D->ctr[BB_CTR_SEND_OFFSET(ndev, o)];
         if (o != d && D->ctr[BB_CTR_SEND_COUNT(o)]) {   /* bits set; parents to recompute */
             D->outbox_dirty = 1;
-            if (level >= BB_SENT_LEVELS) D->sent_levels.above = 1;
-            else D->sent_levels.bits[level >> 6] |= (uint64_t)1 << (level & 63);
+            bb_level_set_add(&D->sent_levels, level);
         }
     }
     return BOXBFS_OK;
