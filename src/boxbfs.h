@@ -131,6 +131,23 @@ void boxbfs_graph_free(boxbfs_graph_t graph);
  * changed. Returns OK, INVALID_ARG (NULL), UNSUPPORTED (a slice), NO_MEMORY. */
 boxbfs_status_t boxbfs_graph_reverse(boxbfs_graph_t graph, boxbfs_graph_t *reversed_p);
 
+/* A new graph with the same vertices and arcs, numbered by decreasing
+ * degree (out-arcs, plus in-arcs where directed; ties by increasing id), so
+ * that the few vertices at the ends of most arcs of a power-law graph have
+ * neighbouring ids (README "Vertex order by degree"). stripes >= 1: degree
+ * rank r becomes the (r / stripes)-th vertex of the r % stripes-th of that
+ * many contiguous ranges of (almost) equal size (give the device count of a
+ * 1D partition: each device's range then starts with its share of the hubs).
+ * External ids stay those of graph: boxbfs_graph_external_id and
+ * boxbfs_graph_internal_id map through the new order, so the ids a search
+ * returns (internal) still name the input's vertices through them; input
+ * edges and TEPS credits are those of graph. The caller frees it; graph is
+ * not changed. boxbfs_graph_save refuses the result (UNSUPPORTED);
+ * boxbfs_graph_save_edgelist writes it in external ids. Returns OK,
+ * INVALID_ARG (NULL, stripes < 1), UNSUPPORTED (a slice), NO_MEMORY. */
+boxbfs_status_t boxbfs_graph_relabel_by_degree(boxbfs_graph_t graph, int stripes,
+                                               boxbfs_graph_t *relabeled_p);
+
 /* Size and kind of a graph; a NULL graph reads 0 (name: ""). The name ("kron:20",
  * a file's base name) lives as long as the graph. */
 int64_t boxbfs_graph_vertices(boxbfs_graph_t graph);

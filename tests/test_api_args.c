@@ -41,6 +41,7 @@ static void graphs(void)
     CHECK_FAILS(boxbfs_graph_save(NULL, "x.bbcsr"), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_save_edgelist(NULL, "x.txt"), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_reverse(NULL, &g2), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_graph_relabel_by_degree(NULL, 1, &g2), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_rows(NULL, NULL, NULL), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_stats(NULL, &stats), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_internal_id(NULL, 1, &id), BOXBFS_ERR_INVALID_ARG);
@@ -65,6 +66,8 @@ static void graphs(void)
     CHECK_FAILS(boxbfs_graph_save_edgelist(g, ""), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_save(g, "/nonexistent/dir/x.bbcsr"), BOXBFS_ERR_IO);
     CHECK_FAILS(boxbfs_graph_reverse(g, NULL), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_graph_relabel_by_degree(g, 1, NULL), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_graph_relabel_by_degree(g, 0, &g2), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_stats(g, NULL), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_internal_id(g, 99, &id), BOXBFS_ERR_INVALID_ARG);
     CHECK_OK(boxbfs_graph_internal_id(g, 1, NULL));   /* NULL: only asks whether it exists */

@@ -1,6 +1,7 @@
 /* Unit tests of the graph core: edge lists, the CSR builder (both directions,
  * self-loop and duplicate counting, sorted rows, edge credits, bad ids, thread
- * count independence), id mapping, and boxbfs_graph_stats on hand graphs. */
+ * count independence), id mapping, relabeling by degree, and boxbfs_graph_stats on
+ * hand graphs. */
 #include "config.h"
 
 #include <stdint.h>
@@ -315,6 +316,52 @@ static void test_load_kron(void)
     boxbfs_graph_free(g);
 }
 
+/* Numbered by degree: a star with a tail, 6 vertices (external ids 1..6 of a
+ * Matrix Market-like base), degrees 0:1 1:1 2:4 3:2 4:1 5:1 (edges 0-2 1-2
+ * 2-3 3-4 2-5). Order by degree, ties by id: 2 3 0 1 4 5. */
+static void test_relabel(void)
+{
+    int64_t src[] = {0, 1, 2, 3, 2}, dst[] = {2, 2, 3, 4, 5}, want[] = {2, 3, 0, 1, 4, 5};
+    int64_t id, striped[] = {2, 0, 4, 3, 1, 5};   /* 2 stripes: ranks 0 2 4 | 1 3 5 */
+    int64_t again[] = {2, 3, 0, 4, 1, 5};         /* s by degree: ties in s's order */
+    boxbfs_graph_t g = NULL, r = NULL, rr = NULL, s = NULL, rev = NULL;
+    CHECK_OK(boxbfs_graph_from_edges(6, 5, src, dst, 0, &g));
+    if (g == NULL) return;
+    g->id_base = 1;
+    CHECK_OK(boxbfs_graph_relabel_by_degree(g, 1, &r));
+    CHECK_OK(boxbfs_graph_relabel_by_degree(g, 2, &s));
+    if (r == NULL || s == NULL) goto out;
+    for (int64_t v = 0; v < 6; v++) {
+        const int64_t *o = boxbfs_graph_offsets(r), *go = boxbfs_graph_offsets(g);
+        CHECK(boxbfs_graph_external_id(r, v) == want[v] + 1);   /* the input's ids */
+        CHECK(boxbfs_graph_external_id(s, v) == striped[v] + 1);
+        CHECK(o[v + 1] - o[v] == go[want[v] + 1] - go[want[v]]);
+        CHECK(r->edge_credit[v] == g->edge_credit[want[v]]);
+        CHECK_OK(boxbfs_graph_internal_id(r, want[v] + 1, &id));
+        CHECK(id == v);
+    }
+    {   /* rows renamed and ascending: 2 (now 0) has 0 1 4 5 -> 2 3 1 5 -> 1 2 3 5 */
+        int64_t r0[] = {1, 2, 3, 5}, r1[] = {0, 4};   /* 3 (now 1): 2 4 -> 0 4 */
+        CHECK(row_is(r, 0, r0, 4) && row_is(r, 1, r1, 2));
+    }
+    CHECK(boxbfs_graph_arcs(r) == boxbfs_graph_arcs(g) && credit_sum(r) == credit_sum(g));
+    /* again, and turned around: still the input's ids */
+    CHECK_OK(boxbfs_graph_relabel_by_degree(s, 1, &rr));
+    CHECK_OK(boxbfs_graph_reverse(r, &rev));
+    for (int64_t v = 0; rr && rev && v < 6; v++) {
+        CHECK(boxbfs_graph_external_id(rr, v) == again[v] + 1);
+        CHECK(boxbfs_graph_external_id(rev, v) == want[v] + 1);
+    }
+    CHECK_FAILS(boxbfs_graph_save(r, "relabeled.bbcsr"), BOXBFS_ERR_UNSUPPORTED);
+    CHECK_FAILS(boxbfs_graph_internal_id(r, 7, &id), BOXBFS_ERR_INVALID_ARG);
+out:
+    boxbfs_graph_free(rev);
+    boxbfs_graph_free(rr);
+    boxbfs_graph_free(s);
+    boxbfs_graph_free(r);
+    boxbfs_graph_free(g);
+}
+
 int main(void)
 {
     test_edges();
@@ -325,6 +372,7 @@ int main(void)
     test_bad_input();
     test_empty();
     test_id_mapping();
+    test_relabel();
     test_stats();
     test_load_kron();
     CHECK_DONE();

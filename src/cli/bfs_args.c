@@ -41,6 +41,8 @@ static void bfs_usage(FILE *f)
         "                         holds fewer than vertices / B (default 18)\n"
         "  --max-depth K          stop after K levels: vertices deeper than K stay unreached\n"
         "  --reverse              follow the arcs of a directed graph against their direction\n"
+        "  --relabel none|degree  search a copy numbered by decreasing degree, hubs first (one\n"
+        "                         range per device; ids in the output stay the input's; default none)\n"
         "  --device-loop ARCS     top-down levels of at most ARCS frontier arcs run inside one\n"
         "                         kernel launch per device, without the host (default 16384; 0: off)\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
@@ -297,6 +299,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->eo.device_loop_arcs = n;
         } else if (strcmp(arg, "--reverse") == 0) {
             a->reverse = 1;
+        } else if (OPT("--relabel")) {
+            static const char *const relabels[] = {"none", "degree"};
+            NEED_VALUE("--relabel");
+            if (parse_enum("--relabel", v, relabels, 2, &a->relabel)) return -1;
         } else if (OPT("--expand")) {
             NEED_VALUE("--expand");
             if (parse_enum("--expand", v, expands, 3, &iv)) return -1;

@@ -174,6 +174,7 @@ typedef struct {
     int backend_given, devices_given, validate, nroots;
     int whole_graph;        /* --whole-graph: every MPI rank loads the whole graph */
     int reverse;            /* --reverse: search the graph with its arcs turned around */
+    int relabel;            /* --relabel degree: search a copy numbered by degree */
     int grid_given, direction_given;   /* --grid, --direction (README "2D partition") */
     int64_t *given_roots;   /* external ids */
     int ngiven;
@@ -218,6 +219,9 @@ typedef struct {
     int validate;
     int per_process;             /* one device per MPI rank (--exchange mpi, nccl under mpirun) */
     int reverse;                 /* the graph searched is the input's reverse */
+    int relabel;                 /* ... numbered by degree, with stripes of it */
+    int stripes;
+    double relabel_s;            /* the time relabel took (not in any search's) */
     int sliced;                  /* per_process: each rank loaded its slice */
     const struct bb_sigma_summary *sigma;   /* --sigma: its search, else NULL */
 } bb_bfs_report_t;

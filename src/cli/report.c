@@ -75,7 +75,11 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     if (o->max_depth < 0) fprintf(f, "none");
     else fprintf(f, "%d", o->max_depth);
     if (o->devices == 1) fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
-    fprintf(f, "%s\n", r->reverse ? "  reversed: arcs followed against their direction" : "");
+    fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
+    if (r->relabel)
+        fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, not timed)", r->stripes,
+                r->relabel_s);
+    fputc('\n', f);
     if (o->partition == BOXBFS_PARTITION_2D)
         fprintf(f, "# partition: 2d  grid: %dx%d (device p at grid row p %% %d, column p / %d: "
                    "holds the arcs from its grid column's vertices to its grid row's, owns "
@@ -324,6 +328,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
         bb_json_int(&j, boxbfs_phase_name((boxbfs_phase_t)p), r->phase_messages[p]);
     bb_json_end_object(&j);
+    if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_double(&j, "modeled_exchange_s", r->modeled_exchange_s);
     bb_json_double(&j, "modeled_exchange_s_per_bfs", r->nroots ? r->modeled_exchange_s / r->nroots : 0);
     bb_json_begin_object(&j, "link_model");
@@ -352,6 +357,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_double(&j, "beta", o->beta);
     bb_json_int(&j, "max_depth", o->max_depth);
     bb_json_bool(&j, "reverse", r->reverse);
+    bb_json_string(&j, "relabel", r->relabel ? "degree" : "none");
+    if (r->relabel) bb_json_int(&j, "relabel_stripes", r->stripes);
     bb_json_int(&j, "device_loop_arcs", o->device_loop_arcs);
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);

@@ -192,7 +192,7 @@ static void intro_sort(int64_t *a, int64_t len, int depth)
     insertion_sort(a, len);
 }
 
-static void sort_row(int64_t *a, int64_t len)
+void bb_sort_row(int64_t *a, int64_t len)
 {
     int depth = 0;
     for (int64_t l = len; l > 1; l >>= 1) depth += 2;
@@ -202,18 +202,25 @@ static void sort_row(int64_t *a, int64_t len)
 /* Per row: credit the forward entries, decode the reverse ones, sort, drop
  * duplicates and the self-loop. Threads take row ranges holding about the
  * same number of raw arcs. */
+void bb_rows_of_thread(const int64_t *off, int64_t nrows, int tid, int nthreads, int64_t *r0_p,
+                       int64_t *r1_p)
+{
+    int64_t arcs = off[nrows];   /* thread t starts at the row of arc t x arcs / nthreads */
+    *r0_p = tid == 0 ? 0
+                     : bb_lower_bound_i64(off, 0, nrows,
+                                          arcs / nthreads * tid + arcs % nthreads * tid / nthreads);
+    *r1_p = tid == nthreads - 1
+                ? nrows
+                : bb_lower_bound_i64(off, 0, nrows,
+                                     arcs / nthreads * (tid + 1) +
+                                         arcs % nthreads * (tid + 1) / nthreads);
+}
+
 static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
-    int64_t raw = job->raw_arcs;   /* first row of each thread's share of the raw arcs */
-    int64_t r0 = tid == 0 ? 0
-                          : bb_lower_bound_i64(job->off, 0, job->nrows,
-                                               raw / nthreads * tid + raw % nthreads * tid / nthreads);
-    int64_t r1 = tid == nthreads - 1
-                     ? job->nrows
-                     : bb_lower_bound_i64(job->off, 0, job->nrows,
-                                          raw / nthreads * (tid + 1) +
-                                              raw % nthreads * (tid + 1) / nthreads);
+    int64_t r0, r1;
+    bb_rows_of_thread(job->off, job->nrows, tid, nthreads, &r0, &r1);
     for (int64_t r = r0; r < r1; r++) {
         int64_t *a = job->cols + job->off[r], self = job->lo + r;
         int64_t len = job->off[r + 1] - job->off[r], fwd = 0, k = 0;
@@ -222,7 +229,7 @@ static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
             else a[i] = ~a[i];
         }
         job->credit[r] = fwd;
-        sort_row(a, len);
+        bb_sort_row(a, len);
         for (int64_t i = 0; i < len; i++)
             if (a[i] != self && (k == 0 || a[i] != a[k - 1])) a[k++] = a[i];
         job->newdeg[r] = k;

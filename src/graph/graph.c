@@ -151,6 +151,8 @@ void boxbfs_graph_free(boxbfs_graph_t graph)
     free_array(graph, graph->columns);
     free_array(graph, graph->edge_credit);
     free_array(graph, graph->external);
+    free(graph->loaded);
+    free(graph->relabeled);
     if (graph->mapping != NULL) munmap(graph->mapping, graph->mapping_bytes);
     free(graph);
 }
@@ -171,21 +173,39 @@ boxbfs_status_t boxbfs_graph_rows(boxbfs_graph_t graph, int64_t *lo_p, int64_t *
     return BOXBFS_OK;
 }
 
+/* One n-entry id array copied, or NULL for NULL. */
+static boxbfs_status_t copy_ids(const int64_t *from, int64_t n, const char *what, int64_t **to_p)
+{
+    *to_p = NULL;
+    if (from == NULL) return BOXBFS_OK;
+    BB_CHECK(bb_malloc((size_t)n * sizeof **to_p, what, to_p));
+    memcpy(*to_p, from, (size_t)n * sizeof **to_p);
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_graph_copy_ids(struct boxbfs_graph *to, const struct boxbfs_graph *from)
+{
+    to->id_base = from->id_base;
+    BB_CHECK(copy_ids(from->external, from->n, "external ids", &to->external));
+    BB_CHECK(copy_ids(from->loaded, from->n, "vertex order", &to->loaded));
+    return copy_ids(from->relabeled, from->n, "vertex order", &to->relabeled);
+}
+
 /* -1 when internal names no vertex. */
 int64_t boxbfs_graph_external_id(boxbfs_graph_t graph, int64_t internal)
 {
     if (graph == NULL || internal < 0 || internal >= graph->n) return -1;
+    if (graph->loaded != NULL) internal = graph->loaded[internal];
     return graph->external != NULL ? graph->external[internal] : internal + graph->id_base;
 }
 
-boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
-                                         int64_t *internal_p)
+/* The vertex as loaded (before any relabeling) of an external id. */
+static boxbfs_status_t loaded_id(boxbfs_graph_t graph, int64_t external, int64_t *loaded_p)
 {
-    if (graph == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph is NULL");
     if (graph->external != NULL) {   /* sorted ascending: binary search */
         int64_t lo = bb_lower_bound_i64(graph->external, 0, graph->n, external);
         if (lo < graph->n && graph->external[lo] == external) {
-            if (internal_p) *internal_p = lo;
+            *loaded_p = lo;
             return BOXBFS_OK;
         }
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "vertex %lld is not in graph %s",
@@ -197,6 +217,16 @@ boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
                             "vertex %lld is not in graph %s: ids are [%lld, %lld]",
                             (long long)external, graph->name, (long long)graph->id_base,
                             (long long)(graph->id_base + graph->n - 1));
-    if (internal_p) *internal_p = external - graph->id_base;
+    *loaded_p = external - graph->id_base;
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t boxbfs_graph_internal_id(boxbfs_graph_t graph, int64_t external,
+                                         int64_t *internal_p)
+{
+    int64_t u = 0;
+    if (graph == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "graph is NULL");
+    BB_CHECK(loaded_id(graph, external, &u));
+    if (internal_p) *internal_p = graph->relabeled != NULL ? graph->relabeled[u] : u;
     return BOXBFS_OK;
 }

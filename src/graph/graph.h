@@ -44,6 +44,11 @@ struct boxbfs_graph {
      * SNAP ids with gaps), else i + id_base (1 for Matrix Market, 0 otherwise). */
     int64_t *external;
     int64_t id_base;
+    /* Vertex order (boxbfs_graph_relabel_by_degree): vertex v is vertex
+     * loaded[v] of the graph as loaded, to which the external ids above
+     * belong, and vertex u of that graph is relabeled[u] here. NULL: as
+     * loaded. */
+    int64_t *loaded, *relabeled;
     int64_t self_loops, duplicate_arcs;   /* dropped while building */
     char name[256];
     /* When arrays point into a mapped binary file, the mapping to release. */
@@ -122,6 +127,17 @@ boxbfs_status_t bb_graph_load_slice(const char *spec, int directed, int threads,
  * UNSUPPORTED for a slice, NO_MEMORY. */
 boxbfs_status_t bb_graph_transpose_csr(const struct boxbfs_graph *g, int64_t **offsets_p,
                                        int64_t **columns_p);
+
+/* to (same n as from) maps ids as from does: external ids and vertex order
+ * copied. Returns OK or NO_MEMORY (what was copied is to's, freed with it). */
+boxbfs_status_t bb_graph_copy_ids(struct boxbfs_graph *to, const struct boxbfs_graph *from);
+
+/* Sort a row of column ids ascending (introsort; the CSR builders). */
+void bb_sort_row(int64_t *a, int64_t len);
+/* The rows [*r0_p, *r1_p) of CSR offsets off (nrows rows) that thread tid of
+ * nthreads takes so that every thread holds about the same number of arcs. */
+void bb_rows_of_thread(const int64_t *off, int64_t nrows, int tid, int nthreads, int64_t *r0_p,
+                       int64_t *r1_p);
 
 /* Online CPUs (>= 1), for default thread counts. */
 int bb_cpu_count(void);

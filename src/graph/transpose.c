@@ -50,7 +50,6 @@ boxbfs_status_t boxbfs_graph_reverse(boxbfs_graph_t graph, boxbfs_graph_t *rever
     r->input_edges = graph->directed ? graph->arcs : graph->input_edges;
     r->directed = graph->directed;
     r->row_hi = graph->n;
-    r->id_base = graph->id_base;
     snprintf(r->name, sizeof r->name, "%.240s reversed", graph->name);
     BB_CHECK_GOTO(bb_graph_transpose_csr(graph, &r->offsets, &r->columns), st, fail);
     BB_CHECK_GOTO(bb_malloc((size_t)(r->n > 0 ? r->n : 1) * sizeof *r->edge_credit,
@@ -58,11 +57,7 @@ boxbfs_status_t boxbfs_graph_reverse(boxbfs_graph_t graph, boxbfs_graph_t *rever
     for (int64_t v = 0; v < r->n; v++)
         r->edge_credit[v] = graph->directed || graph->edge_credit == NULL
                                 ? r->offsets[v + 1] - r->offsets[v] : graph->edge_credit[v];
-    if (graph->external) {
-        BB_CHECK_GOTO(bb_malloc((size_t)r->n * sizeof *r->external, "external ids", &r->external),
-                      st, fail);
-        memcpy(r->external, graph->external, (size_t)r->n * sizeof *r->external);
-    }
+    BB_CHECK_GOTO(bb_graph_copy_ids(r, graph), st, fail);
     *reversed_p = r;
     return BOXBFS_OK;
 fail:

@@ -631,6 +631,10 @@ boxbfs_status_t bb_io_save_binary(boxbfs_graph_t graph, const char *path)
                             "%s: compressed binary graphs are not supported, write a .bbcsr file",
                             path);
     BB_CHECK(bb_graph_require_whole(g, "writing a binary graph"));
+    if (g->loaded != NULL)   /* the format keeps external ids ascending */
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "%s: graph %s is relabeled (its vertex order is not the one loaded): "
+                            "save it before boxbfs_graph_relabel_by_degree", path, g->name);
     memset(&h, 0, sizeof h);
     memcpy(h.magic, magic, sizeof magic);
     h.version = FORMAT_VERSION;

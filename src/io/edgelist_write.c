@@ -71,12 +71,7 @@ static boxbfs_status_t put_edge(writer_t *w, int64_t src, int64_t dst)
     return BOXBFS_OK;
 }
 
-static int64_t external_id(const struct boxbfs_graph *g, int64_t v)
-{
-    return g->external != NULL ? g->external[v] : v + g->id_base;
-}
-
-static boxbfs_status_t write_edges(writer_t *w, const struct boxbfs_graph *g)
+static boxbfs_status_t write_edges(writer_t *w, boxbfs_graph_t g)
 {
     int64_t lines = 0;
     int len;
@@ -92,10 +87,10 @@ static boxbfs_status_t write_edges(writer_t *w, const struct boxbfs_graph *g)
                    (long long)g->n, (long long)lines);
     w->used = len > 0 && (size_t)len < sizeof w->buf ? (size_t)len : 0;
     for (int64_t u = 0; u < g->n; u++) {
-        int64_t eu = external_id(g, u);
+        int64_t eu = boxbfs_graph_external_id(g, u);
         for (int64_t k = g->offsets[u]; k < g->offsets[u + 1]; k++) {
             int64_t v = g->columns[k];
-            if (g->directed || u <= v) BB_CHECK(put_edge(w, eu, external_id(g, v)));
+            if (g->directed || u <= v) BB_CHECK(put_edge(w, eu, boxbfs_graph_external_id(g, v)));
         }
     }
     return flush_out(w);
