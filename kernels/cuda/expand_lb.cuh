@@ -29,7 +29,10 @@ constexpr int kThreads = 256;                        /* binsearch block      */
 constexpr int kMpThreads = 256;                      /* mergepath block      */
 constexpr int kMpSteps = 8;                          /* path steps per thread */
 constexpr uint32_t kMpTile = kMpThreads * kMpSteps;  /* path items per tile   */
-constexpr int kStage = 512;                          /* staged ids per warp: >= 32 x K */
+/* Staged ids per warp: 32 x 8 (K <= 8 fits whole). 8 KiB per block; with
+ * 512 a binsearch block took 33 KiB of shared memory, and its four blocks per
+ * SM (64 registers per thread) left 92 KiB of L1 instead of 124. */
+constexpr int kStage = 256;
 
 /* The binsearch block's staging of a list that every warp of the grid
  * appends to (the atomic method's next frontier, the 2D expand's own
@@ -53,17 +56,27 @@ struct WarpStage {
         if (bb_lane() == 0) count[w] = 0;
         __syncwarp();
     }
-    /* Room for n ids per lane (all lanes call it; 32 n <= kStage), after a
-     * flush to (counter, out) when they would not fit: this lane's first
-     * slot in ids[warp]. Write them, then __syncwarp() before the next flush. */
-    __device__ unsigned reserve(unsigned n, unsigned long long *counter, uint32_t *out)
+    /* Room for n ids per lane (all lanes call it), after a flush to
+     * (counter, out) when they would not fit: this lane's first slot in *to_p,
+     * ids[warp], or, for more than kStage ids at once (K = 16), in out itself
+     * after one atomic for the warp. Write them, then __syncwarp() before the
+     * next flush. */
+    __device__ unsigned long long reserve(unsigned n, unsigned long long *counter, uint32_t *out,
+                                          uint32_t **to_p)
     {
         const unsigned incl = bb_warp_inclusive_sum(n), w = threadIdx.x >> 5;
         const unsigned total = __shfl_sync(BB_FULL_MASK, incl, 31);
         if (count[w] + total > (unsigned)kStage) flush(counter, out);
+        if (total > (unsigned)kStage) {
+            unsigned long long base = 0;
+            if (bb_lane() == 0) base = atomicAdd(counter, (unsigned long long)total);
+            *to_p = out;
+            return __shfl_sync(BB_FULL_MASK, base, 0) + incl - n;
+        }
         const unsigned c = count[w];
         __syncwarp();
         if (bb_lane() == 0) count[w] = c + total;
+        *to_p = ids[w];
         return c + incl - n;
     }
 };
@@ -81,15 +94,13 @@ __device__ __forceinline__ unsigned long long list_slot(WarpStage *stage, unsign
         *to_p = list;
         return bb_warp_append(counter, n);
     }
-    *to_p = stage->ids[threadIdx.x >> 5];
-    return stage->reserve(n, counter, list);
+    return stage->reserve(n, counter, list, to_p);
 }
 /* The binsearch block's transposition of each warp's 32 x K edges (lane l
  * finds the vertices of edges l K .. l K + K - 1 and loads the columns of
  * edges l, l + 32, ...). One padding word per 32 keeps both the writes
- * (stride K) and the reads (stride 1) free of bank conflicts. K = 16 would
- * take the static shared memory past 48 KB with the WarpStage: it keeps the
- * lane-consecutive loads. */
+ * (stride K) and the reads (stride 1) free of bank conflicts. K = 16 keeps
+ * the lane-consecutive loads (and the shared memory it would take). */
 template <int K> constexpr bool kTranspose = K <= 8;
 template <int K> constexpr int kTrWords = kTranspose<K> ? 32 * K + K : 1;
 template <int K>
@@ -159,6 +170,11 @@ struct Frontier {
     int mode;
     uint64_t f0;
 };
+
+/* A frontier arc's column, read once: evict-first (ld.global.cs), so that
+ * the stream of columns does not push the Visited words out of L1 (with
+ * --relabel degree most probes hit the hubs' few KiB of them). */
+__device__ __forceinline__ uint32_t load_column(const uint32_t *p) { return __ldcs(p); }
 
 __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
 {
@@ -260,7 +276,7 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
             __syncwarp();   /* read before the next chunk overwrites */
         }
 #pragma unroll
-        for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
+        for (int j = 0; j < K; j++) v[j] = valid[j] ? load_column(f.columns + col[j]) : 0;
         consume(valid, e, v, u, arcs_acc, &stage);
     }
     consume.flush(&stage);
@@ -347,7 +363,7 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
                 u[j] = valid[j] ? s_par[i] : 0;
             }
 #pragma unroll
-            for (int j = 0; j < K; j++) v[j] = valid[j] ? __ldg(f.columns + col[j]) : 0;
+            for (int j = 0; j < K; j++) v[j] = valid[j] ? load_column(f.columns + col[j]) : 0;
             consume(valid, e, v, u, arcs_acc, nullptr);
         }
         __syncthreads();

@@ -265,6 +265,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     json_summary(&j, "teps_arc", r->teps_arc, r->nroots);
     json_summary(&j, "time_s", r->time_s, r->nroots);
     bb_json_string(&j, "validation", r->validation);
+    if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_begin_object(&j, "traffic");
     bb_json_int(&j, "searches", r->nroots);
     bb_json_int(&j, "total_bytes", r->total_bytes);
@@ -328,7 +329,6 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     for (int p = 0; p < BOXBFS_PHASE_COUNT; p++)
         bb_json_int(&j, boxbfs_phase_name((boxbfs_phase_t)p), r->phase_messages[p]);
     bb_json_end_object(&j);
-    if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_double(&j, "modeled_exchange_s", r->modeled_exchange_s);
     bb_json_double(&j, "modeled_exchange_s_per_bfs", r->nroots ? r->modeled_exchange_s / r->nroots : 0);
     bb_json_begin_object(&j, "link_model");
