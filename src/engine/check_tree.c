@@ -28,7 +28,8 @@ boxbfs_status_t boxbfs_engine_check_tree(boxbfs_engine_t e, int64_t root, int64_
     BB_CHECK(e->team->bcast(e, parent, (size_t)n * sizeof *parent));
     BB_CHECK(e->team->bcast(e, level, (size_t)n * sizeof *level));
     if (validate)
-        st = bb_validate_rows(e->graph, lo, hi, root, parent, level, e->opts.max_depth, &info);
+        st = bb_validate_rows(e->graph, lo, hi, root, parent, level, e->opts.max_depth, NULL,
+                              &info);
     else bb_tree_count_rows(e->graph, lo, hi, level, &info);
     BB_CHECK(e->team->first_error(e, st));
     sums[0] = info.reached;
