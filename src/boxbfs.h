@@ -519,12 +519,17 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t engine, int64_t root, int64_t 
  * max_depth) or only count (0: info
  * from the vertices with level >= 0) a tree of this engine's graph, over all
  * its processes. parent and level (n entries each) are the tree as
- * boxbfs_engine_run left it; with BOXBFS_EXCHANGE_MPI every rank calls this
- * with its arrays, rank 0's (the gathered tree) are broadcast into the
- * others', each rank checks its own rows and the results are combined, so
+ * boxbfs_engine_run left it; with one device per MPI rank every rank calls
+ * this with its arrays, of which only its own rows are read (rank 0's other
+ * rows, the gathered tree, are not): each rank checks its rows with their
+ * parents, the levels of all rows are allgathered into every rank's level
+ * array (validate = 1; parent is only read), and of the other rows' parents
+ * only what the check needs is exchanged. The results are combined, so
  * every rank returns the same status, message (that of the lowest failing
- * rank) and info. Returns OK, VALIDATION (also a root out of range: R0),
- * INVALID_ARG (engine, parent or level NULL), NO_MEMORY. */
+ * rank) and info, those of checking the whole tree's rows on each rank.
+ * Returns OK, VALIDATION (also a root out of range: R0), INVALID_ARG
+ * (engine, parent or level NULL), NO_MEMORY, UNSUPPORTED (across ranks,
+ * more than 2^31 - 1 vertices). */
 boxbfs_status_t boxbfs_engine_check_tree(boxbfs_engine_t engine, int64_t root, int64_t *parent,
                                          int32_t *level, int validate, boxbfs_tree_info_t *info_p);
 

@@ -256,9 +256,9 @@ static void test_validate_slices(int directed)
     }
 
     /* the ranges checked must be held */
-    CHECK(bb_validate_rows(f.slice[0], 0, n, f.root, f.parent, f.level, -1, NULL) ==
+    CHECK(bb_validate_rows(f.slice[0], 0, n, f.root, f.parent, f.level, -1, NULL, NULL) ==
           BOXBFS_ERR_INVALID_ARG);
-    CHECK(bb_validate_rows(f.g, 10, 20, f.root, f.parent, f.level, -1, &info) == BOXBFS_OK);
+    CHECK(bb_validate_rows(f.g, 10, 20, f.root, f.parent, f.level, -1, NULL, &info) == BOXBFS_OK);
 
     for (int s = 0; s < NPARTS; s++) boxbfs_graph_free(f.slice[s]);
     bb_partition_free(&f.part);

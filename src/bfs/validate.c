@@ -5,7 +5,8 @@
  * search in the sorted rows), one over the arcs, both split over threads in
  * contiguous slices so the error reported is the lowest vertex's. Works on a
  * range of rows (an MPI rank's share, graph/graph.h), so that the ranks of a
- * search together check the whole tree (engine/check_tree.c). */
+ * search together check the whole tree (engine/check_tree.c), each with the
+ * parents of its rows only and what the others tell (bb_other_rows_t). */
 #include "config.h"
 
 #include <stdint.h>
@@ -49,8 +50,9 @@
  * their arcs are checked (the tree arrays are whole). R2 needs a row: an
  * undirected edge is in both, so v's own row serves; for a directed graph
  * the arc is in the parent's row, so on a slice R2 of v is checked where
- * its parent's row is, by the parent pass over all vertices. Levels derived
- * from parents walk the whole tree, checking what the walk relies on. */
+ * its parent's row is, by the parent pass over all vertices (or over the
+ * pairs that the other rows sent). Levels derived from parents walk the
+ * whole tree, checking what the walk relies on. */
 
 #define MAX_THREADS 64
 #define MIN_WORK_PER_THREAD ((int64_t)1 << 16)
@@ -70,6 +72,7 @@ typedef struct {
     const int64_t *parent;
     const int32_t *level;      /* given levels, or the derived ones in the arc pass */
     int32_t max_depth;         /* < 0: none */
+    const bb_other_rows_t *others;   /* NULL: parent is whole */
     partial_t part[MAX_THREADS];
 } job_t;
 
@@ -121,6 +124,17 @@ static boxbfs_status_t not_tree_edge(const struct boxbfs_graph *g, int64_t p, in
                         (long long)v, (long long)p, (long long)p, (long long)v);
 }
 
+/* Is p reached (parent not -1)? Another row's parent is not here: its level
+ * says, but for the R6 breaks that its rank listed. */
+static int is_reached(const job_t *job, int64_t p)
+{
+    const bb_other_rows_t *o = job->others;
+    int64_t at;
+    if (o == NULL || (p >= job->lo && p < job->hi)) return job->parent[p] != BOXBFS_UNREACHED;
+    at = bb_lower_bound_i64(o->unlike, 0, o->nunlike, p);
+    return (job->level[p] != BOXBFS_UNREACHED) != (at < o->nunlike && o->unlike[at] == p);
+}
+
 /* Per-vertex rules R1, R2, R3 (given levels), R5 (second root), R6, and the
  * tree counts, over one slice of the vertices. */
 static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
@@ -163,7 +177,7 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
                                 "a second tree, not connected to the root",
                                 (long long)v, (long long)root);
         if (is_tree_edge(g, p, v) == 0) return not_tree_edge(g, p, v);
-        if (parent[p] == BOXBFS_UNREACHED)
+        if (!is_reached(job, p))
             return bb_error_set(BOXBFS_ERR_VALIDATION,
                                 "R3: vertex %lld has parent %lld, which is unreached",
                                 (long long)v, (long long)p);
@@ -179,15 +193,22 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
     return BOXBFS_OK;
 }
 
+/* Vertices the parent pass looks at: all, or the pairs the others sent. */
+static int64_t parent_pass_count(const job_t *job)
+{
+    return job->others ? job->others->nchildren : job->g->n;
+}
+
 /* R2 of the vertices outside the rows whose parent's row is one of them
- * (a slice of a directed graph, see above). */
+ * (a slice of a directed graph, see above), in ascending vertex order. */
 static boxbfs_status_t parent_pass(int tid, int nthreads, void *arg)
 {
     job_t *job = arg;
+    const int64_t *pairs = job->others ? job->others->children : NULL;
     int64_t lo, hi;
-    bb_split_range(job->g->n, tid, nthreads, &lo, &hi);
-    for (int64_t v = lo; v < hi; v++) {
-        int64_t p = job->parent[v];
+    bb_split_range(parent_pass_count(job), tid, nthreads, &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t v = pairs ? pairs[2 * i] : i, p = pairs ? pairs[2 * i + 1] : job->parent[i];
         if (v >= job->lo && v < job->hi) continue;   /* the tree pass's */
         if (p < job->lo || p >= job->hi || p == v || v == job->root) continue;
         if (!row_contains(job->g, p, v)) return not_tree_edge(job->g, p, v);
@@ -313,7 +334,7 @@ static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
  * counts its stored edges instead. */
 boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
                                  const int64_t *parent, const int32_t *level, int32_t max_depth,
-                                 boxbfs_tree_info_t *info_p)
+                                 const bb_other_rows_t *others, boxbfs_tree_info_t *info_p)
 {
     boxbfs_status_t st = BOXBFS_OK;
     int32_t *derived = NULL;
@@ -321,7 +342,7 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     boxbfs_tree_info_t info = {0, 0, 0, 0};
     int32_t max_level = -1;
     int nthreads;
-    int64_t n;
+    int64_t n, root_parent;
 
     if (graph == NULL || parent == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: %s is NULL",
@@ -332,14 +353,19 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
                             "validate: rows [%lld, %lld) are not within the rows [%lld, %lld) "
                             "that graph %s holds", (long long)lo, (long long)hi,
                             (long long)graph->row_lo, (long long)graph->row_hi, graph->name);
+    if (others && level == NULL)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "validate: the parents of rows [%lld, %lld) alone need the levels",
+                            (long long)lo, (long long)hi);
     /* R0 */
     if (root < 0 || root >= n)
         return bb_error_set(BOXBFS_ERR_VALIDATION, "R0: root %lld out of range [0, %lld)",
                             (long long)root, (long long)n);
-    if (parent[root] != root)
+    root_parent = others ? others->root_parent : parent[root];
+    if (root_parent != root)
         return bb_error_set(BOXBFS_ERR_VALIDATION,
                             "R0: root %lld has parent %lld, expected itself", (long long)root,
-                            (long long)parent[root]);
+                            (long long)root_parent);
     if (level && level[root] != 0)
         return bb_error_set(BOXBFS_ERR_VALIDATION, "R0: root %lld has level %d, expected 0",
                             (long long)root, (int)level[root]);
@@ -352,6 +378,7 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     job->parent = parent;
     job->level = level;
     job->max_depth = max_depth;
+    job->others = others;
     nthreads = thread_count(hi - lo);
     BB_CHECK_GOTO(bb_parallel_run(nthreads, tree_pass, job), st, out);
     for (int t = 0; t < nthreads; t++) {
@@ -363,7 +390,7 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     if (graph->edge_credit == NULL)   /* no per-vertex credit: count stored edges */
         info.input_edges = graph->directed ? info.arcs : info.arcs / 2;
     if (graph->directed && bb_graph_is_slice(graph))
-        BB_CHECK_GOTO(bb_parallel_run(thread_count(n), parent_pass, job), st, out);
+        BB_CHECK_GOTO(bb_parallel_run(thread_count(parent_pass_count(job)), parent_pass, job), st, out);
 
     if (level == NULL) {
         BB_CHECK_GOTO(bb_malloc((size_t)n * sizeof *derived, "levels derived from parents",
@@ -387,7 +414,7 @@ boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_
 {
     if (graph == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
-    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, -1, info_p);
+    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, -1, NULL, info_p);
 }
 
 boxbfs_status_t boxbfs_validate_depth(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
@@ -397,7 +424,7 @@ boxbfs_status_t boxbfs_validate_depth(boxbfs_graph_t graph, int64_t root, const 
     if (graph == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
     return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, max_depth,
-                            info_p);
+                            NULL, info_p);
 }
 
 void bb_tree_count_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, const int32_t *level,

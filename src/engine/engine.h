@@ -140,9 +140,18 @@ typedef struct bb_team_ops {
     /* --exchange nccl: the communicators of this process's devices into
      * e->xchg.nccl (rank = engine device index), after the devices opened. */
     boxbfs_status_t (*nccl_open)(boxbfs_engine_t e);
-    /* Collectives of boxbfs_engine_check_tree, called by every process:
-     * copy bytes at buf from rank 0 to every process; */
-    boxbfs_status_t (*bcast)(boxbfs_engine_t e, void *buf, size_t bytes);
+    /* Collectives of boxbfs_engine_check_tree, called by every process.
+     * Several processes only (NULL in the thread team): every process's
+     * rows [part.lo[first], part.lo[first + nlocal]) of level (n entries)
+     * into every process's level; */
+    boxbfs_status_t (*allgather_levels)(boxbfs_engine_t e, int32_t *level);
+    /* several processes only: counts[p] records of width int64s (send
+     * holds them in process order) to process p; *recv_p (malloc'ed, the
+     * caller frees it) receives the records sent here, in process order,
+     * *nrecv_p their count. Every process returns the same status; */
+    boxbfs_status_t (*exchange_records)(boxbfs_engine_t e, const int64_t *send,
+                                        const int64_t *counts, int width, int64_t **recv_p,
+                                        int64_t *nrecv_p);
     /* sum (max = 0) or maximum (max = 1) of count values over processes, in
      * place, everywhere; */
     boxbfs_status_t (*allreduce)(boxbfs_engine_t e, int64_t *values, int count, int max);

@@ -75,14 +75,6 @@ int boxbfs_mpi_launched_processes(void)
 }
 
 /* One process: every collective is already complete. */
-static boxbfs_status_t threads_bcast(boxbfs_engine_t e, void *buf, size_t bytes)
-{
-    (void)e;
-    (void)buf;
-    (void)bytes;
-    return BOXBFS_OK;
-}
-
 static boxbfs_status_t threads_allreduce(boxbfs_engine_t e, int64_t *values, int count, int max)
 {
     (void)e;
@@ -105,7 +97,6 @@ const bb_team_ops_t bb_team_threads = {
     .finish = threads_finish,
     .fail = threads_fail,
     .nccl_open = threads_nccl_open,
-    .bcast = threads_bcast,
     .allreduce = threads_allreduce,
     .first_error = threads_agree,
 };

@@ -7,7 +7,8 @@
  * from GPU memory: peer/exchange_nccl.c); after the
  * search the traffic counters are summed on rank 0 (MPI_Reduce) and the
  * levels and parents gathered there (MPI_Gatherv); boxbfs_engine_check_tree
- * broadcasts them back and combines the ranks' checks. */
+ * allgathers the levels (MPI_Allgatherv), exchanges the few parents that a
+ * rank's check needs from others (MPI_Alltoallv) and combines the checks. */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -28,6 +29,8 @@ typedef struct {
     uint64_t *mine;      /* 4 x ndev: this rank's row, packed */
     uint64_t *rows;      /* size x (4 x ndev): allgathered rows */
     uint64_t *books;     /* size x BOOKS */
+    int *vcounts;        /* 4 x size: counts and displacements of the v-collectives */
+    int64_t *peer_counts;   /* size: records each rank sends this one */
 } mpi_team_t;
 
 enum { BOOKS = 7 };      /* level_frontier, frontier_count, frontier_arcs, 4 phase times */
@@ -66,6 +69,8 @@ static boxbfs_status_t mpi_open(boxbfs_engine_t e)
     BB_CHECK(bb_calloc(4 * (size_t)t->size, 8, "published row", &t->mine));
     BB_CHECK(bb_calloc((size_t)t->size * 4 * (size_t)t->size, 8, "published rows", &t->rows));
     BB_CHECK(bb_calloc((size_t)t->size * BOOKS, 8, "published books", &t->books));
+    BB_CHECK(bb_calloc(4 * (size_t)t->size, sizeof *t->vcounts, "collective counts", &t->vcounts));
+    BB_CHECK(bb_calloc((size_t)t->size, 8, "record counts", &t->peer_counts));
     return BOXBFS_OK;
 }
 
@@ -79,6 +84,8 @@ static void mpi_close(boxbfs_engine_t e)
     free(t->mine);
     free(t->rows);
     free(t->books);
+    free(t->vcounts);
+    free(t->peer_counts);
     free(t);
     e->team_state = NULL;
 }
@@ -281,24 +288,6 @@ static boxbfs_status_t mpi_nccl_open(boxbfs_engine_t e)
     return bb_nccl_ops_ptr->open_rank(msg, t->size, t->rank, e->order[t->rank], &e->xchg.nccl);
 }
 
-/* Rank 0's bytes to every rank, in pieces that fit MPI's int counts. */
-static boxbfs_status_t mpi_bcast(boxbfs_engine_t e, void *buf, size_t bytes)
-{
-    mpi_team_t *t = e->team_state;
-    const size_t piece = (size_t)1 << 30;
-    for (size_t at = 0; at < bytes; at += piece)
-        MPI_Bcast((char *)buf + at, (int)(bytes - at < piece ? bytes - at : piece), MPI_BYTE, 0,
-                  t->comm);
-    return BOXBFS_OK;
-}
-
-static boxbfs_status_t mpi_allreduce(boxbfs_engine_t e, int64_t *values, int count, int max)
-{
-    mpi_team_t *t = e->team_state;
-    MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, max ? MPI_MAX : MPI_SUM, t->comm);
-    return BOXBFS_OK;
-}
-
 /* The lowest failing rank's status and message, everywhere. */
 static boxbfs_status_t mpi_first_error(boxbfs_engine_t e, boxbfs_status_t st)
 {
@@ -307,6 +296,73 @@ static boxbfs_status_t mpi_first_error(boxbfs_engine_t e, boxbfs_status_t st)
     char message[1024];
     if (bb_mpi_first_failure(t->comm, st, &status, message, sizeof message) < 0) return BOXBFS_OK;
     return bb_error_set(status, "%s", message);
+}
+
+/* Every rank's rows of the levels to every rank, in place. The partition is
+ * the same everywhere, so every rank refuses a graph too large alike. */
+static boxbfs_status_t mpi_allgather_levels(boxbfs_engine_t e, int32_t *level)
+{
+    mpi_team_t *t = e->team_state;
+    int *count = t->vcounts, *displ = t->vcounts + t->size;
+    if (e->part.lo[t->size] > INT_MAX)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "--exchange mpi checks trees of at most 2^31 - 1 vertices");
+    for (int d = 0; d < t->size; d++) {
+        count[d] = (int)(e->part.lo[d + 1] - e->part.lo[d]);
+        displ[d] = (int)e->part.lo[d];
+    }
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, level, count, displ, MPI_INT32_T, t->comm);
+    return BOXBFS_OK;
+}
+
+/* The record counts by MPI_Alltoall, the room for those received agreed on
+ * (a rank that cannot make it must not leave the others in the exchange),
+ * then the records by MPI_Alltoallv. */
+static boxbfs_status_t mpi_exchange_records(boxbfs_engine_t e, const int64_t *send,
+                                            const int64_t *counts, int width, int64_t **recv_p,
+                                            int64_t *nrecv_p)
+{
+    mpi_team_t *t = e->team_state;
+    int *scount = t->vcounts, *sdispl = scount + t->size, *rcount = sdispl + t->size,
+        *rdispl = rcount + t->size;
+    int64_t sent = 0, got = 0, *recv = NULL;
+    boxbfs_status_t st = BOXBFS_OK;
+    MPI_Datatype record;
+    MPI_Alltoall(counts, 1, MPI_INT64_T, t->peer_counts, 1, MPI_INT64_T, t->comm);
+    for (int r = 0; r < t->size; r++) {
+        scount[r] = (int)counts[r];
+        sdispl[r] = (int)sent;
+        rcount[r] = (int)t->peer_counts[r];
+        rdispl[r] = (int)got;
+        sent += counts[r];
+        got += t->peer_counts[r];
+    }
+    if (sent > INT_MAX || got > INT_MAX)
+        st = bb_error_set(BOXBFS_ERR_UNSUPPORTED, "rank %d: %lld records to send and %lld to "
+                          "receive: MPI counts hold at most 2^31 - 1", t->rank, (long long)sent,
+                          (long long)got);
+    else
+        st = bb_malloc((size_t)(got > 0 ? got : 1) * (size_t)width * 8, "records received",
+                       &recv);
+    st = mpi_first_error(e, st);
+    if (st != BOXBFS_OK) {
+        free(recv);
+        return st;
+    }
+    MPI_Type_contiguous(width, MPI_INT64_T, &record);
+    MPI_Type_commit(&record);
+    MPI_Alltoallv(send, scount, sdispl, record, recv, rcount, rdispl, record, t->comm);
+    MPI_Type_free(&record);
+    *recv_p = recv;
+    *nrecv_p = got;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t mpi_allreduce(boxbfs_engine_t e, int64_t *values, int count, int max)
+{
+    mpi_team_t *t = e->team_state;
+    MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, max ? MPI_MAX : MPI_SUM, t->comm);
+    return BOXBFS_OK;
 }
 
 static const bb_team_ops_t team_mpi = {
@@ -322,7 +378,8 @@ static const bb_team_ops_t team_mpi = {
     .finish = mpi_finish,
     .fail = mpi_fail,
     .nccl_open = mpi_nccl_open,
-    .bcast = mpi_bcast,
+    .allgather_levels = mpi_allgather_levels,
+    .exchange_records = mpi_exchange_records,
     .allreduce = mpi_allreduce,
     .first_error = mpi_first_error,
 };
