@@ -45,6 +45,11 @@ for be in cpu cuda; do
     check "directed kron:12 $be: PASS" "grep -q '^validation: PASS' '$tmp/out'"
 done
 check "directed kron:12: cpu and cuda depths equal" "cmp -s '$tmp/cpu.bin' '$tmp/cuda.bin'"
+# --relabel degree on cuda: the depth file of the cpu backend's plain run (input order)
+"$B" msbfs kron:12 --directed --backend cuda --sources 100 --group-size 64 --relabel degree \
+    --output-depths "$tmp/relabel.bin" >"$tmp/out" 2>"$tmp/err"
+check "directed kron:12 cuda --relabel degree: PASS, the cpu depths" \
+    "grep -q '^validation: PASS' '$tmp/out' && cmp -s '$tmp/cpu.bin' '$tmp/relabel.bin'"
 # a larger graph: the sampled check (first and last source of each group)
 "$B" msbfs kron:18 --backend cuda --sources 512 --json "$tmp/big.json" >"$tmp/out" 2>"$tmp/err"
 check "kron:18 x 512 on cuda: PASS (8 sampled)" "grep -q '^validation: PASS (8 sources' '$tmp/out'"

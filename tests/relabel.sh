@@ -2,9 +2,10 @@
 # --relabel degree (README "Vertex order by degree"): the search runs on a
 # copy numbered by decreasing degree, but everything a user sees is in the
 # input's ids: the same roots, and per vertex the same level in --output
-# (parents may differ among equally deep ones, each validated), the same
-# reached counts and TEPS edges; on 1-3 devices, undirected and directed,
-# SNAP ids with gaps, --root given; refused with per-rank slices.
+# (parents may differ among equally deep ones, each validated) in the same
+# row order, the same reached counts and TEPS edges; on 1-4 devices,
+# undirected and directed, SNAP ids with gaps, --root given, 2D; msbfs's
+# depth files byte for byte; refused with per-rank slices.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -24,7 +25,11 @@ same_levels() {
     # root, levels, reached and validated columns of the per-root table
     awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$tmp/plain.txt" >"$tmp/plain.rows"
     awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$tmp/relabel.txt" >"$tmp/relabel.rows"
+    # rows in the input's order: the vertex columns equal unsorted
+    cut -d' ' -f1 "$tmp/plain.out" >"$tmp/plain.v"
+    cut -d' ' -f1 "$tmp/relabel.out" >"$tmp/relabel.v"
     [ -s "$tmp/plain.lv" ] && cmp -s "$tmp/plain.lv" "$tmp/relabel.lv" &&
+        cmp -s "$tmp/plain.v" "$tmp/relabel.v" &&
         [ -s "$tmp/plain.rows" ] && cmp -s "$tmp/plain.rows" "$tmp/relabel.rows" &&
         grep -q 'relabeled: by degree' "$tmp/relabel.txt" &&
         grep -q '"relabel": "degree"' "$tmp/r.json" && grep -q '"validation": "passed"' "$tmp/r.json"
@@ -45,6 +50,25 @@ check "2d partition 2x2" 'same_levels p2 kron:10 --partition 2d --devices 4'
 check "stripes = devices in the report" \
     '"$BOXBFS" bfs kron:10 --backend cpu --devices 3 --roots 1 --relabel degree >"$tmp/s.txt" 2>&1 &&
      grep -q "relabeled: by degree, 3 stripes" "$tmp/s.txt"'
+
+# msbfs: every source's depths, text and binary, equal byte for byte
+msbfs_same() {   # GRAPH SOURCES OPTIONS...
+    graph=$1 ns=$2
+    shift 2
+    for f in d.txt d.bin; do
+        "$BOXBFS" msbfs "$graph" --backend cpu --sources $ns "$@" --output-depths "$tmp/plain.$f" \
+            >"$tmp/m.txt" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
+        "$BOXBFS" msbfs "$graph" --backend cpu --sources $ns "$@" --relabel degree \
+            --output-depths "$tmp/relabel.$f" --json "$tmp/m.json" >"$tmp/mr.txt" 2>"$tmp/err" ||
+            { cat "$tmp/err"; return 1; }
+        cmp -s "$tmp/plain.$f" "$tmp/relabel.$f" || return 1
+    done
+    grep -q '"relabel": "degree"' "$tmp/m.json" && grep -q 'relabeled: by degree' "$tmp/mr.txt"
+}
+check "msbfs kron:10: the same depth files (text, binary)" 'msbfs_same kron:10 40'
+check "msbfs directed kron:9, groups of 32, 2 devices" \
+    'msbfs_same kron:9 40 --directed --group-size 32 --devices 2'
+check "msbfs SNAP ids with gaps" 'msbfs_same "$data/io_gaps.txt" 3'
 
 "$BOXBFS" bfs kron:6 --backend cpu --relabel sideways >/dev/null 2>"$tmp/e"
 st=$?

@@ -81,6 +81,16 @@ void bb_cli_note_direction(const char *spec, const boxbfs_load_options_t *opts);
 boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
                                   const boxbfs_load_options_t *opts, boxbfs_graph_t *graph_p);
 
+/* --relabel degree: *graph_p replaced by its copy numbered by degree in
+ * stripes (boxbfs_graph_relabel_by_degree), the count internal ids in ids
+ * mapped to the same vertices of the copy, the time it took in *seconds_p.
+ * Refuses a slice (usage error). Returns 0 or the exit code, after a message. */
+int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int count,
+                   double *seconds_p);
+/* The internal id of the i-th vertex in the input's order (per-vertex files
+ * keep that order, relabeled or not). */
+int64_t bb_cli_input_vertex(boxbfs_graph_t g, int64_t i);
+
 /* Load spec and write it to out (gen, convert): a binary CSR when out ends in
  * .bbcsr, else an edge list ("-": stdout), replacing a regular out only once
  * complete. Says "boxbfs: COMMAND: NAME -> OUT: ..." on stderr; generate

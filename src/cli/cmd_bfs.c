@@ -34,44 +34,17 @@ static int choose_roots(boxbfs_graph_t g, const bb_bfs_args_t *a, int64_t **root
     return bb_cli_random_roots(g, a->nroots, a->seed, roots_p, count_p);
 }
 
-/* --relabel degree: the graph numbered by degree, one stripe per device,
- * replaces the loaded one; the roots (chosen on the loaded graph, so the
- * same set) follow their vertices. */
-static int relabel_graph(const bb_bfs_args_t *a, bb_bfs_report_t *r, int nroots)
-{
-    boxbfs_graph_t relabeled;
-    boxbfs_status_t st;
-    int procs = boxbfs_mpi_launched_processes();
-    double t0 = bb_now_s();
-    if (bb_graph_is_slice(r->graph)) {
-        bb_cli_error("--relabel numbers the whole graph: it does not combine with per-rank "
-                     "slices (add --whole-graph)");
-        return BB_EXIT_USAGE;
-    }
-    r->stripes = a->eo.devices > 0 ? a->eo.devices : procs > 1 ? procs : 1;
-    if ((st = boxbfs_graph_relabel_by_degree(r->graph, r->stripes, &relabeled)) != BOXBFS_OK)
-        return bb_cli_fail(st);
-    for (int i = 0; i < nroots; i++)
-        boxbfs_graph_internal_id(relabeled, boxbfs_graph_external_id(r->graph, r->roots[i]),
-                                 &r->roots[i]);
-    boxbfs_graph_free(r->graph);
-    r->graph = relabeled;
-    r->relabel = 1;
-    r->relabel_s = bb_now_s() - t0;
-    boxbfs_log(BOXBFS_LOG_INFO, "relabeled by degree (%d stripes) in %.3f s", r->stripes,
-               r->relabel_s);
-    return 0;
-}
-
 /* The first root's tree, one line per vertex, into an output file that
  * bb_cmd_bfs commits with the reports or discards. */
 static int write_output(bb_outfile_t *out, const char *path, boxbfs_graph_t g,
                         const int64_t *parent, const int32_t *level)
 {
     if (bb_outfile_open(out, path) != 0) return -1;
-    for (int64_t v = 0; v < g->n; v++)
+    for (int64_t i = 0; i < g->n; i++) {
+        int64_t v = bb_cli_input_vertex(g, i);
         fprintf(out->f, "%lld %d %lld\n", (long long)boxbfs_graph_external_id(g, v), level[v],
                 parent[v] < 0 ? -1LL : (long long)boxbfs_graph_external_id(g, parent[v]));
+    }
     if (ferror(out->f)) {
         bb_cli_error("%s: write failed", path);
         bb_outfile_discard(out);
@@ -329,7 +302,12 @@ int bb_cmd_bfs(int argc, char **argv)
         r.reverse = 1;
     }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
-    if (rc == 0 && a.relabel) rc = relabel_graph(&a, &r, nroots);
+    if (rc == 0 && a.relabel) {   /* the same roots, one stripe per device (or rank) */
+        int procs = boxbfs_mpi_launched_processes();
+        r.stripes = a.eo.devices > 0 ? a.eo.devices : procs > 1 ? procs : 1;
+        rc = bb_cli_relabel(&r.graph, r.stripes, r.roots, nroots, &r.relabel_s);
+        r.relabel = rc == 0;
+    }
     if (rc != 0) goto out;
     {
         double t0 = bb_now_s();

@@ -25,6 +25,8 @@ typedef struct {
     boxbfs_load_options_t load;
     boxbfs_msbfs_options_t o;
     int nsources, backend_given, devices_given, validate;
+    int relabel;         /* --relabel degree */
+    double relabel_s;
     uint64_t seed;
 } args_t;
 
@@ -52,6 +54,8 @@ static void usage(FILE *f)
         "                         ends in .txt or is '-'\n"
         "  --closeness FILE       'source reached eccentricity sum_depth closeness' per source\n"
         "  --json FILE            machine-readable report ('-' = stdout)\n"
+        "  --relabel none|degree  search a copy numbered by decreasing degree, hubs first (ids in\n"
+        "                         every output stay the input's; default none)\n"
         "  --no-validate          skip the check against the reference BFS\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n");
 }
@@ -139,6 +143,11 @@ static int parse_args(int argc, char **argv, args_t *a)
         } else if (OPT("--json")) {
             NEED_VALUE("--json");
             a->json = v;
+        } else if (OPT("--relabel")) {
+            NEED_VALUE("--relabel");
+            if (strcmp(v, "none") != 0 && strcmp(v, "degree") != 0)
+                return bb_cli_usage_error("msbfs", "--relabel: unknown value '%s' (none, degree)", v);
+            a->relabel = strcmp(v, "degree") == 0;
         } else if (OPT("--threads")) {
             NEED_VALUE("--threads");
             if (bb_parse_i64(v, 0, 65536, &n))
@@ -290,7 +299,8 @@ static int write_depths(const char *path, boxbfs_graph_t g, const int64_t *sourc
         fprintf(f, "# vertex");
         for (int i = 0; i < ns; i++) fprintf(f, " %lld", (long long)boxbfs_graph_external_id(g, sources[i]));
         fputc('\n', f);
-        for (int64_t v = 0; v < n; v++) {
+        for (int64_t k = 0; k < n; k++) {   /* rows in the input's order */
+            int64_t v = bb_cli_input_vertex(g, k);
             fprintf(f, "%lld", (long long)boxbfs_graph_external_id(g, v));
             for (int i = 0; i < ns; i++) fprintf(f, " %d", boxbfs_msbfs_depths(res, i)[v]);
             fputc('\n', f);
@@ -303,7 +313,15 @@ static int write_depths(const char *path, boxbfs_graph_t g, const int64_t *sourc
             int64_t ext = boxbfs_graph_external_id(g, sources[i]);
             fwrite(&ext, 8, 1, f);
         }
-        for (int i = 0; i < ns; i++) fwrite(boxbfs_msbfs_depths(res, i), 4, (size_t)n, f);
+        for (int i = 0; i < ns; i++) {   /* entries in the input's order */
+            const int32_t *depth = boxbfs_msbfs_depths(res, i);
+            int32_t chunk[4096];
+            for (int64_t k = 0; k < n; k += 4096) {
+                int64_t m = n - k < 4096 ? n - k : 4096;
+                for (int64_t c = 0; c < m; c++) chunk[c] = depth[bb_cli_input_vertex(g, k + c)];
+                fwrite(chunk, 4, (size_t)m, f);
+            }
+        }
     }
     return close_out(f, path);
 }
@@ -345,8 +363,11 @@ static void report_text(FILE *f, const report_t *r)
     fprintf(f, "# sources: %lld  group size: %d  groups: %d  groupby: %s (p %lld, q %lld)  alpha: %g  "
                "max depth: ", (long long)rep->nsources, o->group_size, rep->ngroups,
             o->groupby ? "on" : "off", (long long)o->groupby_p, (long long)o->groupby_q, o->alpha);
-    if (o->max_depth >= 0) fprintf(f, "%d\n", o->max_depth);
-    else fprintf(f, "none\n");
+    if (o->max_depth >= 0) fprintf(f, "%d", o->max_depth);
+    else fprintf(f, "none");
+    if (r->a->relabel)
+        fprintf(f, "  relabeled: by degree (%.2f s, not timed)", r->a->relabel_s);
+    fputc('\n', f);
     fprintf(f, "#\n# %6s %6s %5s %7s %4s %4s %12s %16s %12s\n", "group", "device", "size", "levels",
             "td", "bu", "time_s", "arcs_touched", "GTEPS");
     for (int gi = 0; gi < rep->ngroups; gi++) {
@@ -401,6 +422,7 @@ static int report_json(FILE *f, const report_t *r)
     bb_json_int(&j, "groupby_q", o->groupby_q);
     bb_json_int(&j, "max_depth", o->max_depth);
     bb_json_double(&j, "alpha", o->alpha);
+    bb_json_string(&j, "relabel", r->a->relabel ? "degree" : "none");
     bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
     bb_json_int(&j, "devices", o->devices);
     bb_json_bool(&j, "validate", r->a->validate);
@@ -565,6 +587,8 @@ int bb_cmd_msbfs(int argc, char **argv)
     pick_defaults(&a);
     if ((st = bb_cli_load_graph("loading", a.spec, &a.load, &g)) != BOXBFS_OK) return bb_cli_fail(st);
     if ((rc = choose_sources(g, &a, &sources, &ns)) != 0) goto out;
+    /* every device holds the whole graph: one stripe */
+    if (a.relabel && (rc = bb_cli_relabel(&g, 1, sources, ns, &a.relabel_s)) != 0) goto out;
     order = malloc((size_t)ns * sizeof *order);
     keep = calloc((size_t)ns, 1);
     checked = malloc((size_t)ns * sizeof *checked);
