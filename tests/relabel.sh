@@ -5,7 +5,8 @@
 # (parents may differ among equally deep ones, each validated) in the same
 # row order, the same reached counts and TEPS edges; on 1-4 devices,
 # undirected and directed, SNAP ids with gaps, --root given, 2D; msbfs's
-# depth files byte for byte; refused with per-rank slices.
+# depth files byte for byte, bfs --sigma's counts and bc's scores; refused
+# with per-rank slices.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -50,6 +51,29 @@ check "2d partition 2x2" 'same_levels p2 kron:10 --partition 2d --devices 4'
 check "stripes = devices in the report" \
     '"$BOXBFS" bfs kron:10 --backend cpu --devices 3 --roots 1 --relabel degree >"$tmp/s.txt" 2>&1 &&
      grep -q "relabeled: by degree, 3 stripes" "$tmp/s.txt"'
+
+check "bfs --sigma: the same counts file (input order)" \
+    '"$BOXBFS" bfs kron:11 --backend cpu --devices 2 --roots 1 --sigma "$tmp/s1" >/dev/null 2>&1 &&
+     "$BOXBFS" bfs kron:11 --backend cpu --devices 2 --roots 1 --sigma "$tmp/s2" --relabel degree \
+         >/dev/null 2>&1 && [ -s "$tmp/s1" ] && cmp -s "$tmp/s1" "$tmp/s2"'
+
+# bc: the same vertices and scores in the same order (sums in another order:
+# equal to 1e-9 relative), --check passes
+bc_same() {   # GRAPH OPTIONS...
+    graph=$1
+    shift
+    "$BOXBFS" bc "$graph" --backend cpu "$@" --output "$tmp/bc1" >/dev/null 2>"$tmp/err" &&
+        "$BOXBFS" bc "$graph" --backend cpu "$@" --relabel degree --check --json "$tmp/bc.json" \
+            --output "$tmp/bc2" >"$tmp/bc.txt" 2>>"$tmp/err" || { cat "$tmp/err"; return 1; }
+    grep -q '^check: passed' "$tmp/bc.txt" && grep -q '"relabel": "degree"' "$tmp/bc.json" &&
+        [ -s "$tmp/bc1" ] && awk 'NR == FNR { v[FNR] = $1; s[FNR] = $2; n = FNR; next }
+            $1 != v[FNR] { bad = 1 }
+            { d = $2 - s[FNR]; if (d < 0) d = -d; m = s[FNR] < 0 ? -s[FNR] : s[FNR];
+              if (d > 1e-9 * (m > 1 ? m : 1)) bad = 1 }
+            END { exit bad || FNR != n }' "$tmp/bc1" "$tmp/bc2"
+}
+check "bc kron:10, 32 sources, 2 devices: the same scores" 'bc_same kron:10 --sources 32 --devices 2'
+check "bc directed kron:9, every vertex a source" 'bc_same kron:9 --directed --all --devices 1'
 
 # msbfs: every source's depths, text and binary, equal byte for byte
 msbfs_same() {   # GRAPH SOURCES OPTIONS...

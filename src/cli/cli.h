@@ -85,7 +85,7 @@ boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
  * stripes (boxbfs_graph_relabel_by_degree), the count internal ids in ids
  * mapped to the same vertices of the copy, the time it took in *seconds_p.
  * Refuses a slice (usage error). Returns 0 or the exit code, after a message. */
-int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int count,
+int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int64_t count,
                    double *seconds_p);
 /* The internal id of the i-th vertex in the input's order (per-vertex files
  * keep that order, relabeled or not). */

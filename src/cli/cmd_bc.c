@@ -21,7 +21,8 @@ static int write_sigma(const char *path, boxbfs_graph_t g, const int32_t *level,
         bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
         return -1;
     }
-    for (int64_t v = 0; v < boxbfs_graph_vertices(g); v++) {
+    for (int64_t i = 0; i < boxbfs_graph_vertices(g); i++) {   /* in the input's order */
+        int64_t v = bb_cli_input_vertex(g, i);
         long long id = (long long)boxbfs_graph_external_id(g, v);
         if (sigma_d) fprintf(f, "%lld %d %.17g\n", id, level[v], sigma_d[v]);
         else fprintf(f, "%lld %d %llu\n", id, level[v], (unsigned long long)sigma[v]);
@@ -191,6 +192,8 @@ static const char bc_usage[] =
     "  --output FILE          'vertex bc' per vertex, input ids\n"
     "  --json FILE            machine-readable report ('-' = stdout)\n"
     "  --check                compare with the sequential reference (Brandes) on the same sources\n"
+    "  --relabel none|degree  search a copy numbered by decreasing degree, hubs first (ids in\n"
+    "                         every output stay the input's; default none)\n"
     "  --threads N            generator/loader threads (default: all CPUs)\n";
 
 typedef struct {
@@ -198,6 +201,8 @@ typedef struct {
     boxbfs_load_options_t load;
     boxbfs_backend_t backend;
     int backend_given, devices, all, normalized, check;
+    int relabel;            /* --relabel degree */
+    double relabel_s;
     int64_t sources, top;
     uint64_t seed;
 } bc_args_t;
@@ -253,6 +258,11 @@ static int bc_parse(int argc, char **argv, bc_args_t *a)
         } else if (OPT("--json")) {
             NEED("--json");
             a->json = v;
+        } else if (OPT("--relabel")) {
+            NEED("--relabel");
+            if (strcmp(v, "none") != 0 && strcmp(v, "degree") != 0)
+                return bb_cli_usage_error("bc", "--relabel: unknown value '%s' (none, degree)", v);
+            a->relabel = strcmp(v, "degree") == 0;
         } else if (OPT("--threads")) {
             NEED("--threads");
             if (bb_parse_i64(v, 0, 65536, &n))
@@ -330,8 +340,10 @@ static int bc_write_output(const char *path, boxbfs_graph_t g, const double *bc)
         bb_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
         return -1;
     }
-    for (int64_t v = 0; v < boxbfs_graph_vertices(g); v++)
+    for (int64_t i = 0; i < boxbfs_graph_vertices(g); i++) {   /* in the input's order */
+        int64_t v = bb_cli_input_vertex(g, i);
         fprintf(f, "%lld %.17g\n", (long long)boxbfs_graph_external_id(g, v), bc[v]);
+    }
     if (ferror(f) | (f != stdout ? fclose(f) : fflush(f))) {
         bb_cli_error("%s: write failed", path);
         return -1;
@@ -370,7 +382,9 @@ static void bc_json(FILE *f, const bc_args_t *a, boxbfs_bc_result_t res, boxbfs_
     bb_json_int(&j, "top", a->top);
     bb_json_string(&j, "output", a->output ? a->output : "");
     bb_json_bool(&j, "check", a->check);
+    bb_json_string(&j, "relabel", a->relabel ? "degree" : "none");
     bb_json_end_object(&j);
+    if (a->relabel) bb_json_double(&j, "relabel_s", a->relabel_s);
     bb_json_string(&j, "backend", boxbfs_backend_name(a->backend));
     bb_json_int(&j, "devices", a->devices);
     bb_json_begin_array(&j, "device_names");
@@ -459,6 +473,8 @@ int bb_cmd_bc(int argc, char **argv)
         rc = BB_EXIT_RUNTIME;
         goto out;
     }
+    /* the same sources; every device holds the whole graph: one stripe */
+    if (a.relabel && (rc = bb_cli_relabel(&g, 1, src, k, &a.relabel_s)) != 0) goto out;
     boxbfs_bc_options_init(&o);
     o.backend = a.backend;
     o.devices = a.devices;
@@ -497,6 +513,7 @@ int bb_cmd_bc(int argc, char **argv)
                boxbfs_graph_is_directed(g) ? "directed" : "undirected", (long long)k,
                k == n ? " (all)" : " (sampled)", boxbfs_backend_name(a.backend), a.devices,
                boxbfs_bc_device_name(res, 0));
+        if (a.relabel) printf("# relabeled: by degree (%.2f s, not timed)\n", a.relabel_s);
         if (ntop) printf("%6s %16s %24s\n", "rank", "vertex", a.normalized ? "bc_normalized" : "bc");
         for (int64_t i = 0; i < ntop; i++)
             printf("%6lld %16lld %24.10g\n", (long long)i + 1,

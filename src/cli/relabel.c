@@ -8,7 +8,7 @@
 #include "common/timer.h"
 #include "graph/graph.h"
 
-int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int count,
+int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int64_t count,
                    double *seconds_p)
 {
     boxbfs_graph_t g = *graph_p, relabeled;
@@ -21,7 +21,7 @@ int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int count
     }
     if ((st = boxbfs_graph_relabel_by_degree(g, stripes, &relabeled)) != BOXBFS_OK)
         return bb_cli_fail(st);
-    for (int i = 0; i < count; i++)   /* through the external id: the same vertex */
+    for (int64_t i = 0; i < count; i++)   /* through the external id: the same vertex */
         boxbfs_graph_internal_id(relabeled, boxbfs_graph_external_id(g, ids[i]), &ids[i]);
     boxbfs_graph_free(g);
     *graph_p = relabeled;
