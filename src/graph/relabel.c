@@ -109,7 +109,7 @@ boxbfs_status_t boxbfs_graph_relabel_by_degree(boxbfs_graph_t graph, int stripes
     r->duplicate_arcs = g->duplicate_arcs;
     memcpy(r->name, g->name, sizeof r->name);
     BB_CHECK_GOTO(bb_graph_copy_ids(r, g), st, fail);
-    free(r->loaded);
+    free(r->loaded);   /* g's external ids are kept; the order is made below */
     free(r->relabeled);
     BB_CHECK_GOTO(bb_malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof *r->loaded, "vertex order",
                             &r->loaded), st, fail);
