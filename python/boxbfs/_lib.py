@@ -204,6 +204,7 @@ _PROTOTYPES = {
     "boxbfs_graph_columns": (c_int64_p, [_P]),
     "boxbfs_graph_external_id": (ctypes.c_int64, [_P, ctypes.c_int64]),
     "boxbfs_graph_internal_id": (_S, [_P, ctypes.c_int64, c_int64_p]),
+    "boxbfs_graph_relabel_by_degree": (_S, [_P, ctypes.c_int, ctypes.POINTER(_P)]),
     "boxbfs_bfs_reference": (_S, [_P, ctypes.c_int64, c_int64_p, c_int32_p]),
     "boxbfs_validate": (_S, [_P, ctypes.c_int64, c_int64_p, c_int32_p, ctypes.POINTER(TreeInfo)]),
     "boxbfs_engine_options_init": (None, [ctypes.POINTER(EngineOptions)]),

@@ -44,6 +44,24 @@ def test_kron(devices):
             assert rep["total_bytes"] == 0
 
 
+@pytest.mark.parametrize("stripes", [1, 3])
+def test_relabel_by_degree(stripes):
+    with boxbfs.Graph.load("kron:10") as g, g.relabel_by_degree(stripes) as r:
+        assert (r.vertices, r.arcs, r.input_edges) == (g.vertices, g.arcs, g.input_edges)
+        off, _ = r.csr()
+        if stripes == 1:   # degrees never increase along the new ids
+            assert np.all(np.diff(np.diff(off)) <= 0)
+        root = r.internal_id(g.external_id(5))
+        a = boxbfs.bfs(g, 5, backend="cpu")
+        b = boxbfs.bfs(r, root, devices=stripes, backend="cpu")
+        check_tree(r, b)
+        # each vertex's level, through its external id
+        ext = [r.external_id(v) for v in range(r.vertices)]
+        assert all(b.levels[v] == a.levels[g.internal_id(ext[v])] for v in range(r.vertices))
+    with pytest.raises(boxbfs.InvalidArgument):
+        boxbfs.Graph.load("kron:4").relabel_by_degree(0)
+
+
 def test_arrays_path_graph():
     src = np.arange(9)
     g = boxbfs.Graph.from_edges(src, src + 1, 10)
