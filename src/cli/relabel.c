@@ -1,4 +1,4 @@
-/* --relabel degree (bfs, msbfs): the graph the search runs on, numbered by
+/* --relabel degree (bfs, msbfs, bc): the graph the search runs on, numbered by
  * degree (README "Vertex order by degree"), with the ids the CLI holds
  * following their vertices; per-vertex files are written in the input's
  * vertex order all the same. */
