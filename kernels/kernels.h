@@ -108,15 +108,42 @@ static inline BB_HOST_DEVICE uint64_t bb_unexplored_after(uint64_t unexplored, u
     return unexplored - (arcs < unexplored ? arcs : unexplored);
 }
 
-/* Where the device loop stops before running a level (bb_loop_params_t). */
-static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, int32_t level,
-                                               uint64_t count, uint64_t arcs, uint64_t prev,
-                                               uint64_t unexplored, uint32_t runs)
+/* Where a device loop stands before a level: its level and run, the
+ * frontier (vertices and out-arcs, summed over the devices), the one before
+ * and the arcs still unexplored: what bb_loop_stops reads. */
+typedef struct {
+    int32_t level;
+    uint32_t runs;
+    uint64_t count, arcs, prev, unexplored;
+} bb_loop_walk_t;
+
+/* The walk of a loop launched on a frontier of count vertices and arcs. */
+static inline BB_HOST_DEVICE bb_loop_walk_t bb_loop_begin(const bb_loop_params_t *p,
+                                                         uint64_t count, uint64_t arcs)
 {
-    return count == 0 || (p->max_depth >= 0 && level >= p->max_depth) || arcs > p->max_arcs ||
-           runs == p->log_cap ||
-           (p->alpha > 0 && arcs > p->td_arcs &&
-            bb_turns_bottom_up(count, prev, arcs, unexplored, p->n, p->alpha));
+    bb_loop_walk_t w = {p->level, 0, count, arcs, p->prev_count, p->unexplored};
+    return w;
+}
+
+/* Where the device loop stops before running a level (bb_loop_params_t). */
+static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, const bb_loop_walk_t *w)
+{
+    return w->count == 0 || (p->max_depth >= 0 && w->level >= p->max_depth) ||
+           w->arcs > p->max_arcs || w->runs == p->log_cap ||
+           (p->alpha > 0 && w->arcs > p->td_arcs &&
+            bb_turns_bottom_up(w->count, w->prev, w->arcs, w->unexplored, p->n, p->alpha));
+}
+
+/* A level ran: its frontier's arcs are explored, the next frontier holds
+ * count vertices and arcs out-arcs. */
+static inline BB_HOST_DEVICE void bb_loop_advance(bb_loop_walk_t *w, uint64_t count, uint64_t arcs)
+{
+    w->unexplored = bb_unexplored_after(w->unexplored, w->arcs);
+    w->prev = w->count;
+    w->count = count;
+    w->arcs = arcs;
+    w->level++;
+    w->runs++;
 }
 
 /* The top-down levels at which a device sent vertices to other devices:

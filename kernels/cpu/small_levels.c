@@ -48,25 +48,23 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
     int ndev = k->ndev, self = k->self;
     size_t row = BB_LOG_ROW(ndev);
     uint32_t *cur = k->frontier, *nxt = k->next_frontier;
-    uint64_t count = p->count, arcs = p->arcs, prev = p->prev_count, unexplored = p->unexplored;
+    bb_loop_walk_t w = bb_loop_begin(p, p->count, p->arcs);
     uint64_t mine = peers->local_count, mine_arcs = peers->local_arcs;
-    int32_t level = p->level;
-    uint32_t runs = 0;
     int failed = 0;
-    while (!bb_loop_stops(p, level, count, arcs, prev, unexplored, runs)) {
+    while (!bb_loop_stops(p, &w)) {
         double t0 = bb_now_s();
-        uint64_t tag = peers->tag + runs + 1, next = 0, next_arcs = 0;
+        uint64_t tag = peers->tag + w.runs + 1, next = 0, next_arcs = 0;
         uint64_t sent[BB_LOOP_MAX_DEV] = {0}, got[BB_LOOP_MAX_DEV] = {0};
         uint64_t nexts[BB_LOOP_MAX_DEV], arcss[BB_LOOP_MAX_DEV];
         uint64_t got_next[BB_LOOP_MAX_DEV] = {0}, got_arcs[BB_LOOP_MAX_DEV] = {0};
-        uint64_t *log = k->level_log + (size_t)runs * row;
+        uint64_t *log = k->level_log + (size_t)w.runs * row;
         for (uint64_t i = 0; i < mine; i++) {
             uint32_t u = cur[i];
             for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
                 uint32_t v = k->columns[e];
                 if (!bb_cpu_visit(k, v)) continue;
                 if (v >= k->lo && v < k->hi) {
-                    k->level[v - k->lo] = level + 1;
+                    k->level[v - k->lo] = w.level + 1;
                     k->pred[v - k->lo] = (int64_t)(k->lo + u);
                     nxt[next++] = (uint32_t)(v - k->lo);
                     next_arcs += bb_cpu_degree(k, v - k->lo);
@@ -85,7 +83,7 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
             for (uint64_t i = 0; s != self && i < got[s]; i++) {
                 uint32_t lid = peers->from[s][i];
                 if (k->level[lid] != -1) continue;
-                k->level[lid] = level + 1;
+                k->level[lid] = w.level + 1;
                 k->pred[lid] = -(int64_t)s - 2;
                 bb_cpu_visit(k, k->lo + lid);
                 nxt[next++] = lid;
@@ -100,18 +98,18 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
             failed = 1;
             break;
         }
-        log[0] = count;
-        log[1] = arcs;
+        log[0] = w.count;
+        log[1] = w.arcs;
         log[2] = (uint64_t)((bb_now_s() - t0) * 1e9);
         log[3] = mine;
         for (int o = 0; o < ndev; o++) log[BB_LOG_FIELDS + o] = sent[o];
-        unexplored = bb_unexplored_after(unexplored, arcs);
-        prev = count;
-        count = next;
-        arcs = next_arcs;
-        for (int o = 0; o < ndev; o++) {
-            count += got_next[o];
-            arcs += got_arcs[o];
+        {
+            uint64_t total = next, total_arcs = next_arcs;
+            for (int o = 0; o < ndev; o++) {
+                total += got_next[o];
+                total_arcs += got_arcs[o];
+            }
+            bb_loop_advance(&w, total, total_arcs);
         }
         mine = next;
         mine_arcs = next_arcs;
@@ -120,10 +118,8 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
             cur = nxt;
             nxt = t;
         }
-        level++;
-        runs++;
     }
-    k->counters[BB_CTR_EXPANDED] = failed ? BB_LOOP_FAILED : runs;
+    k->counters[BB_CTR_EXPANDED] = failed ? BB_LOOP_FAILED : w.runs;
     k->counters[BB_CTR_NEXT] = mine;
     k->counters[BB_CTR_NEXT_ARCS] = mine_arcs;
     return BOXBFS_OK;
@@ -134,44 +130,37 @@ boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb
     (void)stream;
     if (k->ndev > 1) return peer_levels(k, p);
     uint32_t *cur = k->frontier, *nxt = k->next_frontier;
-    uint64_t count = p->from_counters ? k->counters[BB_CTR_NEXT] : p->count;
-    uint64_t arcs = p->from_counters ? k->counters[BB_CTR_NEXT_ARCS] : p->arcs;
-    uint64_t prev = p->prev_count, unexplored = p->unexplored;
-    int32_t level = p->level;
-    uint32_t runs = 0;
-    while (!bb_loop_stops(p, level, count, arcs, prev, unexplored, runs)) {
+    bb_loop_walk_t w = bb_loop_begin(p, p->from_counters ? k->counters[BB_CTR_NEXT] : p->count,
+                                     p->from_counters ? k->counters[BB_CTR_NEXT_ARCS] : p->arcs);
+    while (!bb_loop_stops(p, &w)) {
         double t0 = bb_now_s();
         uint64_t next = 0, next_arcs = 0;
-        for (uint64_t i = 0; i < count; i++) {
+        uint64_t *log = k->level_log + (size_t)w.runs * BB_LOG_FIELDS;
+        for (uint64_t i = 0; i < w.count; i++) {
             uint32_t u = cur[i];
             for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
                 uint32_t v = k->columns[e];   /* one device: local = global ids */
                 if (k->level[v] != -1) continue;
-                k->level[v] = level + 1;
+                k->level[v] = w.level + 1;
                 k->pred[v] = (int64_t)u;
                 if (k->visited) bb_cpu_visit(k, v);
                 nxt[next++] = v;
                 next_arcs += bb_cpu_degree(k, v);
             }
         }
-        k->level_log[(size_t)runs * BB_LOG_FIELDS + 0] = count;
-        k->level_log[(size_t)runs * BB_LOG_FIELDS + 1] = arcs;
-        k->level_log[(size_t)runs * BB_LOG_FIELDS + 2] = (uint64_t)((bb_now_s() - t0) * 1e9);
-        k->level_log[(size_t)runs * BB_LOG_FIELDS + 3] = 0;
-        unexplored = bb_unexplored_after(unexplored, arcs);
-        prev = count;
-        count = next;
-        arcs = next_arcs;
+        log[0] = w.count;
+        log[1] = w.arcs;
+        log[2] = (uint64_t)((bb_now_s() - t0) * 1e9);
+        log[3] = 0;
+        bb_loop_advance(&w, next, next_arcs);
         {
             uint32_t *t = cur;
             cur = nxt;
             nxt = t;
         }
-        level++;
-        runs++;
     }
-    k->counters[BB_CTR_EXPANDED] = runs;
-    k->counters[BB_CTR_NEXT] = count;
-    k->counters[BB_CTR_NEXT_ARCS] = arcs;
+    k->counters[BB_CTR_EXPANDED] = w.runs;
+    k->counters[BB_CTR_NEXT] = w.count;
+    k->counters[BB_CTR_NEXT_ARCS] = w.arcs;
     return BOXBFS_OK;
 }

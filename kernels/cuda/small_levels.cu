@@ -145,26 +145,23 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
     /* from_counters: the level before this launch left them (the leader writes
      * ctr only after the first cluster barrier below, when all have read) */
-    uint64_t count = p.from_counters ? ctr[BB_CTR_NEXT] : p.count;
-    uint64_t arcs = p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs;
-    uint64_t prev = p.prev_count, unexplored = p.unexplored;
+    bb_loop_walk_t w = bb_loop_begin(&p, p.from_counters ? ctr[BB_CTR_NEXT] : p.count,
+                                     p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
     uint64_t t_prev = leader ? global_ns() : 0;
-    int32_t level = p.level;
-    uint32_t runs = 0;
     if (leader) {
         s_next[0] = 0;
         s_arcs[0] = 0;
     }
     cluster.sync();
     /* every thread of the cluster holds the same values: the loop is uniform */
-    while (!bb_loop_stops(&p, level, count, arcs, prev, unexplored, runs)) {
-        const unsigned slot = runs % 3;
+    while (!bb_loop_stops(&p, &w)) {
+        const unsigned slot = w.runs % 3;
         if (leader) {   /* the counter after this one: last read before the last barrier */
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        expand_rounds(k, cur, count, rank, sh, [&](uint32_t v, uint32_t u) {
-            if (atomicCAS((int *)k.level + v, -1, level + 1) != -1) return;
+        expand_rounds(k, cur, w.count, rank, sh, [&](uint32_t v, uint32_t u) {
+            if (atomicCAS((int *)k.level + v, -1, w.level + 1) != -1) return;
             k.pred[v] = (int64_t)u;   /* one device: local = global ids */
             if (k.visited) bb_mark(k.visited, k.visited_bits, v);
             nxt[atomicAdd(next_ctr + slot, 1u)] = v;
@@ -173,27 +170,22 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
         cluster.sync();   /* the level is done everywhere: its counts are final */
         if (leader) {
             const uint64_t now = global_ns();
-            uint64_t *log = k.level_log + (size_t)runs * BB_LOG_FIELDS;
-            log[0] = count;
-            log[1] = arcs;
+            uint64_t *log = k.level_log + (size_t)w.runs * BB_LOG_FIELDS;
+            log[0] = w.count;
+            log[1] = w.arcs;
             log[2] = now - t_prev;
             log[3] = 0;
             t_prev = now;
         }
-        unexplored = bb_unexplored_after(unexplored, arcs);
-        prev = count;
-        count = next_ctr[slot];
-        arcs = arcs_ctr[slot];
+        bb_loop_advance(&w, next_ctr[slot], arcs_ctr[slot]);
         uint32_t *t = cur;
         cur = nxt;
         nxt = t;
-        level++;
-        runs++;
     }
     if (leader) {
-        ctr[BB_CTR_EXPANDED] = runs;
-        ctr[BB_CTR_NEXT] = count;
-        ctr[BB_CTR_NEXT_ARCS] = arcs;
+        ctr[BB_CTR_EXPANDED] = w.runs;
+        ctr[BB_CTR_NEXT] = w.count;
+        ctr[BB_CTR_NEXT_ARCS] = w.arcs;
     }
     cluster.sync();   /* block 0's shared memory outlives every reader */
 }
@@ -222,11 +214,9 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     const uint64_t lo = k.lo, hi = k.hi;
     const size_t row = BB_LOG_ROW(ndev);
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
-    uint64_t count = p.count, arcs = p.arcs, prev = p.prev_count, unexplored = p.unexplored;
+    bb_loop_walk_t w = bb_loop_begin(&p, p.count, p.arcs);
     uint64_t mine = p.peers.local_count, mine_arcs = p.peers.local_arcs;
     uint64_t t_prev = leader ? global_ns() : 0;
-    int32_t level = p.level;
-    uint32_t runs = 0;
     bool failed = false;
     if (threadIdx.x < (unsigned)ndev) s_to[threadIdx.x] = p.peers.to[threadIdx.x];
     if (leader) {
@@ -235,9 +225,9 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
         for (int o = 0; o < ndev; o++) s_own.sent[0][o] = 0;
     }
     cluster.sync();
-    while (!bb_loop_stops(&p, level, count, arcs, prev, unexplored, runs)) {
-        const unsigned slot = runs % 3;
-        const uint64_t tag = p.peers.tag + runs + 1;
+    while (!bb_loop_stops(&p, &w)) {
+        const unsigned slot = w.runs % 3;
+        const uint64_t tag = p.peers.tag + w.runs + 1;
         if (leader) {
             const unsigned after = (slot + 1) % 3;
             s_own.next[after] = 0;
@@ -248,7 +238,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             if (!bb_visit(k.visited, k.visited_bits, v)) return;
             if (v >= lo && v < hi) {
                 const uint32_t lid = (uint32_t)(v - lo);
-                k.level[lid] = level + 1;
+                k.level[lid] = w.level + 1;
                 k.pred[lid] = (int64_t)(lo + u);
                 nxt[atomicAdd(S->next + slot, 1u)] = lid;
                 atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
@@ -281,7 +271,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             for (uint64_t i = (uint64_t)rank * kThreads + threadIdx.x; i < got;
                  i += (uint64_t)kBlocks * kThreads) {
                 const uint32_t lid = __ldcg(in + i);
-                if (atomicCAS((int *)k.level + lid, -1, level + 1) != -1) continue;
+                if (atomicCAS((int *)k.level + lid, -1, w.level + 1) != -1) continue;
                 k.pred[lid] = -(int64_t)s - 2;
                 bb_mark(k.visited, k.visited_bits, (uint32_t)(lo + lid));
                 nxt[atomicAdd(S->next + slot, 1u)] = lid;
@@ -307,9 +297,9 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                 s_own.total_arcs += got_arcs[o];
             }
             const uint64_t now = global_ns();
-            uint64_t *log = k.level_log + (size_t)runs * row;
-            log[0] = count;
-            log[1] = arcs;
+            uint64_t *log = k.level_log + (size_t)w.runs * row;
+            log[0] = w.count;
+            log[1] = w.arcs;
             log[2] = now - t_prev;
             log[3] = mine;
             for (int o = 0; o < ndev; o++) log[BB_LOG_FIELDS + o] = o == self ? 0 : S->sent[slot][o];
@@ -320,21 +310,16 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             failed = true;
             break;
         }
-        unexplored = bb_unexplored_after(unexplored, arcs);
-        prev = count;
-        count = S->total_count;
-        arcs = S->total_arcs;
+        bb_loop_advance(&w, S->total_count, S->total_arcs);
         mine = S->next[slot];
         mine_arcs = S->arcs[slot];
         uint32_t *t = cur;
         cur = nxt;
         nxt = t;
-        level++;
-        runs++;
     }
     if (leader) {
         unsigned long long *ctr = (unsigned long long *)k.counters;
-        ctr[BB_CTR_EXPANDED] = failed ? BB_LOOP_FAILED : runs;
+        ctr[BB_CTR_EXPANDED] = failed ? BB_LOOP_FAILED : w.runs;
         ctr[BB_CTR_NEXT] = mine;
         ctr[BB_CTR_NEXT_ARCS] = mine_arcs;
     }
