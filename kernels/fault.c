@@ -165,6 +165,8 @@ KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
+KERNEL(search, (const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache),
+       (k, stream, s, cache))
 
 /* One wrapped table per backend (cpu, cuda): open must know its base. */
 enum { SLOTS = 2 };
@@ -287,7 +289,8 @@ boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t
             .gather_answer = f_gather_answer, .gather_apply = f_gather_apply,
             .gather_recompute = f_gather_recompute,
             .bottom_up = f_bottom_up, .mark_frontier = f_mark_frontier,
-            .small_levels = f_small_levels};
+            .small_levels = f_small_levels, .search = f_search,
+            .search_free = base->kernels.search_free};
         wrapped_base[slot] = base;
     }
     pthread_mutex_unlock(&wrap_lock);

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "boxbfs.h"
 
@@ -144,6 +145,147 @@ static inline BB_HOST_DEVICE void bb_loop_advance(bb_loop_walk_t *w, uint64_t co
     w->arcs = arcs;
     w->level++;
     w->runs++;
+}
+
+/* Beamer's rule for the level a walk stands at (level.c's choose_direction;
+ * the device search takes it on the device): after a top-down level,
+ * bottom-up once the frontier grows and its arcs times alpha exceed the arcs
+ * not yet explored plus n; after a bottom-up level, stay while the frontier
+ * grows or holds more than n / beta vertices. Before both, on one device a
+ * frontier of at most BB_TOP_DOWN_ARCS arcs stays top-down. last: the level
+ * before's direction. */
+typedef struct {
+    int bottom_up;     /* the engine holds in-arcs: bottom-up levels can run */
+    int direction;     /* --direction (boxbfs_search_direction_t) */
+    int one_device;
+    double alpha, beta;
+    uint64_t n;
+} bb_dir_rule_t;
+
+static inline BB_HOST_DEVICE int bb_choose_direction(const bb_dir_rule_t *r,
+                                                     const bb_loop_walk_t *w, int last)
+{
+    if (!r->bottom_up) return BOXBFS_SEARCH_TOP_DOWN;
+    if (r->direction != BOXBFS_SEARCH_AUTO) return r->direction;
+    if (r->one_device && w->arcs <= BB_TOP_DOWN_ARCS) return BOXBFS_SEARCH_TOP_DOWN;
+    if (last != BOXBFS_SEARCH_BOTTOM_UP)
+        return bb_turns_bottom_up(w->count, w->prev, w->arcs, w->unexplored, r->n, r->alpha)
+                   ? BOXBFS_SEARCH_BOTTOM_UP
+                   : BOXBFS_SEARCH_TOP_DOWN;
+    return w->count >= w->prev || (double)w->count * r->beta > (double)r->n
+               ? BOXBFS_SEARCH_BOTTOM_UP
+               : BOXBFS_SEARCH_TOP_DOWN;
+}
+
+/* The device search (bb_kernel_ops_t.search; README "The search on the
+ * device"): one device with the atomic method runs its whole search without
+ * the host, level after level by the engine's rules: a top-down level (the
+ * atomic expand), a bottom-up level, or the device loop for a run of small
+ * top-down levels. Each level's row goes to kstate.level_log from row 0
+ * (BB_LOG_FIELDS: frontier, arcs, nanoseconds, and the step that ran it,
+ * BB_STEP_*; the loop's rows have 0 there). The call returns when the search
+ * is done or the log is full (the engine books the rows and calls again). */
+enum { BB_STEP_NONE = -1, BB_STEP_LOOP = 0, BB_STEP_TOP_DOWN = 1, BB_STEP_BOTTOM_UP = 2 };
+typedef struct {
+    /* constant over a search */
+    bb_dir_rule_t rule;
+    int32_t max_depth;        /* < 0: none */
+    int32_t expand;           /* boxbfs_expand_t */
+    int32_t marks_bits;       /* top-down levels also leave their discoveries in own_bits */
+    uint32_t log_cap;         /* rows kstate.level_log holds */
+    uint64_t loop_arcs;       /* --device-loop: top-down levels of at most this many arcs */
+    /* where the search stands: in from the engine, out to it */
+    bb_loop_walk_t w;         /* the next level (runs unused) */
+    int32_t dir, last_dir;    /* its direction, the level before's */
+    int32_t done;             /* frontier empty or depth limit reached */
+    int32_t in_list, in_bits; /* the frontier is in `frontier` (a list), in own_bits */
+    int32_t failed;           /* the device loop ran no level where the rule chose it */
+    uint32_t rows;            /* rows this call logged */
+    uint32_t *frontier, *next_frontier, *frontier_bits, *own_bits;   /* as they are now */
+} bb_search_t;
+
+/* The step that runs the level s stands at, BB_STEP_NONE when the search is
+ * over or the log full. */
+static inline BB_HOST_DEVICE int bb_search_step(const bb_search_t *s)
+{
+    if (s->done || s->failed || s->rows >= s->log_cap) return BB_STEP_NONE;
+    if (s->dir == BOXBFS_SEARCH_BOTTOM_UP) return BB_STEP_BOTTOM_UP;
+    return s->loop_arcs > 0 && s->w.arcs <= s->loop_arcs ? BB_STEP_LOOP : BB_STEP_TOP_DOWN;
+}
+
+/* Before a step: 1 where the frontier list must first be made from own_bits
+ * (top-down after bottom-up); a bottom-up level's bitmaps trade places and
+ * *pack_p says whether the list must be packed into frontier_bits first. */
+static inline BB_HOST_DEVICE int bb_search_begin(bb_search_t *s, int step, int *pack_p)
+{
+    int unpack = step != BB_STEP_BOTTOM_UP && !s->in_list;
+    *pack_p = 0;
+    if (step == BB_STEP_BOTTOM_UP) {
+        uint32_t *t = s->frontier_bits;
+        *pack_p = !s->in_bits;
+        s->frontier_bits = s->own_bits;
+        s->own_bits = t;
+    }
+    if (unpack) s->in_list = 1;
+    return unpack;
+}
+
+/* After a top-down or bottom-up step found next vertices with next_arcs
+ * out-arcs (bb_engine_advance's rule): the next level, its direction. */
+static inline BB_HOST_DEVICE void bb_search_advance(bb_search_t *s, int step, uint64_t next,
+                                                    uint64_t next_arcs)
+{
+    uint32_t *t = s->frontier;   /* the next frontier becomes the frontier */
+    s->frontier = s->next_frontier;
+    s->next_frontier = t;
+    s->in_list = step == BB_STEP_TOP_DOWN;
+    s->in_bits = step == BB_STEP_BOTTOM_UP || s->marks_bits;
+    s->rows++;
+    bb_loop_advance(&s->w, next, next_arcs);
+    s->last_dir = s->dir;
+    s->done = next == 0 || (s->max_depth >= 0 && s->w.level >= s->max_depth);
+    s->dir = bb_choose_direction(&s->rule, &s->w, s->last_dir);
+}
+
+/* The device loop's parameters where s stands (device_loop.c's loop_params). */
+static inline BB_HOST_DEVICE bb_loop_params_t bb_search_loop_params(const bb_search_t *s)
+{
+    bb_loop_params_t p;
+    memset(&p, 0, sizeof p);
+    p.level = s->w.level;
+    p.max_depth = s->max_depth;
+    p.count = s->w.count;
+    p.arcs = s->w.arcs;
+    p.prev_count = s->w.prev;
+    p.unexplored = s->w.unexplored;
+    p.n = s->rule.n;
+    p.max_arcs = s->loop_arcs;
+    p.alpha = s->rule.bottom_up && s->rule.direction == BOXBFS_SEARCH_AUTO ? s->rule.alpha : 0;
+    p.td_arcs = BB_TOP_DOWN_ARCS;
+    p.log_cap = s->log_cap - s->rows;
+    return p;
+}
+
+/* After the device loop walked to lw (lw->runs levels, each logged). */
+static inline BB_HOST_DEVICE void bb_search_after_loop(bb_search_t *s, const bb_loop_walk_t *lw)
+{
+    if (lw->runs == 0) {   /* the rule chose the loop: it runs at least one level */
+        s->failed = 1;
+        return;
+    }
+    if (lw->runs % 2) {
+        uint32_t *t = s->frontier;
+        s->frontier = s->next_frontier;
+        s->next_frontier = t;
+    }
+    s->rows += lw->runs;
+    s->w = *lw;
+    s->w.runs = 0;
+    s->in_list = 1;
+    s->in_bits = 0;
+    s->last_dir = BOXBFS_SEARCH_TOP_DOWN;
+    s->done = s->w.count == 0 || (s->max_depth >= 0 && s->w.level >= s->max_depth);
+    s->dir = bb_choose_direction(&s->rule, &s->w, s->last_dir);
 }
 
 /* The top-down levels at which a device sent vertices to other devices:
@@ -330,6 +472,13 @@ typedef struct {
      * the devices; [NEXT], [NEXT_ARCS] are this device's part;
      * [EXPANDED] = BB_LOOP_FAILED where a peer did not arrive in time. */
     boxbfs_status_t (*small_levels)(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p);
+    /* The device search from where s stands (bb_search_t), until it is done
+     * or the log is full; synchronous (s and the log are the host's when it
+     * returns). kstate.frontier, next_frontier, frontier_bits and own_bits
+     * are taken from s. *cache: the backend's per-device state (NULL before
+     * the first call; cuda: the instantiated graph), freed by search_free. */
+    boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache);
+    void (*search_free)(void *cache);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -369,7 +518,10 @@ typedef struct {
     boxbfs_status_t PREFIX##_bottom_up(const bb_kstate_t *k, void *stream, int32_t next_level); \
     boxbfs_status_t PREFIX##_mark_frontier(const bb_kstate_t *k, void *stream);                \
     boxbfs_status_t PREFIX##_small_levels(const bb_kstate_t *k, void *stream,                  \
-                                          const bb_loop_params_t *p);
+                                          const bb_loop_params_t *p);                            \
+    boxbfs_status_t PREFIX##_search(const bb_kstate_t *k, void *stream, bb_search_t *s,        \
+                                    void **cache);                                             \
+    void PREFIX##_search_free(void *cache);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

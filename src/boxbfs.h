@@ -446,6 +446,11 @@ size_t boxbfs_engine_memory_bytes(boxbfs_engine_t engine, int device, size_t *vi
  * AUTO reads KEEP there).
  * BOXBFS_PARENTS_AUTO for a NULL engine or a device out of range. */
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
+/* 1 where each search runs on the device, without the host between levels
+ * (README "The search on the device": one device, --contract atomic, the
+ * device loop on; the cuda backend launches one CUDA graph per search), 0
+ * where the host drives the levels (or engine is NULL). */
+int boxbfs_engine_device_search(boxbfs_engine_t engine);
 
 /* Traffic of one search, counted where each copy is issued. */
 typedef enum {

@@ -47,4 +47,8 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
     return lo;
 }
 
+/* One device's device loop (small_levels.c), for the device search too. */
+bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_params_t *p,
+                                        uint64_t count, uint64_t arcs);
+
 #endif /* BB_CPU_KERNELS_H */

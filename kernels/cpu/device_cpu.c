@@ -182,6 +182,8 @@ const bb_device_ops_t bb_cpu_ops = {
         .bottom_up = bb_cpu_bottom_up,
         .mark_frontier = bb_cpu_mark_frontier,
         .small_levels = bb_cpu_small_levels,
+        .search = bb_cpu_search,
+        .search_free = bb_cpu_search_free,
     },
     .count = cpu_count,
     .open = cpu_open,

@@ -125,13 +125,13 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p)
+/* One device: the levels from a frontier of count vertices and arcs; the
+ * walk where they stopped (the device search goes on from there). */
+bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_params_t *p,
+                                        uint64_t count, uint64_t arcs)
 {
-    (void)stream;
-    if (k->ndev > 1) return peer_levels(k, p);
     uint32_t *cur = k->frontier, *nxt = k->next_frontier;
-    bb_loop_walk_t w = bb_loop_begin(p, p->from_counters ? k->counters[BB_CTR_NEXT] : p->count,
-                                     p->from_counters ? k->counters[BB_CTR_NEXT_ARCS] : p->arcs);
+    bb_loop_walk_t w = bb_loop_begin(p, count, arcs);
     while (!bb_loop_stops(p, &w)) {
         double t0 = bb_now_s();
         uint64_t next = 0, next_arcs = 0;
@@ -162,5 +162,14 @@ boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb
     k->counters[BB_CTR_EXPANDED] = w.runs;
     k->counters[BB_CTR_NEXT] = w.count;
     k->counters[BB_CTR_NEXT_ARCS] = w.arcs;
+    return w;
+}
+
+boxbfs_status_t bb_cpu_small_levels(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p)
+{
+    (void)stream;
+    if (k->ndev > 1) return peer_levels(k, p);
+    bb_cpu_one_device_levels(k, p, p->from_counters ? k->counters[BB_CTR_NEXT] : p->count,
+                             p->from_counters ? k->counters[BB_CTR_NEXT_ARCS] : p->arcs);
     return BOXBFS_OK;
 }

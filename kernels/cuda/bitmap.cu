@@ -15,10 +15,10 @@ namespace {
 
 constexpr int kThreads = 256;
 
-__global__ void __launch_bounds__(kThreads)
-    pack(const uint32_t *list, uint64_t count, uint32_t *bitmap)
+/* List entry i (all lanes of the warp call it; i < count or not). */
+__device__ __forceinline__ void pack_one(const uint32_t *list, uint64_t count, uint32_t *bitmap,
+                                         uint64_t i)
 {
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool valid = i < count;
     uint32_t id = valid ? list[i] : 0;
     /* no early return: the whole warp takes part in the grouping */
@@ -33,10 +33,16 @@ __global__ void __launch_bounds__(kThreads)
     if (valid && (int)bb_lane() == __ffs(peers) - 1) atomicOr(bitmap + word, acc);
 }
 
+__global__ void __launch_bounds__(kThreads)
+    pack(const uint32_t *list, uint64_t count, uint32_t *bitmap)
+{
+    pack_one(list, count, bitmap, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x);
+}
+
 /* A word per thread: a block scan of the words' bit counts places the
  * block's ids after one atomic on the cursor. */
-__global__ void __launch_bounds__(kThreads)
-    unpack(const uint32_t *bitmap, uint64_t nbits, uint32_t *list, unsigned long long *cursor)
+__device__ __forceinline__ void unpack_body(const uint32_t *bitmap, uint64_t nbits, uint32_t *list,
+                                            unsigned long long *cursor)
 {
     using Scan = cub::BlockScan<unsigned, kThreads>;
     __shared__ typename Scan::TempStorage tmp;
@@ -50,6 +56,37 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     for (unsigned long long at = base + first; bits; bits &= bits - 1)
         list[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1));
+}
+
+__global__ void __launch_bounds__(kThreads)
+    unpack(const uint32_t *bitmap, uint64_t nbits, uint32_t *list, unsigned long long *cursor)
+{
+    unpack_body(bitmap, nbits, list, cursor);
+}
+
+/* ---- the device search's (pointers and counts read from d when they run) --- */
+
+__global__ void __launch_bounds__(kThreads) search_unpack(const bb_search_dev *d, uint64_t nbits)
+{
+    unpack_body(d->k.own_bits, nbits, d->k.frontier,
+                (unsigned long long *)d->k.counters + BB_CTR_EXPANDED);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    search_zero(const bb_search_dev *d, uint64_t nwords, int own)
+{
+    uint32_t *bitmap = own ? d->k.own_bits : d->k.frontier_bits;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride)
+        bitmap[w] = 0;
+}
+
+/* Grid-stride over the list in whole blocks, so every warp groups its lanes. */
+__global__ void __launch_bounds__(kThreads) search_pack(const bb_search_dev *d)
+{
+    const uint64_t count = d->s.w.count, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < count; base += stride)
+        pack_one(d->k.frontier, count, d->k.frontier_bits, base + threadIdx.x);
 }
 
 }  // namespace
@@ -80,6 +117,35 @@ extern "C" boxbfs_status_t bb_cuda_pack_bitmap(const bb_kstate_t *k, void *strea
     BB_CUDA_CHECK(cudaMemsetAsync(bitmap, 0, ((nbits + 31) / 32) * sizeof(uint32_t), s));
     if (count == 0) return BOXBFS_OK;
     pack<<<bb_cuda_blocks(count, kThreads), kThreads, 0, s>>>(list, count, bitmap);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
+{
+    if (nloc == 0) return BOXBFS_OK;
+    search_unpack<<<bb_cuda_blocks((nloc + 31) / 32, kThreads), kThreads, 0, s>>>(d, nloc);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own)
+{
+    uint64_t nwords = (nloc + 31) / 32, need = bb_cuda_blocks(nwords, kThreads);
+    int grid = bb_cuda_persistent_grid<search_zero>(kThreads);
+    if (nwords == 0) return BOXBFS_OK;
+    search_zero<<<(uint64_t)grid > need ? (int)need : grid, kThreads, 0, s>>>(d, nwords, own);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
+{
+    uint64_t need = bb_cuda_blocks(nloc, kThreads);
+    int grid = bb_cuda_persistent_grid<search_pack>(kThreads);
+    if (nloc == 0) return BOXBFS_OK;
+    BB_CHECK(bb_cuda_search_zero(d, s, nloc, 0));
+    search_pack<<<(uint64_t)grid > need ? (int)need : grid, kThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

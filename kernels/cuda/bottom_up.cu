@@ -66,7 +66,7 @@ __device__ __forceinline__ bool warp_scan(const bb_kstate_t &k, int64_t e, int64
     return false;
 }
 
-__global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t next_level)
+__device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t next_level)
 {
     const uint64_t nloc = k.hi - k.lo, nwords = (nloc + 31) / 32;
     const uint64_t stride = ((uint64_t)gridDim.x * blockDim.x) >> 5;
@@ -127,6 +127,31 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
     arcs_acc.end(ctr + BB_CTR_NEXT_ARCS);
 }
 
+__global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t next_level)
+{
+    bottom_up_body(k, next_level);
+}
+
+/* The device search's: its kstate from d, in shared memory. */
+/* (eight blocks per SM: the 32 registers of bottom_up, the occupancy it has) */
+__global__ void __launch_bounds__(kThreads, 8) search_bottom_up(const bb_search_dev *d)
+{
+    __shared__ bb_kstate_t k;
+    if (threadIdx.x == 0) k = d->k;
+    __syncthreads();
+    bottom_up_body(k, d->s.w.level + 1);
+}
+
+/* Grid of a bottom-up step over nloc vertices: a warp per word, as many
+ * as fill the device. */
+template <auto Kernel>
+int bottom_up_grid(uint64_t nloc)
+{
+    int grid = bb_cuda_persistent_grid<Kernel>(kThreads);
+    uint64_t need = bb_cuda_blocks((nloc + 31) / 32 * 32, kThreads);
+    return (uint64_t)grid > need ? (int)need : grid;
+}
+
 /* Word per thread; the byte layout sets one byte per frontier bit. */
 __global__ void __launch_bounds__(kThreads)
     mark_frontier(const uint32_t *frontier_bits, uint64_t nwords, uint64_t n, void *visited,
@@ -158,10 +183,7 @@ extern "C" boxbfs_status_t bb_cuda_bottom_up(const bb_kstate_t *k, void *stream,
     if (nloc == 0) return BOXBFS_OK;
     if (k->frontier_bits == NULL || k->own_bits == NULL || k->in_offsets == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda bottom_up: no frontier bitmap or in-arcs");
-    int grid = bb_cuda_persistent_grid<bottom_up>(kThreads);
-    uint64_t need = bb_cuda_blocks((nloc + 31) / 32 * 32, kThreads);
-    if ((uint64_t)grid > need) grid = (int)need;
-    bottom_up<<<grid, kThreads, 0, s>>>(*k, next_level);
+    bottom_up<<<bottom_up_grid<bottom_up>(nloc), kThreads, 0, s>>>(*k, next_level);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -177,6 +199,14 @@ extern "C" boxbfs_status_t bb_cuda_mark_frontier(const bb_kstate_t *k, void *str
     if ((uint64_t)grid > need) grid = (int)need;
     mark_frontier<<<grid, kThreads, 0, s>>>(k->frontier_bits, nwords, k->n, k->visited,
                                             k->visited_bits);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
+{
+    if (nloc == 0) return BOXBFS_OK;
+    search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -208,4 +208,40 @@ static __device__ __forceinline__ unsigned long long bb_keyed_append(unsigned lo
     return base + __popc(peers & ((1u << bb_lane()) - 1u));
 }
 
+/* Nanoseconds of the GPU's global timer (the device loop's and the device
+ * search's level times). */
+static __device__ __forceinline__ uint64_t bb_global_ns(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* ---- the device search (kernels/cuda/search.cu) -------------------------------- */
+
+/* Its state in device memory. One CUDA graph runs every level, so the
+ * kernels it holds read what changes per level from here when they run: the
+ * step's kstate (frontier pointers, next_bits), the level and the frontier's
+ * size in s.w. */
+struct bb_search_dev {
+    bb_search_t s;          /* where the search stands (kernels.h) */
+    bb_kstate_t k;          /* this step's kstate (level_log: row 0) */
+    bb_loop_walk_t loop;    /* where the device loop stopped */
+    uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo) / 4096 + 1 */
+    int32_t step;           /* the step running (BB_STEP_*) */
+    uint64_t t0;            /* when it began (bb_global_ns) */
+};
+
+/* The steps' kernels, reading d (captured into the graph; nloc = hi - lo,
+ * expand and expand_k: the engine's options). */
+boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
+                                      int expand, int expand_k);
+boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
+/* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
+boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
+/* zero own_bits (own = 1) or frontier_bits (own = 0); pack the list into frontier_bits */
+boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own);
+boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
+boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s);
+
 #endif /* BB_CUDA_KERNELS_H */

@@ -298,6 +298,8 @@ static const bb_device_ops_t bb_cuda_ops = {
         .bottom_up = bb_cuda_bottom_up,
         .mark_frontier = bb_cuda_mark_frontier,
         .small_levels = bb_cuda_small_levels,
+        .search = bb_cuda_search,
+        .search_free = bb_cuda_search_free,
     },
     .count = cuda_count,
     .open = cuda_open,

@@ -14,6 +14,8 @@
  * consumers that make them the 1D methods are here. */
 #include "config.h"
 
+#include <cub/block/block_reduce.cuh>
+
 #include "kernels/cuda/expand_lb.cuh"
 
 namespace {
@@ -157,6 +159,152 @@ struct AtomicVisit {
     }
 };
 
+/* The atomic method's consumer for kstate k, discoveries at next_level. */
+__host__ __device__ inline AtomicVisit atomic_visit(const bb_kstate_t &k, int32_t next_level)
+{
+    unsigned long long *ctr = (unsigned long long *)k.counters;
+    return AtomicVisit{k.visited, k.visited_bits, k.ndev, k.self, k.range_lo, k.outbox,
+                       k.outbox_parent, k.remote_parent, k.outbox_bits, ctr + BB_CTR_SEND,
+                       k.level, k.pred, k.next_frontier, k.next_bits, ctr + BB_CTR_NEXT,
+                       ctr + BB_CTR_NEXT_ARCS, k.offsets, k.lo, k.hi, next_level};
+}
+
+/* ---- the device search's top-down step (its frontier size is on the device) -- */
+
+/* The degree scan in tiles of kSmallScan vertices: the block of tile t sums
+ * it (search_scan_sums), one block scans the sums (search_scan_offsets), the
+ * block of tile t scans it from there (search_scan_tiles). A frontier of one
+ * tile needs only the last: degree_scan_small's work. */
+__device__ __forceinline__ uint64_t scan_tiles_of(uint64_t count)
+{
+    return (count + kSmallScan - 1) / kSmallScan;
+}
+
+__global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search_dev *d)
+{
+    using Reduce = cub::BlockReduce<uint32_t, kScanThreads>;
+    __shared__ typename Reduce::TempStorage tmp;
+    const uint64_t count = d->s.w.count, tiles = scan_tiles_of(count);
+    const DegreeOp degree{d->k.frontier, d->k.offsets};
+    if (tiles < 2) return;
+    for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        uint32_t sum = 0;
+#pragma unroll
+        for (int j = 0; j < kScanItems; j++) {
+            const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
+            if (i < count) sum += degree((uint32_t)i);
+        }
+        sum = Reduce(tmp).Sum(sum);
+        if (threadIdx.x == 0) d->tile_sums[t] = sum;
+        __syncthreads();   /* tmp is reused */
+    }
+}
+
+__global__ void __launch_bounds__(kScanThreads) search_scan_offsets(const bb_search_dev *d)
+{
+    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
+    __shared__ typename Scan::TempStorage tmp;
+    const uint64_t tiles = scan_tiles_of(d->s.w.count);
+    uint32_t carry = 0;
+    if (tiles < 2) return;
+    for (uint64_t base = 0; base < tiles; base += kSmallScan) {
+        uint32_t x[kScanItems], total;
+#pragma unroll
+        for (int j = 0; j < kScanItems; j++) {
+            const uint64_t t = base + threadIdx.x * kScanItems + j;
+            x[j] = t < tiles ? d->tile_sums[t] : 0;
+        }
+        Scan(tmp).ExclusiveSum(x, x, total);
+#pragma unroll
+        for (int j = 0; j < kScanItems; j++) {
+            const uint64_t t = base + threadIdx.x * kScanItems + j;
+            if (t < tiles) d->tile_sums[t] = x[j] + carry;
+        }
+        carry += total;
+        __syncthreads();
+    }
+}
+
+__global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_search_dev *d)
+{
+    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
+    __shared__ typename Scan::TempStorage tmp;
+    const uint64_t count = d->s.w.count, tiles = scan_tiles_of(count);
+    const DegreeOp degree{d->k.frontier, d->k.offsets};
+    for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const uint32_t offset = tiles > 1 ? d->tile_sums[t] : 0;
+        uint32_t x[kScanItems];
+#pragma unroll
+        for (int j = 0; j < kScanItems; j++) {
+            const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
+            x[j] = i < count ? degree((uint32_t)i) : 0;
+        }
+        Scan(tmp).ExclusiveSum(x, x);
+#pragma unroll
+        for (int j = 0; j < kScanItems; j++) {
+            const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
+            if (i < count) d->k.scan[i] = x[j] + offset;
+        }
+        __syncthreads();
+    }
+}
+
+/* The producers with their frontier and consumer from d, in shared memory
+ * (read like kernel arguments). */
+__device__ __forceinline__ void search_args(const bb_search_dev *d, Frontier *f, AtomicVisit *c)
+{
+    if (threadIdx.x == 0) {
+        *f = Frontier{d->k.frontier, d->k.offsets, d->k.columns, d->k.scan,
+                      (uint32_t)d->s.w.count, expand_mode(d->s.expand), d->k.expand_f0};
+        *c = atomic_visit(d->k, d->s.w.level + 1);
+    }
+    __syncthreads();
+}
+
+template <int K>
+__global__ void __launch_bounds__(kThreads) search_binsearch(const bb_search_dev *d)
+{
+    __shared__ Frontier f;
+    __shared__ AtomicVisit c;
+    search_args(d, &f, &c);
+    binsearch_body<K>(f, c);
+}
+
+template <int K>
+__global__ void __launch_bounds__(kMpThreads) search_mergepath(const bb_search_dev *d)
+{
+    __shared__ Frontier f;
+    __shared__ AtomicVisit c;
+    search_args(d, &f, &c);
+    mergepath_body<K>(f, c);
+}
+
+template <int K>
+boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand)
+{
+    const int mode = expand_mode(expand);
+    const uint64_t tiles = (nloc + kSmallScan - 1) / kSmallScan;
+    int grid = bb_cuda_persistent_grid<search_scan_tiles>(kScanThreads);
+    if ((uint64_t)grid > tiles) grid = (int)tiles;
+    search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    search_scan_offsets<<<1, kScanThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    search_scan_tiles<<<grid, kScanThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    if (mode != MODE_MERGEPATH) {
+        search_binsearch<K><<<bb_cuda_persistent_grid<search_binsearch<K>>(kThreads), kThreads, 0,
+                              s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+    }
+    if (mode != MODE_BINSEARCH) {
+        search_mergepath<K><<<bb_cuda_persistent_grid<search_mergepath<K>>(kMpThreads),
+                              kMpThreads, 0, s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+    }
+    return BOXBFS_OK;
+}
+
 /* This device's frontier through the load-balanced expand (expand_lb.cuh). */
 template <class C>
 boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t fcount,
@@ -201,15 +349,22 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
                                                  int32_t next_level)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    unsigned long long *ctr = (unsigned long long *)k->counters;
     BB_CHECK(bb_cuda_bind(stream));
     if (frontier_count == 0) return BOXBFS_OK;
     if (k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda expand_atomic: no visited array");
-    return run_expand_k(k, s, frontier_count, expand,
-                      AtomicVisit{k->visited, k->visited_bits, k->ndev, k->self, k->range_lo,
-                                  k->outbox, k->outbox_parent, k->remote_parent,
-                                  k->outbox_bits, ctr + BB_CTR_SEND, k->level, k->pred, k->next_frontier,
-                                  k->next_bits, ctr + BB_CTR_NEXT, ctr + BB_CTR_NEXT_ARCS,
-                                  k->offsets, k->lo, k->hi, next_level});
+    return run_expand_k(k, s, frontier_count, expand, atomic_visit(*k, next_level));
+}
+
+boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
+                                      int expand, int expand_k)
+{
+    if (nloc == 0) return BOXBFS_OK;
+    switch (expand_k) {   /* the K of expand_lb */
+    case 1: return search_expand_k<1>(d, s, nloc, expand);
+    case 2: return search_expand_k<2>(d, s, nloc, expand);
+    case 8: return search_expand_k<8>(d, s, nloc, expand);
+    case 16: return search_expand_k<16>(d, s, nloc, expand);
+    default: return search_expand_k<4>(d, s, nloc, expand);
+    }
 }

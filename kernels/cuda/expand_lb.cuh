@@ -114,6 +114,12 @@ struct Transpose {
 
 enum { MODE_AUTO = 0, MODE_BINSEARCH = 1, MODE_MERGEPATH = 2 };
 
+__host__ __device__ inline int expand_mode(int expand)
+{
+    return expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
+           : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
+}
+
 /* Degree of the i-th frontier vertex, the scan's input (fused, no pass). */
 struct DegreeOp {
     const uint32_t *frontier;
@@ -200,7 +206,7 @@ __device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total
  * previous one: chunks only move forward), then each lane gallops forward
  * from there and finishes with a binary search over the short bracket. */
 template <int K, class C>
-__global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consume)
+__device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consume)
 {
     if (f.count == 0) return;
     const uint64_t total = frontier_edges(f);
@@ -283,6 +289,12 @@ __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consu
     arcs_acc.end(consume.next_arcs());
 }
 
+template <int K, class C>
+__global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consume)
+{
+    binsearch_body<K>(f, consume);
+}
+
 /* Split of the merge path at diagonal d: how many frontier vertices come
  * before path position d (a vertex precedes edge b when scan <= b; the
  * predicate is monotone in the vertex index). Called by a whole warp. */
@@ -296,7 +308,7 @@ __device__ __forceinline__ uint32_t path_split(const uint32_t *scan, uint32_t co
 
 /* [002 §4.3] Tiles of kMpTile path items (vertices + edges) per block. */
 template <int K, class C>
-__global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C consume)
+__device__ __forceinline__ void mergepath_body(const Frontier &f, const C &consume)
 {
     /* entry i describes vertex a0 - 1 + i of the tile */
     __shared__ uint32_t s_scan[kMpTile + 1], s_start[kMpTile + 1], s_u[kMpTile + 1];
@@ -371,6 +383,12 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
     arcs_acc.end(consume.next_arcs());
 }
 
+template <int K, class C>
+__global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C consume)
+{
+    mergepath_body<K>(f, consume);
+}
+
 /* What one expand reads: count frontier vertices (ids into offsets), the CSR,
  * scan (count entries, written: the degree scan), CUB scratch of
  * scratch_bytes (bb_cuda_expand_scratch), the method (boxbfs_expand_t), K
@@ -414,8 +432,7 @@ boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &co
     f.columns = a.columns;
     f.scan = a.scan;
     f.count = (uint32_t)a.count;
-    f.mode = a.expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
-             : a.expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
+    f.mode = expand_mode(a.expand);
     f.f0 = a.f0;
     if (f.mode != MODE_MERGEPATH) {
         int grid = bb_cuda_persistent_grid<expand_binsearch<K, C>>(kThreads);

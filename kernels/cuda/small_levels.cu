@@ -46,13 +46,6 @@ struct RoundShared {   /* one block's round of the frontier */
     int64_t start[kThreads];
 };
 
-__device__ __forceinline__ uint64_t global_ns()
-{
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 __device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
 {
     asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
@@ -118,20 +111,23 @@ __device__ bool meet(const bb_loop_peers_t &peers, int ndev, int self, int at,
     __threadfence_system();
     for (int o = 0; o < ndev; o++)
         if (o != self) store_relaxed(peers.mail[o] + (size_t)self * BB_MAIL_WORDS + at - 1, tag);
-    const uint64_t t0 = global_ns();
+    const uint64_t t0 = bb_global_ns();
     for (int o = 0; o < ndev; o++) {
         if (o == self) continue;
         const uint64_t *slot = peers.mail[self] + (size_t)o * BB_MAIL_WORDS;
         for (unsigned spin = 0; load_acquire(slot + at - 1) != tag; spin++)
-            if ((spin & 1023u) == 1023u && global_ns() - t0 > timeout_ns) return false;
+            if ((spin & 1023u) == 1023u && bb_global_ns() - t0 > timeout_ns) return false;
         got[o] = *(volatile const uint64_t *)(slot + at);
         if (got2) got2[o] = *(volatile const uint64_t *)(slot + at + 1);
     }
     return true;
 }
 
-__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
-    small_levels(bb_kstate_t k, bb_loop_params_t p)
+/* One device's levels from a frontier of count vertices and arcs (every
+ * thread of the cluster calls it); the walk where they stopped. */
+__device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k,
+                                                           const bb_loop_params_t &p,
+                                                           uint64_t count, uint64_t arcs)
 {
     __shared__ RoundShared sh;
     __shared__ unsigned s_next[3];              /* block 0's are the cluster's */
@@ -143,11 +139,8 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     unsigned long long *arcs_ctr = cluster.map_shared_rank(s_arcs, 0);
     unsigned long long *ctr = (unsigned long long *)k.counters;
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
-    /* from_counters: the level before this launch left them (the leader writes
-     * ctr only after the first cluster barrier below, when all have read) */
-    bb_loop_walk_t w = bb_loop_begin(&p, p.from_counters ? ctr[BB_CTR_NEXT] : p.count,
-                                     p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
-    uint64_t t_prev = leader ? global_ns() : 0;
+    bb_loop_walk_t w = bb_loop_begin(&p, count, arcs);
+    uint64_t t_prev = leader ? bb_global_ns() : 0;
     if (leader) {
         s_next[0] = 0;
         s_arcs[0] = 0;
@@ -169,7 +162,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
         });
         cluster.sync();   /* the level is done everywhere: its counts are final */
         if (leader) {
-            const uint64_t now = global_ns();
+            const uint64_t now = bb_global_ns();
             uint64_t *log = k.level_log + (size_t)w.runs * BB_LOG_FIELDS;
             log[0] = w.count;
             log[1] = w.arcs;
@@ -188,6 +181,35 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
         ctr[BB_CTR_NEXT_ARCS] = w.arcs;
     }
     cluster.sync();   /* block 0's shared memory outlives every reader */
+    return w;
+}
+
+__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
+    small_levels(bb_kstate_t k, bb_loop_params_t p)
+{
+    const unsigned long long *ctr = (const unsigned long long *)k.counters;
+    /* from_counters: the level before this launch left them (the leader writes
+     * ctr only after the first cluster barrier, when all have read) */
+    one_device_levels(k, p, p.from_counters ? ctr[BB_CTR_NEXT] : p.count,
+                      p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
+}
+
+/* The device search's loop step: its kstate and parameters from d (in
+ * shared memory, read like kernel arguments), rows from d's row on, the
+ * walk where it stopped back to d. */
+__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
+    search_levels(bb_search_dev *d)
+{
+    __shared__ bb_kstate_t k;
+    __shared__ bb_loop_params_t p;
+    if (threadIdx.x == 0) {
+        k = d->k;
+        k.level_log += (size_t)d->s.rows * BB_LOG_FIELDS;
+        p = bb_search_loop_params(&d->s);
+    }
+    __syncthreads();
+    const bb_loop_walk_t w = one_device_levels(k, p, p.count, p.arcs);
+    if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
 /* Block 0's shared state of the loop across devices. */
@@ -216,7 +238,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
     bb_loop_walk_t w = bb_loop_begin(&p, p.count, p.arcs);
     uint64_t mine = p.peers.local_count, mine_arcs = p.peers.local_arcs;
-    uint64_t t_prev = leader ? global_ns() : 0;
+    uint64_t t_prev = leader ? bb_global_ns() : 0;
     bool failed = false;
     if (threadIdx.x < (unsigned)ndev) s_to[threadIdx.x] = p.peers.to[threadIdx.x];
     if (leader) {
@@ -296,7 +318,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                 s_own.total_count += got[o];
                 s_own.total_arcs += got_arcs[o];
             }
-            const uint64_t now = global_ns();
+            const uint64_t now = bb_global_ns();
             uint64_t *log = k.level_log + (size_t)w.runs * row;
             log[0] = w.count;
             log[1] = w.arcs;
@@ -339,6 +361,13 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
         small_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
     else
         peer_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s)
+{
+    search_levels<<<kBlocks, kThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -75,6 +75,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     if (o->max_depth < 0) fprintf(f, "none");
     else fprintf(f, "%d", o->max_depth);
     if (o->devices == 1) fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
+    if (boxbfs_engine_device_search(r->engine)) fprintf(f, "  levels: on the device");
     fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
     if (r->relabel)
         fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, not timed)", r->stripes,
@@ -265,6 +266,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     json_summary(&j, "teps_arc", r->teps_arc, r->nroots);
     json_summary(&j, "time_s", r->time_s, r->nroots);
     bb_json_string(&j, "validation", r->validation);
+    /* the levels ran on the device, no host between them (README "The search on the device") */
+    bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_begin_object(&j, "traffic");
     bb_json_int(&j, "searches", r->nroots);

@@ -118,6 +118,25 @@ static void settle_frontier(boxbfs_engine_t e, int d, uint64_t runs, uint64_t ne
     e->frontier_arcs[d] = next_arcs;
 }
 
+/* Book level `level` of one device from its log row L (frontier, arcs,
+ * nanoseconds), run top-down in the device loop or, by the device search, in
+ * direction dir; then advance to the next frontier of next vertices with
+ * next_arcs arcs. */
+boxbfs_status_t bb_loop_book_row(boxbfs_engine_t e, int level, const uint64_t *L, int dir,
+                                 int device_loop, uint64_t next, uint64_t next_arcs)
+{
+    boxbfs_level_report_t *r = &e->traffic.levels[level];
+    double s = (double)L[2] * 1e-9;
+    r->direction = dir;
+    r->device_loop = device_loop;
+    r->frontier = (int64_t)L[0];
+    r->frontier_arcs = (int64_t)L[1];
+    r->unexplored_arcs = (int64_t)e->unexplored;
+    r->time_s = r->expand_s = s;
+    e->traffic.level_devices[level] = (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
+    return bb_engine_advance(e, level, next, next_arcs);
+}
+
 /* Book the runs levels one device's loop ran from level *level_p (one row
  * each, times from the device's log; next and next_arcs: the frontier it
  * left); *level_p moves past them. */
@@ -127,20 +146,9 @@ boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t ru
     bb_engine_dev_t *D = &e->devs[d];
     const uint64_t *log = D->loop_log;
     for (uint64_t i = 0; i < runs; i++) {
-        int level = *level_p + (int)i;
         const uint64_t *L = log + i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
-        boxbfs_level_report_t *r = &e->traffic.levels[level];
-        double s = (double)L[2] * 1e-9;
-        r->direction = BOXBFS_SEARCH_TOP_DOWN;
-        r->device_loop = 1;
-        r->frontier = (int64_t)L[0];
-        r->frontier_arcs = (int64_t)L[1];
-        r->unexplored_arcs = (int64_t)e->unexplored;
-        r->time_s = r->expand_s = s;
-        e->traffic.level_devices[level] =
-            (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
-        BB_CHECK(bb_engine_advance(e, level, i + 1 < runs ? N[0] : next,
-                                   i + 1 < runs ? N[1] : next_arcs));
+        BB_CHECK(bb_loop_book_row(e, *level_p + (int)i, L, BOXBFS_SEARCH_TOP_DOWN, 1,
+                                  i + 1 < runs ? N[0] : next, i + 1 < runs ? N[1] : next_arcs));
     }
     settle_frontier(e, d, runs, next, next_arcs);
     e->t_level = bb_now_s();

@@ -387,6 +387,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     bb_grid2d_free(e);
     for (int d = 0; e->devs && d < e->ndev; d++) {
         bb_engine_dev_t *D = &e->devs[d];
+        if (D->search_cache) e->ops->kernels.search_free(D->search_cache);
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);
         if (e->xchg.stage && e->xchg.stage[d]) e->ops->host_free(D->dev, e->xchg.stage[d]);
         if (D->ctr) e->ops->host_free(D->dev, D->ctr);
@@ -429,6 +430,11 @@ size_t boxbfs_engine_memory_bytes(boxbfs_engine_t e, int device, size_t *visited
     if (e == NULL || device < 0 || device >= e->ndev) return 0;
     if (visited_bytes_p) *visited_bytes_p = e->devs[device].visited_bytes;
     return e->devs[device].memory_bytes;
+}
+
+int boxbfs_engine_device_search(boxbfs_engine_t e)
+{
+    return e != NULL && bb_search_fits(e);
 }
 
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)

@@ -55,6 +55,7 @@ typedef struct {
     int64_t loop_runs;
     uint64_t loop_next, loop_next_arcs;
     double loop_s;
+    void *search_cache;            /* the backend's device search state (kernels.h search) */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
@@ -216,5 +217,18 @@ int bb_loop_queues(const struct boxbfs_engine *e);
 boxbfs_status_t bb_loop_queue(boxbfs_engine_t e, int d, int32_t next_level);
 boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t runs, uint64_t next,
                              uint64_t next_arcs);
+boxbfs_status_t bb_loop_book_row(boxbfs_engine_t e, int level, const uint64_t *L, int dir,
+                                 int device_loop, uint64_t next, uint64_t next_arcs);
+
+/* Beamer's rule with the engine's options (level.c), and whether a top-down
+ * level also leaves its discoveries in own_bits (one device, atomic, auto). */
+bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e);
+int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
+
+/* The device search (engine/device_search.c): whether this engine's search
+ * runs on the device (one device, atomic, the device loop on, a backend
+ * with the op), and the whole search from level 0 on device d, booked. */
+int bb_search_fits(const struct boxbfs_engine *e);
+boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
 
 #endif /* BB_ENGINE_H */

@@ -73,7 +73,7 @@ static boxbfs_status_t begin_level(boxbfs_engine_t e, int d)
  * bits of own_bits, so that a bottom-up level next skips the pack of the
  * list (the bits cost a few atomics on an L2-resident bitmap; both backends,
  * the same rows and bytes). */
-static int td_marks_bits(const struct boxbfs_engine *e)
+int bb_engine_td_marks_bits(const struct boxbfs_engine *e)
 {
     return e->ndev == 1 && e->bottom_up && e->opts.direction == BOXBFS_SEARCH_AUTO &&
            e->opts.contract == BOXBFS_CONTRACT_ATOMIC;
@@ -91,10 +91,10 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
         same(e, d, 1);
         same(e, d, 2);
     } else if (e->opts.contract == BOXBFS_CONTRACT_ATOMIC) {
-        if (td_marks_bits(e))   /* zeroed: pack_bitmap of no ids */
+        if (bb_engine_td_marks_bits(e))   /* zeroed: pack_bitmap of no ids */
             BB_CHECK(K->pack_bitmap(&D->k, stream, D->k.frontier, 0, D->k.own_bits,
                                     D->k.hi - D->k.lo));
-        D->k.next_bits = td_marks_bits(e) ? D->k.own_bits : NULL;
+        D->k.next_bits = bb_engine_td_marks_bits(e) ? D->k.own_bits : NULL;
         if (D->k.outbox_bits && D->outbox_dirty) {   /* after the last level's copies from it */
             BB_CHECK(e->ops->zero(D->dev, D->k.outbox_bits, (D->k.n + 31) / 32 * 4));
             D->outbox_dirty = 0;
@@ -292,31 +292,22 @@ static void read_phase_times(boxbfs_engine_t e, int d, int dir)
     D->update_s = elapsed(e, d, 3, 4);
 }
 
-/* Beamer's rule on the totals of the next level (e->total_*, e->unexplored):
- * after a top-down level, bottom-up once the frontier grows and its arcs
- * times alpha exceed the arcs not yet explored plus n (a bottom-up level
- * looks at every vertex at least once: near the end of a search few arcs
- * remain unexplored, and without the n a road network's tail would turn
- * bottom-up at a cost of all n vertices per level); after a bottom-up level,
- * stay while the frontier grows or holds more than n / beta vertices. Before
- * both, on one device: a frontier of at most BB_TOP_DOWN_ARCS arcs stays
- * top-down. The device loop stops on the same tests (bb_loop_stops,
- * kernels.h; td_arcs says whether the one-device rule applies). */
+/* Beamer's rule (bb_choose_direction, kernels.h) on the totals of the next
+ * level (e->total_*, e->unexplored). The device loop stops on the same tests
+ * (bb_loop_stops), and the device search takes the same rule. */
+bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e)
+{
+    bb_dir_rule_t r = {e->bottom_up, (int)e->opts.direction, e->ndev == 1, e->opts.alpha,
+                       e->opts.beta, (uint64_t)e->graph->n};
+    return r;
+}
+
 static int choose_direction(const struct boxbfs_engine *e)
 {
-    const boxbfs_engine_options_t *o = &e->opts;
-    if (!e->bottom_up) return BOXBFS_SEARCH_TOP_DOWN;
-    if (o->direction != BOXBFS_SEARCH_AUTO) return (int)o->direction;
-    if (e->ndev == 1 && e->total_arcs <= BB_TOP_DOWN_ARCS) return BOXBFS_SEARCH_TOP_DOWN;
-    if (e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP)
-        return bb_turns_bottom_up(e->total_frontier, e->prev_total_frontier, e->total_arcs,
-                                  e->unexplored, (uint64_t)e->graph->n, o->alpha)
-                   ? BOXBFS_SEARCH_BOTTOM_UP
-                   : BOXBFS_SEARCH_TOP_DOWN;
-    return e->total_frontier >= e->prev_total_frontier ||
-                   (double)e->total_frontier * o->beta > (double)e->graph->n
-               ? BOXBFS_SEARCH_BOTTOM_UP
-               : BOXBFS_SEARCH_TOP_DOWN;
+    bb_dir_rule_t r = bb_engine_dir_rule(e);
+    bb_loop_walk_t w = {0, 0, e->total_frontier, e->total_arcs, e->prev_total_frontier,
+                        e->unexplored};
+    return bb_choose_direction(&r, &w, e->prev_dir);
 }
 
 /* After every device finished level L and published its books, on the first
@@ -445,6 +436,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
+    if (bb_search_fits(e)) BB_CHECK_GOTO(bb_search_run(e, d), st, out);   /* to the end */
     for (int level = 0; !e->done; level++) {
         uint64_t fcount = e->frontier_count[d], runs = 0;
         int dir = e->dir, packed = e->prev_dir == BOXBFS_SEARCH_BOTTOM_UP;
@@ -478,7 +470,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
             BB_CHECK_GOTO(bottom_up_level(e, d, fcount, level, packed || marked), st, out);
             marked = 0;
         } else {
-            marked = fcount > 0 && td_marks_bits(e);
+            marked = fcount > 0 && bb_engine_td_marks_bits(e);
             BB_CHECK_GOTO(expand_contract(e, d, fcount, level), st, out);
             BB_CHECK_GOTO(prepare_sends(e, d), st, out);
             if (e->team->publish_rows(e, d)) return BOXBFS_OK;   /* every row of the round */
