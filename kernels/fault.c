@@ -165,8 +165,8 @@ KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
-KERNEL(search, (const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache),
-       (k, stream, s, cache))
+KERNEL(search, (const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
+                uint64_t *first_rows, uint32_t first), (k, stream, s, cache, first_rows, first))
 
 /* One wrapped table per backend (cpu, cuda): open must know its base. */
 enum { SLOTS = 2 };

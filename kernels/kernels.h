@@ -201,6 +201,7 @@ typedef struct {
     int32_t in_list, in_bits; /* the frontier is in `frontier` (a list), in own_bits */
     int32_t failed;           /* the device loop ran no level where the rule chose it */
     uint32_t rows;            /* rows this call logged */
+    uint64_t span_ns;         /* device time from its first step's start to its last's end */
     uint32_t *frontier, *next_frontier, *frontier_bits, *own_bits;   /* as they are now */
 } bb_search_t;
 
@@ -473,11 +474,14 @@ typedef struct {
      * [EXPANDED] = BB_LOOP_FAILED where a peer did not arrive in time. */
     boxbfs_status_t (*small_levels)(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p);
     /* The device search from where s stands (bb_search_t), until it is done
-     * or the log is full; synchronous (s and the log are the host's when it
-     * returns). kstate.frontier, next_frontier, frontier_bits and own_bits
-     * are taken from s. *cache: the backend's per-device state (NULL before
-     * the first call; cuda: the instantiated graph), freed by search_free. */
-    boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache);
+     * or the log is full; synchronous: s, and the first min(s->rows,
+     * first) rows in first_rows (host memory), are the host's when it
+     * returns (the rest stay in kstate.level_log). kstate.frontier,
+     * next_frontier, frontier_bits and own_bits are taken from s. *cache: the
+     * backend's per-device state (NULL before the first call; cuda: the
+     * instantiated graph), freed by search_free. */
+    boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
+                              uint64_t *first_rows, uint32_t first);
     void (*search_free)(void *cache);
 } bb_kernel_ops_t;
 
@@ -520,7 +524,7 @@ typedef struct {
     boxbfs_status_t PREFIX##_small_levels(const bb_kstate_t *k, void *stream,                  \
                                           const bb_loop_params_t *p);                            \
     boxbfs_status_t PREFIX##_search(const bb_kstate_t *k, void *stream, bb_search_t *s,        \
-                                    void **cache);                                             \
+                                    void **cache, uint64_t *first_rows, uint32_t first);       \
     void PREFIX##_search_free(void *cache);
 
 /* A device of a backend. */

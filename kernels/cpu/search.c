@@ -11,8 +11,10 @@
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
-boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *s, void **cache)
+boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *s, void **cache,
+                              uint64_t *first_rows, uint32_t first)
 {
+    double t_first = bb_now_s();
     (void)cache;
     for (int step; (step = bb_search_step(s)) != BB_STEP_NONE;) {
         uint64_t *row = k0->level_log + (size_t)s->rows * BB_LOG_FIELDS;
@@ -51,6 +53,9 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
         row[3] = (uint64_t)step;
         bb_search_advance(s, step, k.counters[BB_CTR_NEXT], k.counters[BB_CTR_NEXT_ARCS]);
     }
+    s->span_ns = (uint64_t)((bb_now_s() - t_first) * 1e9);
+    memcpy(first_rows, k0->level_log,
+           (size_t)(s->rows < first ? s->rows : first) * BB_LOG_FIELDS * 8);
     return BOXBFS_OK;
 }
 

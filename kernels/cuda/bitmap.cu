@@ -68,14 +68,14 @@ __global__ void __launch_bounds__(kThreads)
 
 __global__ void __launch_bounds__(kThreads) search_unpack(const bb_search_dev *d, uint64_t nbits)
 {
-    unpack_body(d->k.own_bits, nbits, d->k.frontier,
-                (unsigned long long *)d->k.counters + BB_CTR_EXPANDED);
+    unpack_body(d->a.k.own_bits, nbits, d->a.k.frontier,
+                (unsigned long long *)d->a.k.counters + BB_CTR_EXPANDED);
 }
 
 __global__ void __launch_bounds__(kThreads)
     search_zero(const bb_search_dev *d, uint64_t nwords, int own)
 {
-    uint32_t *bitmap = own ? d->k.own_bits : d->k.frontier_bits;
+    uint32_t *bitmap = own ? d->a.k.own_bits : d->a.k.frontier_bits;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride)
         bitmap[w] = 0;
@@ -84,9 +84,9 @@ __global__ void __launch_bounds__(kThreads)
 /* Grid-stride over the list in whole blocks, so every warp groups its lanes. */
 __global__ void __launch_bounds__(kThreads) search_pack(const bb_search_dev *d)
 {
-    const uint64_t count = d->s.w.count, stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t count = d->a.count, stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < count; base += stride)
-        pack_one(d->k.frontier, count, d->k.frontier_bits, base + threadIdx.x);
+        pack_one(d->a.k.frontier, count, d->a.k.frontier_bits, base + threadIdx.x);
 }
 
 }  // namespace

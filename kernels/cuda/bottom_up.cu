@@ -132,14 +132,12 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
     bottom_up_body(k, next_level);
 }
 
-/* The device search's: its kstate from d, in shared memory. */
-/* (eight blocks per SM: the 32 registers of bottom_up, the occupancy it has) */
-__global__ void __launch_bounds__(kThreads, 8) search_bottom_up(const bb_search_dev *d)
+/* The device search's: its arguments in c_step (cuda_kernels.h bb_search_args). */
+__constant__ bb_search_args c_step;
+
+__global__ void __launch_bounds__(kThreads) search_bottom_up()
 {
-    __shared__ bb_kstate_t k;
-    if (threadIdx.x == 0) k = d->k;
-    __syncthreads();
-    bottom_up_body(k, d->s.w.level + 1);
+    bottom_up_body(c_step.k, c_step.next_level);
 }
 
 /* Grid of a bottom-up step over nloc vertices: a warp per word, as many
@@ -206,7 +204,8 @@ extern "C" boxbfs_status_t bb_cuda_mark_frontier(const bb_kstate_t *k, void *str
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
 {
     if (nloc == 0) return BOXBFS_OK;
-    search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>(d);
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
+    search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>();
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

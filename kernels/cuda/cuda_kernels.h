@@ -219,17 +219,28 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
 
 /* ---- the device search (kernels/cuda/search.cu) -------------------------------- */
 
-/* Its state in device memory. One CUDA graph runs every level, so the
- * kernels it holds read what changes per level from here when they run: the
- * step's kstate (frontier pointers, next_bits), the level and the frontier's
- * size in s.w. */
+/* What a step's kernels take as arguments. One CUDA graph runs every level,
+ * so they read what changes per level (the frontier pointers, next_bits,
+ * the level, the frontier's size) from device memory, where decide writes
+ * it; the hot kernels (expand, bottom-up) get it copied into their file's
+ * __constant__ copy by a memcpy node first, and read it there as they would
+ * read kernel arguments (from shared or global memory the loads cost them
+ * up to 17 %). */
+struct bb_search_args {
+    bb_kstate_t k;          /* level_log: row 0 */
+    uint64_t count;         /* the frontier's vertices */
+    int32_t next_level;
+    int32_t expand;         /* boxbfs_expand_t */
+};
+
+/* The device search's state in device memory. */
 struct bb_search_dev {
     bb_search_t s;          /* where the search stands (kernels.h) */
-    bb_kstate_t k;          /* this step's kstate (level_log: row 0) */
+    bb_search_args a;       /* this step's arguments */
     bb_loop_walk_t loop;    /* where the device loop stopped */
     uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo) / 4096 + 1 */
     int32_t step;           /* the step running (BB_STEP_*) */
-    uint64_t t0;            /* when it began (bb_global_ns) */
+    uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
 };
 
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo,

@@ -184,8 +184,8 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search
 {
     using Reduce = cub::BlockReduce<uint32_t, kScanThreads>;
     __shared__ typename Reduce::TempStorage tmp;
-    const uint64_t count = d->s.w.count, tiles = scan_tiles_of(count);
-    const DegreeOp degree{d->k.frontier, d->k.offsets};
+    const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
+    const DegreeOp degree{d->a.k.frontier, d->a.k.offsets};
     if (tiles < 2) return;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         uint32_t sum = 0;
@@ -204,7 +204,7 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_offsets(const bb_sea
 {
     using Scan = cub::BlockScan<uint32_t, kScanThreads>;
     __shared__ typename Scan::TempStorage tmp;
-    const uint64_t tiles = scan_tiles_of(d->s.w.count);
+    const uint64_t tiles = scan_tiles_of(d->a.count);
     uint32_t carry = 0;
     if (tiles < 2) return;
     for (uint64_t base = 0; base < tiles; base += kSmallScan) {
@@ -229,8 +229,8 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
 {
     using Scan = cub::BlockScan<uint32_t, kScanThreads>;
     __shared__ typename Scan::TempStorage tmp;
-    const uint64_t count = d->s.w.count, tiles = scan_tiles_of(count);
-    const DegreeOp degree{d->k.frontier, d->k.offsets};
+    const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
+    const DegreeOp degree{d->a.k.frontier, d->a.k.offsets};
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint32_t offset = tiles > 1 ? d->tile_sums[t] : 0;
         uint32_t x[kScanItems];
@@ -243,40 +243,31 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
 #pragma unroll
         for (int j = 0; j < kScanItems; j++) {
             const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
-            if (i < count) d->k.scan[i] = x[j] + offset;
+            if (i < count) d->a.k.scan[i] = x[j] + offset;
         }
         __syncthreads();
     }
 }
 
-/* The producers with their frontier and consumer from d, in shared memory
- * (read like kernel arguments). */
-__device__ __forceinline__ void search_args(const bb_search_dev *d, Frontier *f, AtomicVisit *c)
+/* The producers with their arguments in c_step (cuda_kernels.h bb_search_args). */
+__constant__ bb_search_args c_step;
+
+__device__ __forceinline__ Frontier search_frontier()
 {
-    if (threadIdx.x == 0) {
-        *f = Frontier{d->k.frontier, d->k.offsets, d->k.columns, d->k.scan,
-                      (uint32_t)d->s.w.count, expand_mode(d->s.expand), d->k.expand_f0};
-        *c = atomic_visit(d->k, d->s.w.level + 1);
-    }
-    __syncthreads();
+    return Frontier{c_step.k.frontier, c_step.k.offsets, c_step.k.columns, c_step.k.scan,
+                    (uint32_t)c_step.count, expand_mode(c_step.expand), c_step.k.expand_f0};
 }
 
 template <int K>
-__global__ void __launch_bounds__(kThreads) search_binsearch(const bb_search_dev *d)
+__global__ void __launch_bounds__(kThreads, 4) search_binsearch()
 {
-    __shared__ Frontier f;
-    __shared__ AtomicVisit c;
-    search_args(d, &f, &c);
-    binsearch_body<K>(f, c);
+    binsearch_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
 }
 
 template <int K>
-__global__ void __launch_bounds__(kMpThreads) search_mergepath(const bb_search_dev *d)
+__global__ void __launch_bounds__(kMpThreads) search_mergepath()
 {
-    __shared__ Frontier f;
-    __shared__ AtomicVisit c;
-    search_args(d, &f, &c);
-    mergepath_body<K>(f, c);
+    mergepath_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
 }
 
 template <int K>
@@ -286,6 +277,7 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
     const uint64_t tiles = (nloc + kSmallScan - 1) / kSmallScan;
     int grid = bb_cuda_persistent_grid<search_scan_tiles>(kScanThreads);
     if ((uint64_t)grid > tiles) grid = (int)tiles;
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     search_scan_offsets<<<1, kScanThreads, 0, s>>>(d);
@@ -294,12 +286,12 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
     BB_CUDA_LAUNCH_CHECK();
     if (mode != MODE_MERGEPATH) {
         search_binsearch<K><<<bb_cuda_persistent_grid<search_binsearch<K>>(kThreads), kThreads, 0,
-                              s>>>(d);
+                              s>>>();
         BB_CUDA_LAUNCH_CHECK();
     }
     if (mode != MODE_BINSEARCH) {
         search_mergepath<K><<<bb_cuda_persistent_grid<search_mergepath<K>>(kMpThreads),
-                              kMpThreads, 0, s>>>(d);
+                              kMpThreads, 0, s>>>();
         BB_CUDA_LAUNCH_CHECK();
     }
     return BOXBFS_OK;

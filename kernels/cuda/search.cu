@@ -37,12 +37,13 @@ struct Cache {
 __global__ void decide(bb_search_dev *d, Handles h)
 {
     bb_search_t *s = &d->s;
-    unsigned long long *ctr = (unsigned long long *)d->k.counters;
+    unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
     const uint64_t now = bb_global_ns();
+    if (d->step == BB_STEP_NONE) d->t_first = now;
     if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
         bb_search_after_loop(s, &d->loop);
     } else if (d->step != BB_STEP_NONE) {
-        uint64_t *row = d->k.level_log + (size_t)s->rows * BB_LOG_FIELDS;
+        uint64_t *row = d->a.k.level_log + (size_t)s->rows * BB_LOG_FIELDS;
         row[0] = s->w.count;
         row[1] = s->w.arcs;
         row[2] = now - d->t0;
@@ -53,13 +54,17 @@ __global__ void decide(bb_search_dev *d, Handles h)
     int pack = 0;
     const int unpack = step != BB_STEP_NONE && bb_search_begin(s, step, &pack);
     for (size_t i = 0; i < BB_CTR_COUNT(1); i++) ctr[i] = 0;
-    d->k.frontier = s->frontier;
-    d->k.next_frontier = s->next_frontier;
-    d->k.frontier_bits = s->frontier_bits;
-    d->k.own_bits = s->own_bits;
-    d->k.next_bits = step == BB_STEP_TOP_DOWN && s->marks_bits ? s->own_bits : NULL;
+    d->a.k.frontier = s->frontier;
+    d->a.k.next_frontier = s->next_frontier;
+    d->a.k.frontier_bits = s->frontier_bits;
+    d->a.k.own_bits = s->own_bits;
+    d->a.k.next_bits = step == BB_STEP_TOP_DOWN && s->marks_bits ? s->own_bits : NULL;
+    d->a.count = s->w.count;
+    d->a.next_level = s->w.level + 1;
+    d->a.expand = s->expand;
     d->step = step;
     d->t0 = bb_global_ns();
+    s->span_ns = d->t0 - d->t_first;
     cudaGraphSetConditional(h.run, step != BB_STEP_NONE);
     cudaGraphSetConditional(h.unpack, unpack);
     cudaGraphSetConditional(h.loop, step == BB_STEP_LOOP);
@@ -179,7 +184,7 @@ extern "C" void bb_cuda_search_free(void *cache)
 }
 
 extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb_search_t *s,
-                                          void **cache)
+                                          void **cache, uint64_t *first_rows, uint32_t first)
 {
     cudaStream_t st = (cudaStream_t)stream;
     Cache *c;
@@ -198,13 +203,15 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     }
     c = (Cache *)*cache;
     c->h->s = *s;
-    c->h->k = *k;
+    c->h->a.k = *k;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
-    c->h->t0 = 0;
     BB_CUDA_CHECK(cudaMemcpyAsync(c->d, c->h, sizeof *c->d, cudaMemcpyHostToDevice, st));
     BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));
+    /* s and the first rows in the same round trip (first_rows: pinned, the engine's) */
     BB_CUDA_CHECK(cudaMemcpyAsync(&c->h->s, &c->d->s, sizeof c->d->s, cudaMemcpyDeviceToHost, st));
+    BB_CUDA_CHECK(cudaMemcpyAsync(first_rows, k->level_log, (size_t)first * BB_LOG_FIELDS * 8,
+                                  cudaMemcpyDeviceToHost, st));
     BB_CUDA_CHECK(cudaStreamSynchronize(st));
     *s = c->h->s;
     return BOXBFS_OK;

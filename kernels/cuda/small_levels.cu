@@ -203,7 +203,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     __shared__ bb_kstate_t k;
     __shared__ bb_loop_params_t p;
     if (threadIdx.x == 0) {
-        k = d->k;
+        k = d->a.k;
         k.level_log += (size_t)d->s.rows * BB_LOG_FIELDS;
         p = bb_search_loop_params(&d->s);
     }

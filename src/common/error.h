@@ -23,6 +23,7 @@ int bb_log_enabled(bb_log_level_t level);
 
 #define BB_WARN(dev, ...) bb_log(BB_LOG_WARN, (dev), __FILE__, __LINE__, __VA_ARGS__)
 #define BB_INFO(dev, ...) bb_log(BB_LOG_INFO, (dev), __FILE__, __LINE__, __VA_ARGS__)
+#define BB_DEBUG(dev, ...) bb_log(BB_LOG_DEBUG, (dev), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Return the status of call if it failed (its message is already set). */
 #define BB_CHECK(call)                                  \

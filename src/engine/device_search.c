@@ -79,8 +79,12 @@ boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
     bb_search_t s = search_start(e, &D->k);
     int level = 0;
     while (!e->done) {
+        double t0 = bb_now_s();
         s.rows = 0;
-        BB_CHECK(e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache));
+        BB_CHECK(e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache,
+                                        D->loop_log, BB_LOOP_LOG_FIRST));
+        BB_DEBUG(d, "device search: %u levels, %.1f us on the device, %.1f us in the call",
+                 s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.failed)
             return bb_error_set(BOXBFS_ERR_INTERNAL,
                                 "device search: the device loop ran no level at level %d",
@@ -88,9 +92,12 @@ boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
         if (s.rows == 0)
             return bb_error_set(BOXBFS_ERR_INTERNAL, "device search: no level ran at level %d",
                                 level);
-        BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log, D->k.level_log,
-                                  (size_t)s.rows * BB_LOG_FIELDS * 8));
-        BB_CHECK(e->ops->sync(D->dev));
+        if (s.rows > BB_LOOP_LOG_FIRST) {   /* the first came back with s */
+            size_t first = (size_t)BB_LOOP_LOG_FIRST * BB_LOG_FIELDS;
+            BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log + first, D->k.level_log + first,
+                                      (s.rows - BB_LOOP_LOG_FIRST) * BB_LOG_FIELDS * 8));
+            BB_CHECK(e->ops->sync(D->dev));
+        }
         BB_CHECK(book_rows(e, d, &level, &s));
         if (e->done != s.done)
             return bb_error_set(BOXBFS_ERR_INTERNAL,
