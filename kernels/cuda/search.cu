@@ -1,17 +1,21 @@
 /* The device search on the GPU (kernels.h bb_search_t; README "The search
  * on the device"): one device's whole search as one CUDA graph launch, so
- * that no level waits for the host. The graph is a while node whose body is
+ * that no level waits for the host. The graph:
  *
- *   decide -> if unpack -> if loop -> if top-down -> if pack -> if bottom-up
+ *   copy in -> while (run) { decide -> switch (branch) } -> copy out
  *
- * decide (one thread) closes the step that ran (its row in the level log,
- * the next level by the engine's rules: bb_search_advance or
- * bb_search_after_loop), picks the next step (bb_search_step), points the
- * step's kstate at the right buffers and sets the conditions; the step's
- * kernels read their arguments from the same device memory (bb_search_dev)
- * when they run, since one graph serves every level. The graph is built and
- * instantiated once per engine device (the engine keeps it in its cache
- * slot) and launched once per search. */
+ * copy in/out: the state (bb_search_dev) from and to its pinned host mirror,
+ * and the log's first rows back. decide (one thread) closes the step that
+ * ran (its row in the level log, the next level by the engine's rules:
+ * bb_search_advance or bb_search_after_loop), picks the next step
+ * (bb_search_step), writes the step's arguments and sets the conditions;
+ * each branch of the switch is one step's kernels: the device loop, a
+ * top-down level or a bottom-up level, the first two after an unpack of the
+ * frontier's bitmap where a bottom-up level left it, the last after a pack
+ * where the frontier is a list. One conditional node per level: each costs
+ * the device a few microseconds even when it runs nothing. The graph is
+ * built and instantiated once per engine device (the engine keeps it in its
+ * cache slot) and launched once per search. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -20,21 +24,25 @@
 
 namespace {
 
-struct Handles {
-    cudaGraphConditionalHandle run, unpack, loop, top_down, pack, bottom_up;
+enum {   /* the switch's branches; NONE: none runs (no body has its index) */
+    BR_LOOP, BR_UNPACK_LOOP, BR_TOP_DOWN, BR_UNPACK_TOP_DOWN, BR_BOTTOM_UP, BR_PACK_BOTTOM_UP,
+    BR_COUNT, BR_NONE = BR_COUNT
 };
 
 struct Cache {
     int dev;
-    cudaStream_t build;       /* captures the bodies (the engine's stream runs them) */
+    cudaStream_t build;       /* captures the branches (the engine's stream runs the graph) */
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     bb_search_dev *d;         /* device memory */
     bb_search_dev *h;         /* its pinned host mirror */
     uint32_t *tile_sums;
+    uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
+    uint32_t first;
 };
 
-__global__ void decide(bb_search_dev *d, Handles h)
+__global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
+                       cudaGraphConditionalHandle branch)
 {
     bb_search_t *s = &d->s;
     unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
@@ -65,59 +73,54 @@ __global__ void decide(bb_search_dev *d, Handles h)
     d->step = step;
     d->t0 = bb_global_ns();
     s->span_ns = d->t0 - d->t_first;
-    cudaGraphSetConditional(h.run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(h.unpack, unpack);
-    cudaGraphSetConditional(h.loop, step == BB_STEP_LOOP);
-    cudaGraphSetConditional(h.top_down, step == BB_STEP_TOP_DOWN);
-    cudaGraphSetConditional(h.pack, pack);
-    cudaGraphSetConditional(h.bottom_up, step == BB_STEP_BOTTOM_UP);
+    cudaGraphSetConditional(run, step != BB_STEP_NONE);
+    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BR_LOOP + unpack
+                                    : step == BB_STEP_TOP_DOWN  ? BR_TOP_DOWN + unpack
+                                    : step == BB_STEP_BOTTOM_UP ? BR_BOTTOM_UP + pack
+                                                                : BR_NONE);
 }
 
-/* A conditional node of graph g after dep (none: NULL), with its body. */
+/* A conditional node of graph g after dep, with its size bodies in bodies. */
 boxbfs_status_t add_conditional(cudaGraph_t g, cudaGraphNode_t dep, cudaGraphConditionalHandle h,
-                                cudaGraphConditionalNodeType type, cudaGraphNode_t *node_p,
-                                cudaGraph_t *body_p)
+                                cudaGraphConditionalNodeType type, unsigned size,
+                                cudaGraphNode_t *node_p, cudaGraph_t *bodies)
 {
     cudaGraphNodeParams p = {};
     p.type = cudaGraphNodeTypeConditional;
     p.conditional.handle = h;
     p.conditional.type = type;
-    p.conditional.size = 1;
-    BB_CUDA_CHECK(cudaGraphAddNode(node_p, g, dep ? &dep : NULL, NULL, dep ? 1 : 0, &p));
-    *body_p = p.conditional.phGraph_out[0];
+    p.conditional.size = size;
+    BB_CUDA_CHECK(cudaGraphAddNode(node_p, g, &dep, NULL, 1, &p));
+    for (unsigned i = 0; i < size; i++) bodies[i] = p.conditional.phGraph_out[i];
     return BOXBFS_OK;
 }
 
-/* The kernels of one body, launched on c->build while it captures into body. */
-enum { BODY_DECIDE, BODY_UNPACK, BODY_LOOP, BODY_TOP_DOWN, BODY_PACK, BODY_BOTTOM_UP };
-
-boxbfs_status_t launch_body(Cache *c, int body, const bb_kstate_t *k, const bb_search_t *s,
-                            const Handles &h)
+/* One branch's kernels, launched on c->build while it captures. */
+boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_search_t *s)
 {
     const uint64_t nloc = k->hi - k->lo;
-    switch (body) {
-    case BODY_DECIDE:
-        decide<<<1, 1, 0, c->build>>>(c->d, h);
-        BB_CUDA_LAUNCH_CHECK();
-        return BOXBFS_OK;
-    case BODY_UNPACK: return bb_cuda_search_unpack(c->d, c->build, nloc);
-    case BODY_LOOP: return bb_cuda_search_loop(c->d, c->build);
-    case BODY_TOP_DOWN:
+    if (br == BR_UNPACK_LOOP || br == BR_UNPACK_TOP_DOWN)
+        BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
+    if (br == BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc));
+    switch (br) {
+    case BR_LOOP:
+    case BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build);
+    case BR_TOP_DOWN:
+    case BR_UNPACK_TOP_DOWN:
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1));
         return bb_cuda_search_expand(c->d, c->build, nloc, s->expand, k->expand_k);
-    case BODY_PACK: return bb_cuda_search_pack(c->d, c->build, nloc);
     default: return bb_cuda_search_bottom_up(c->d, c->build, nloc);
     }
 }
 
-boxbfs_status_t capture(Cache *c, cudaGraph_t body, int which, const bb_kstate_t *k,
-                        const bb_search_t *s, const Handles &h)
+/* Capture what fn launches on c->build into graph g. */
+template <class Fn>
+boxbfs_status_t capture(Cache *c, cudaGraph_t g, Fn fn)
 {
     cudaGraph_t out;
-    boxbfs_status_t st;
-    BB_CUDA_CHECK(cudaStreamBeginCaptureToGraph(c->build, body, NULL, NULL, 0,
+    BB_CUDA_CHECK(cudaStreamBeginCaptureToGraph(c->build, g, NULL, NULL, 0,
                                                 cudaStreamCaptureModeRelaxed));
-    st = launch_body(c, which, k, s, h);
+    boxbfs_status_t st = fn();
     cudaError_t ce = cudaStreamEndCapture(c->build, &out);   /* also after a failed launch */
     BB_CHECK(st);
     BB_CUDA_CHECK(ce);
@@ -126,43 +129,52 @@ boxbfs_status_t capture(Cache *c, cudaGraph_t body, int which, const bb_kstate_t
 
 boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
-    Handles h;
-    cudaGraph_t loop_body, bodies[BODY_BOTTOM_UP + 1];
-    cudaGraphConditionalHandle *conds[] = {NULL, &h.unpack, &h.loop, &h.top_down, &h.pack,
-                                           &h.bottom_up};
-    cudaGraphNode_t node, prev;
+    cudaGraphConditionalHandle run, branch;
+    cudaGraph_t loop_body = NULL, bodies[BR_COUNT];
+    cudaGraphNode_t in, loop, out_s, out_rows, dec;
     size_t one = 1;
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaGraphCreate(&c->graph, 0));
-    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&h.run, c->graph, 1, cudaGraphCondAssignDefault));
-    BB_CHECK(add_conditional(c->graph, NULL, h.run, cudaGraphCondTypeWhile, &node, &loop_body));
-    for (int b = BODY_UNPACK; b <= BODY_BOTTOM_UP; b++)
-        BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(conds[b], loop_body, 0, 0));
-    BB_CHECK(capture(c, loop_body, BODY_DECIDE, k, s, h));
-    BB_CUDA_CHECK(cudaGraphGetNodes(loop_body, &prev, &one));   /* decide, the only node */
-    for (int b = BODY_UNPACK; b <= BODY_BOTTOM_UP; b++) {
-        BB_CHECK(add_conditional(loop_body, prev, *conds[b], cudaGraphCondTypeIf, &node,
-                                 &bodies[b]));
-        prev = node;
-    }
-    for (int b = BODY_UNPACK; b <= BODY_BOTTOM_UP; b++) BB_CHECK(capture(c, bodies[b], b, k, s, h));
+    BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&in, c->graph, NULL, 0, c->d, c->h, sizeof *c->d,
+                                           cudaMemcpyHostToDevice));
+    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&run, c->graph, 1, cudaGraphCondAssignDefault));
+    BB_CHECK(add_conditional(c->graph, in, run, cudaGraphCondTypeWhile, 1, &loop, &loop_body));
+    BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&out_s, c->graph, &loop, 1, &c->h->s, &c->d->s,
+                                           sizeof c->d->s, cudaMemcpyDeviceToHost));
+    BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&out_rows, c->graph, &out_s, 1, c->first_rows,
+                                           k->level_log, (size_t)c->first * BB_LOG_FIELDS * 8,
+                                           cudaMemcpyDeviceToHost));
+    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, loop_body, BR_NONE, 0));
+    BB_CHECK(capture(c, loop_body, [&] {
+        decide<<<1, 1, 0, c->build>>>(c->d, run, branch);
+        BB_CUDA_LAUNCH_CHECK();
+        return BOXBFS_OK;
+    }));
+    BB_CUDA_CHECK(cudaGraphGetNodes(loop_body, &dec, &one));   /* decide, the only node */
+    BB_CHECK(add_conditional(loop_body, dec, branch, cudaGraphCondTypeSwitch, BR_COUNT, &loop,
+                             bodies));
+    for (int br = 0; br < BR_COUNT; br++)
+        BB_CHECK(capture(c, bodies[br], [&] { return launch_branch(c, br, k, s); }));
     BB_CUDA_CHECK(cudaGraphInstantiate(&c->exec, c->graph, 0));
+    BB_CUDA_CHECK(cudaGraphUpload(c->exec, c->build));
+    BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
     return BOXBFS_OK;
 }
 
-boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, Cache **c_p)
+boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t *first_rows,
+                           uint32_t first, Cache **c_p)
 {
     Cache *c = (Cache *)calloc(1, sizeof *c);
-    boxbfs_status_t st;
     uint64_t tiles = (k->hi - k->lo) / 4096 + 1;   /* the degree scan's, expand.cu */
     if (c == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "device search: no host memory");
-    BB_CUDA_CHECK(cudaGetDevice(&c->dev));
     *c_p = c;   /* the caller frees what was made on failure */
+    c->first_rows = first_rows;
+    c->first = first;
+    BB_CUDA_CHECK(cudaGetDevice(&c->dev));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->d, sizeof *c->d));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->tile_sums, tiles * 4));
     BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, sizeof *c->h));
-    st = build(c, k, s);
-    return st;
+    return build(c, k, s);
 }
 
 }  // namespace
@@ -194,7 +206,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
                             "cuda search: one device with visited and a level log only");
     if (*cache == NULL) {
         Cache *made = NULL;
-        boxbfs_status_t rc = open_cache(k, s, &made);
+        boxbfs_status_t rc = open_cache(k, s, first_rows, first, &made);
         if (rc != BOXBFS_OK) {
             bb_cuda_search_free(made);
             return rc;
@@ -202,16 +214,13 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         *cache = made;
     }
     c = (Cache *)*cache;
+    if (c->first_rows != first_rows || c->first != first)   /* the graph copies there */
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");
     c->h->s = *s;
     c->h->a.k = *k;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
-    BB_CUDA_CHECK(cudaMemcpyAsync(c->d, c->h, sizeof *c->d, cudaMemcpyHostToDevice, st));
-    BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));
-    /* s and the first rows in the same round trip (first_rows: pinned, the engine's) */
-    BB_CUDA_CHECK(cudaMemcpyAsync(&c->h->s, &c->d->s, sizeof c->d->s, cudaMemcpyDeviceToHost, st));
-    BB_CUDA_CHECK(cudaMemcpyAsync(first_rows, k->level_log, (size_t)first * BB_LOG_FIELDS * 8,
-                                  cudaMemcpyDeviceToHost, st));
+    BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));   /* copies in, searches, copies out */
     BB_CUDA_CHECK(cudaStreamSynchronize(st));
     *s = c->h->s;
     return BOXBFS_OK;
