@@ -171,10 +171,12 @@ __host__ __device__ inline AtomicVisit atomic_visit(const bb_kstate_t &k, int32_
 
 /* ---- the device search's top-down step (its frontier size is on the device) -- */
 
-/* The degree scan in tiles of kSmallScan vertices: the block of tile t sums
- * it (search_scan_sums), one block scans the sums (search_scan_offsets), the
- * block of tile t scans it from there (search_scan_tiles). A frontier of one
- * tile needs only the last: degree_scan_small's work. */
+/* The degree scan in tiles of kSmallScan vertices: the block of tile t
+ * writes its degrees into scan and sums them (search_scan_sums), one block
+ * scans the sums (search_scan_offsets), the block of tile t scans its
+ * degrees from there (search_scan_tiles): the degrees' random reads once, as
+ * in CUB's scan. A frontier of one tile needs only the last, which then reads
+ * the degrees itself: degree_scan_small's work. */
 __device__ __forceinline__ uint64_t scan_tiles_of(uint64_t count)
 {
     return (count + kSmallScan - 1) / kSmallScan;
@@ -192,7 +194,11 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search
 #pragma unroll
         for (int j = 0; j < kScanItems; j++) {
             const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
-            if (i < count) sum += degree((uint32_t)i);
+            if (i < count) {
+                const uint32_t x = degree((uint32_t)i);
+                d->a.k.scan[i] = x;
+                sum += x;
+            }
         }
         sum = Reduce(tmp).Sum(sum);
         if (threadIdx.x == 0) d->tile_sums[t] = sum;
@@ -237,7 +243,7 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
 #pragma unroll
         for (int j = 0; j < kScanItems; j++) {
             const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
-            x[j] = i < count ? degree((uint32_t)i) : 0;
+            x[j] = i >= count ? 0 : tiles > 1 ? d->a.k.scan[i] : degree((uint32_t)i);
         }
         Scan(tmp).ExclusiveSum(x, x);
 #pragma unroll
