@@ -227,16 +227,18 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
  * read kernel arguments (from shared or global memory the loads cost them
  * up to 17 %). */
 struct bb_search_args {
-    bb_kstate_t k;          /* level_log: row 0 */
+    bb_kstate_t k;          /* level_log: the step's first row */
     uint64_t count;         /* the frontier's vertices */
     int32_t next_level;
     int32_t expand;         /* boxbfs_expand_t */
+    bb_loop_params_t loop;  /* the device loop's (bb_search_loop_params) */
 };
 
 /* The device search's state in device memory. */
 struct bb_search_dev {
     bb_search_t s;          /* where the search stands (kernels.h) */
     bb_search_args a;       /* this step's arguments */
+    uint64_t *log;          /* the level log's row 0 */
     bb_loop_walk_t loop;    /* where the device loop stopped */
     uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo) / 4096 + 1 */
     int32_t step;           /* the step running (BB_STEP_*) */

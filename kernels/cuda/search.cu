@@ -51,7 +51,7 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
         bb_search_after_loop(s, &d->loop);
     } else if (d->step != BB_STEP_NONE) {
-        uint64_t *row = d->a.k.level_log + (size_t)s->rows * BB_LOG_FIELDS;
+        uint64_t *row = d->log + (size_t)s->rows * BB_LOG_FIELDS;
         row[0] = s->w.count;
         row[1] = s->w.arcs;
         row[2] = now - d->t0;
@@ -70,6 +70,8 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.count = s->w.count;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
+    d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
+    if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
     d->step = step;
     d->t0 = bb_global_ns();
     s->span_ns = d->t0 - d->t_first;
@@ -218,6 +220,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");
     c->h->s = *s;
     c->h->a.k = *k;
+    c->h->log = k->level_log;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
     BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));   /* copies in, searches, copies out */

@@ -194,21 +194,15 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                       p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
 }
 
-/* The device search's loop step: its kstate and parameters from d (in
- * shared memory, read like kernel arguments), rows from d's row on, the
- * walk where it stopped back to d. */
+/* The device search's loop step: its arguments in c_step (cuda_kernels.h
+ * bb_search_args), the walk where it stopped back to d. */
+__constant__ bb_search_args c_step;
+
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     search_levels(bb_search_dev *d)
 {
-    __shared__ bb_kstate_t k;
-    __shared__ bb_loop_params_t p;
-    if (threadIdx.x == 0) {
-        k = d->a.k;
-        k.level_log += (size_t)d->s.rows * BB_LOG_FIELDS;
-        p = bb_search_loop_params(&d->s);
-    }
-    __syncthreads();
-    const bb_loop_walk_t w = one_device_levels(k, p, p.count, p.arcs);
+    const bb_loop_walk_t w = one_device_levels(c_step.k, c_step.loop, c_step.loop.count,
+                                               c_step.loop.arcs);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
@@ -367,6 +361,7 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
 
 boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s)
 {
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     search_levels<<<kBlocks, kThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
