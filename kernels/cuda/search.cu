@@ -18,9 +18,12 @@
  * cache slot) and launched once per search. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kernels/cuda/cuda_kernels.h"
+
+#if CUDART_VERSION >= 13000   /* the graph API as CUDA 13 has it (conditional switch nodes: 12.8) */
 
 namespace {
 
@@ -210,8 +213,11 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         Cache *made = NULL;
         boxbfs_status_t rc = open_cache(k, s, first_rows, first, &made);
         if (rc != BOXBFS_OK) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", boxbfs_last_error());
             bb_cuda_search_free(made);
-            return rc;
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "the device search's CUDA graph could not be built (%s)", why);
         }
         *cache = made;
     }
@@ -228,3 +234,16 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     *s = c->h->s;
     return BOXBFS_OK;
 }
+
+#else   /* an older toolkit: the host drives the levels */
+
+extern "C" void bb_cuda_search_free(void *cache) { (void)cache; }
+
+extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb_search_t *s,
+                                          void **cache, uint64_t *first_rows, uint32_t first)
+{
+    (void)k, (void)stream, (void)s, (void)cache, (void)first_rows, (void)first;
+    return bb_error_set(BOXBFS_ERR_UNSUPPORTED, "the device search needs CUDA 13 to build");
+}
+
+#endif

@@ -20,7 +20,7 @@ int bb_search_fits(const struct boxbfs_engine *e)
 {
     return e->ndev == 1 && e->nlocal == 1 && !e->grid && e->ops->kernels.search != NULL &&
            e->opts.contract == BOXBFS_CONTRACT_ATOMIC && e->opts.device_loop_arcs > 0 &&
-           e->devs[0].k.level_log != NULL;
+           e->devs[0].k.level_log != NULL && !e->devs[0].search_off;
 }
 
 /* Where the engine stands before level 0 (boxbfs_engine_run's totals). */
@@ -73,6 +73,9 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
     return BOXBFS_OK;
 }
 
+/* Where the backend cannot set the search up (kernels.h search: UNSUPPORTED
+ * before anything ran), returns OK with e->done unset: the host drives the
+ * levels from level 0 (device_main's loop). */
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
@@ -80,9 +83,17 @@ boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
     int level = 0;
     while (!e->done) {
         double t0 = bb_now_s();
+        boxbfs_status_t st;
         s.rows = 0;
-        BB_CHECK(e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache,
-                                        D->loop_log, BB_LOOP_LOG_FIRST));
+        st = e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache,
+                                    D->loop_log, BB_LOOP_LOG_FIRST);
+        if (st == BOXBFS_ERR_UNSUPPORTED && level == 0 && D->search_cache == NULL) {
+            /* nothing ran: the levels go to the host, in this search and the next */
+            BB_WARN(d, "%s; the host drives the levels", boxbfs_last_error());
+            D->search_off = 1;
+            return BOXBFS_OK;
+        }
+        BB_CHECK(st);
         BB_DEBUG(d, "device search: %u levels, %.1f us on the device, %.1f us in the call",
                  s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.failed)

@@ -56,6 +56,7 @@ typedef struct {
     uint64_t loop_next, loop_next_arcs;
     double loop_s;
     void *search_cache;            /* the backend's device search state (kernels.h search) */
+    int search_off;                /* the backend could not set the device search up */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
@@ -227,7 +228,8 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
 
 /* The device search (engine/device_search.c): whether this engine's search
  * runs on the device (one device, atomic, the device loop on, a backend
- * with the op), and the whole search from level 0 on device d, booked. */
+ * that could set it up), and the whole search from level 0 on device d,
+ * booked (e->done left unset where the backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
 
