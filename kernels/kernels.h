@@ -126,10 +126,17 @@ static inline BB_HOST_DEVICE bb_loop_walk_t bb_loop_begin(const bb_loop_params_t
     return w;
 }
 
+/* No level runs at `level` with a frontier of count vertices: it is empty,
+ * or the depth limit (max_depth < 0: none) is reached. */
+static inline BB_HOST_DEVICE int bb_search_ends(uint64_t count, int32_t level, int32_t max_depth)
+{
+    return count == 0 || (max_depth >= 0 && level >= max_depth);
+}
+
 /* Where the device loop stops before running a level (bb_loop_params_t). */
 static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, const bb_loop_walk_t *w)
 {
-    return w->count == 0 || (p->max_depth >= 0 && w->level >= p->max_depth) ||
+    return bb_search_ends(w->count, w->level, p->max_depth) ||
            w->arcs > p->max_arcs || w->runs == p->log_cap ||
            (p->alpha > 0 && w->arcs > p->td_arcs &&
             bb_turns_bottom_up(w->count, w->prev, w->arcs, w->unexplored, p->n, p->alpha));
@@ -150,7 +157,10 @@ static inline BB_HOST_DEVICE void bb_loop_advance(bb_loop_walk_t *w, uint64_t co
 /* Beamer's rule for the level a walk stands at (level.c's choose_direction;
  * the device search takes it on the device): after a top-down level,
  * bottom-up once the frontier grows and its arcs times alpha exceed the arcs
- * not yet explored plus n; after a bottom-up level, stay while the frontier
+ * not yet explored plus n (a bottom-up level looks at every vertex at least
+ * once: near the end of a search few arcs remain unexplored, and without
+ * the n a road network's tail would turn bottom-up at a cost of all n
+ * vertices per level); after a bottom-up level, stay while the frontier
  * grows or holds more than n / beta vertices. Before both, on one device a
  * frontier of at most BB_TOP_DOWN_ARCS arcs stays top-down. last: the level
  * before's direction. */
@@ -231,21 +241,34 @@ static inline BB_HOST_DEVICE int bb_search_begin(bb_search_t *s, int step, int *
     return unpack;
 }
 
+/* The next frontier becomes the frontier. */
+static inline BB_HOST_DEVICE void bb_search_swap_lists(bb_search_t *s)
+{
+    uint32_t *t = s->frontier;
+    s->frontier = s->next_frontier;
+    s->next_frontier = t;
+}
+
+/* s->w stands at the next level, the last one ran in direction last
+ * (bb_engine_advance's rule): whether the search ends, and its direction. */
+static inline BB_HOST_DEVICE void bb_search_settle(bb_search_t *s, int last)
+{
+    s->last_dir = last;
+    s->done = bb_search_ends(s->w.count, s->w.level, s->max_depth);
+    s->dir = bb_choose_direction(&s->rule, &s->w, last);
+}
+
 /* After a top-down or bottom-up step found next vertices with next_arcs
- * out-arcs (bb_engine_advance's rule): the next level, its direction. */
+ * out-arcs: the next level, its direction. */
 static inline BB_HOST_DEVICE void bb_search_advance(bb_search_t *s, int step, uint64_t next,
                                                     uint64_t next_arcs)
 {
-    uint32_t *t = s->frontier;   /* the next frontier becomes the frontier */
-    s->frontier = s->next_frontier;
-    s->next_frontier = t;
+    bb_search_swap_lists(s);
     s->in_list = step == BB_STEP_TOP_DOWN;
     s->in_bits = step == BB_STEP_BOTTOM_UP || s->marks_bits;
     s->rows++;
     bb_loop_advance(&s->w, next, next_arcs);
-    s->last_dir = s->dir;
-    s->done = next == 0 || (s->max_depth >= 0 && s->w.level >= s->max_depth);
-    s->dir = bb_choose_direction(&s->rule, &s->w, s->last_dir);
+    bb_search_settle(s, s->dir);
 }
 
 /* The device loop's parameters where s stands (device_loop.c's loop_params). */
@@ -274,19 +297,13 @@ static inline BB_HOST_DEVICE void bb_search_after_loop(bb_search_t *s, const bb_
         s->failed = 1;
         return;
     }
-    if (lw->runs % 2) {
-        uint32_t *t = s->frontier;
-        s->frontier = s->next_frontier;
-        s->next_frontier = t;
-    }
+    if (lw->runs % 2) bb_search_swap_lists(s);
     s->rows += lw->runs;
     s->w = *lw;
     s->w.runs = 0;
     s->in_list = 1;
     s->in_bits = 0;
-    s->last_dir = BOXBFS_SEARCH_TOP_DOWN;
-    s->done = s->w.count == 0 || (s->max_depth >= 0 && s->w.level >= s->max_depth);
-    s->dir = bb_choose_direction(&s->rule, &s->w, s->last_dir);
+    bb_search_settle(s, BOXBFS_SEARCH_TOP_DOWN);
 }
 
 /* The top-down levels at which a device sent vertices to other devices:

@@ -131,21 +131,20 @@ boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, ui
 
 boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own)
 {
-    uint64_t nwords = (nloc + 31) / 32, need = bb_cuda_blocks(nwords, kThreads);
-    int grid = bb_cuda_persistent_grid<search_zero>(kThreads);
+    uint64_t nwords = (nloc + 31) / 32;
     if (nwords == 0) return BOXBFS_OK;
-    search_zero<<<(uint64_t)grid > need ? (int)need : grid, kThreads, 0, s>>>(d, nwords, own);
+    search_zero<<<bb_cuda_grid_for<search_zero>(bb_cuda_blocks(nwords, kThreads), kThreads),
+                  kThreads, 0, s>>>(d, nwords, own);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
 boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
 {
-    uint64_t need = bb_cuda_blocks(nloc, kThreads);
-    int grid = bb_cuda_persistent_grid<search_pack>(kThreads);
     if (nloc == 0) return BOXBFS_OK;
     BB_CHECK(bb_cuda_search_zero(d, s, nloc, 0));
-    search_pack<<<(uint64_t)grid > need ? (int)need : grid, kThreads, 0, s>>>(d);
+    search_pack<<<bb_cuda_grid_for<search_pack>(bb_cuda_blocks(nloc, kThreads), kThreads),
+                  kThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

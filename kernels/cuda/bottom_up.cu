@@ -145,9 +145,7 @@ __global__ void __launch_bounds__(kThreads) search_bottom_up()
 template <auto Kernel>
 int bottom_up_grid(uint64_t nloc)
 {
-    int grid = bb_cuda_persistent_grid<Kernel>(kThreads);
-    uint64_t need = bb_cuda_blocks((nloc + 31) / 32 * 32, kThreads);
-    return (uint64_t)grid > need ? (int)need : grid;
+    return bb_cuda_grid_for<Kernel>(bb_cuda_blocks((nloc + 31) / 32 * 32, kThreads), kThreads);
 }
 
 /* Word per thread; the byte layout sets one byte per frontier bit. */
@@ -192,9 +190,7 @@ extern "C" boxbfs_status_t bb_cuda_mark_frontier(const bb_kstate_t *k, void *str
     uint64_t nwords = (k->n + 31) / 32;
     BB_CHECK(bb_cuda_bind(stream));
     if (k->visited == NULL || nwords == 0) return BOXBFS_OK;
-    int grid = bb_cuda_persistent_grid<mark_frontier>(kThreads);
-    uint64_t need = bb_cuda_blocks(nwords, kThreads);
-    if ((uint64_t)grid > need) grid = (int)need;
+    const int grid = bb_cuda_grid_for<mark_frontier>(bb_cuda_blocks(nwords, kThreads), kThreads);
     mark_frontier<<<grid, kThreads, 0, s>>>(k->frontier_bits, nwords, k->n, k->visited,
                                             k->visited_bits);
     BB_CUDA_LAUNCH_CHECK();

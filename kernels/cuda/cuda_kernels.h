@@ -66,6 +66,15 @@ static inline unsigned bb_cuda_blocks(uint64_t items, int threads)
     return (unsigned)((items + (uint64_t)threads - 1) / (uint64_t)threads);
 }
 
+/* The persistent grid of a grid-stride kernel, but no more than the blocks
+ * its work needs. */
+template <auto Kernel>
+static inline int bb_cuda_grid_for(uint64_t blocks, int threads)
+{
+    int grid = bb_cuda_persistent_grid<Kernel>(threads);
+    return (uint64_t)grid > blocks ? (int)blocks : grid;
+}
+
 #define BB_FULL_MASK 0xffffffffu
 
 /* ---- device helpers ---------------------------------------------------------- */

@@ -281,8 +281,7 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
 {
     const int mode = expand_mode(expand);
     const uint64_t tiles = (nloc + kSmallScan - 1) / kSmallScan;
-    int grid = bb_cuda_persistent_grid<search_scan_tiles>(kScanThreads);
-    if ((uint64_t)grid > tiles) grid = (int)tiles;
+    const int grid = bb_cuda_grid_for<search_scan_tiles>(tiles, kScanThreads);
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();

@@ -321,7 +321,7 @@ boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_n
                                   uint64_t total_arcs)
 {
     uint64_t level_arcs = e->total_arcs;
-    e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
+    e->done = bb_search_ends(total_next, level + 1, e->opts.max_depth);
     e->unexplored = bb_unexplored_after(e->unexplored, level_arcs);
     e->prev_total_frontier = e->total_frontier;
     e->total_frontier = total_next;
