@@ -11,6 +11,9 @@
  *       WarpStage *stage) const   K arcs per lane: edge index e, neighbor v,
  *                                 frontier vertex u (stage: NULL in mergepath)
  *   void flush(WarpStage *) const       at the end of a binsearch block
+ * binsearch calls it with every warp of the block the same number of times,
+ * so there it may sync the block (binned.cu's scatter does). merge path
+ * does not.
  *   void start(uint64_t total) const    once per launch, with the arc total
  *   unsigned long long *next_arcs() const   where arcs_acc goes (or NULL) */
 #ifndef BB_EXPAND_LB_CUH
@@ -116,7 +119,7 @@ enum { MODE_AUTO = 0, MODE_BINSEARCH = 1, MODE_MERGEPATH = 2 };
 
 __host__ __device__ inline int expand_mode(int expand)
 {
-    return expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
+    return expand == BOXBFS_EXPAND_BINSEARCH || expand == BOXBFS_EXPAND_BINNED ? MODE_BINSEARCH
            : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
 }
 
@@ -177,6 +180,14 @@ struct Frontier {
     uint64_t f0;
 };
 
+/* The device search's frontier (its step's arguments, a per-file
+ * __constant__ copy). */
+__device__ __forceinline__ Frontier search_frontier(const bb_search_args &a)
+{
+    return Frontier{a.k.frontier, a.k.offsets, a.k.columns, a.k.scan, (uint32_t)a.count,
+                    expand_mode(a.expand), a.k.expand_f0};
+}
+
 /* A frontier arc's column, read once: evict-first (ld.global.cs), so that
  * the stream of columns does not push the Visited words out of L1 (with
  * --relabel degree most probes hit the hubs' few KiB of them). */
@@ -220,8 +231,10 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
     const uint32_t *scan = f.scan;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
     uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
-    for (uint64_t wbase = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * K;
-         wbase < total; wbase += stride) {
+    /* block-uniform: a block's warps take its blockDim x K edges together, so
+     * that a consumer may sync the block (a warp past the end gets none) */
+    for (uint64_t bbase = (uint64_t)blockIdx.x * blockDim.x * K; bbase < total; bbase += stride) {
+        const uint64_t wbase = bbase + (uint64_t)(threadIdx.x & ~31u) * K;
         kw = (uint32_t)bb_warp_partition_point(
                  kw, f.count, [=](uint64_t i) { return (uint64_t)__ldg(scan + i) <= wbase; }) - 1;
         const uint64_t e0 = wbase + (uint64_t)bb_lane() * K;
