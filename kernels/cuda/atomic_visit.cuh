@@ -44,6 +44,13 @@ struct AtomicVisit {
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (win[j]) win[j] = bb_visit(visited, bits, v[j]);
+        settle(win, v, u, arcs_acc, stage);
+    }
+    /* The winners' work: win[j] says this lane's arc j marked v[j] first. */
+    template <int K>
+    __device__ void settle(const bool (&win)[K], const uint32_t (&v)[K], const uint32_t (&u)[K],
+                           bb_block_sum &arcs_acc, WarpStage *stage) const
+    {
         bool own[K];
         unsigned n = 0;
 #pragma unroll

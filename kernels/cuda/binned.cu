@@ -8,16 +8,15 @@
  *     the block sorts them by bin in shared memory (a counting sort: one
  *     shared atomic per arc, one global atomic per bin and tile) and writes
  *     each bin's run whole, so the writes are coalesced.
- *   process: each block takes a chunk of one bin, loads that bin's Visited
- *     words into shared memory and tests every arc's head there; only the
- *     first arc to each head in the chunk goes on to the atomic method's
- *     consumer (global test-and-set, level, parent, next frontier).
+ *   process: one block per bin loads the bin's Visited words into shared
+ *     memory and tests every arc's head there; the first arc to each head
+ *     wins (the atomic method's work: level, parent, next frontier), and
+ *     the words go back to Visited.
  * 8 bytes written and read per arc instead of a random L2 request. The bins'
  * room is each range's in-arcs (a level expands every arc at most once), so
  * no run overflows. */
 #include "config.h"
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "kernels/cuda/atomic_visit.cuh"
@@ -27,11 +26,9 @@ namespace {
 static_assert(BB_BIN_MAX <= kThreads, "one bin per thread of a block");
 
 constexpr int kScatterK = 8;                       /* arcs per lane: 2048 per tile */
-constexpr int kProcessK = 4;                       /* arcs per lane and step of process */
-constexpr uint64_t kMinChunk = 4096;               /* arcs per process block, at least */
+constexpr int kProcessK = 8;                       /* arcs per lane and step of process */
 
 using BinScan = cub::BlockScan<uint32_t, kThreads>;
-using BinReduce = cub::BlockReduce<unsigned long long, kThreads>;
 
 /* The step's arguments (cuda_kernels.h bb_search_args), copied per step. */
 __constant__ bb_search_args c_bin;
@@ -97,7 +94,8 @@ __global__ void __launch_bounds__(kThreads) bins_scatter()
                                          (unsigned long long *)k.bin_count, k.nbins, k.bin_shift});
 }
 
-/* Word w of the Visited bits of the vertices from v0 (a multiple of 32). */
+/* The Visited word of the 32 vertices from v0 (a multiple of 32), and its
+ * write-back: plain stores, the block owns the bin's vertices. */
 __device__ __forceinline__ uint32_t visited_word(const bb_kstate_t &k, uint64_t v0)
 {
     uint32_t w = 0;
@@ -107,50 +105,37 @@ __device__ __forceinline__ uint32_t visited_word(const bb_kstate_t &k, uint64_t 
     return w;
 }
 
+__device__ __forceinline__ void store_visited_word(const bb_kstate_t &k, uint64_t v0, uint32_t w)
+{
+    if (v0 >= k.n) return;
+    if (k.visited_bits) {
+        ((uint32_t *)k.visited)[v0 >> 5] = w;
+        return;
+    }
+    for (uint32_t i = 0; i < 32 && v0 + i < k.n; i++)
+        if ((w >> i) & 1u) ((uint8_t *)k.visited)[v0 + i] = 1;
+}
+
+/* One block per bin: no other block tests its vertices, so the first arc
+ * to each head in shared memory is the winner, with no global atomic, and
+ * the bin's words go back to Visited at the end. */
 __global__ void __launch_bounds__(kThreads) bins_process()
 {
     extern __shared__ uint32_t s_bits[];   /* the bin's Visited words */
     __shared__ WarpStage stage;
     __shared__ bb_block_sum arcs_acc;
-    __shared__ uint32_t s_first[BB_BIN_MAX + 1];   /* each bin's first chunk */
-    __shared__ unsigned long long s_chunk;
-    __shared__ union {
-        typename BinScan::TempStorage scan;
-        typename BinReduce::TempStorage reduce;
-    } tmp;
     const bb_kstate_t &k = c_bin.k;
     const AtomicVisit consume = atomic_visit(k, c_bin.next_level);
-    const unsigned b = threadIdx.x, words = 1u << (k.bin_shift - 5);
-    const unsigned long long size = b < k.nbins ? k.bin_count[b] : 0;
-    /* chunks of about total / (2 grid) arcs: every block has work, and a
-     * bin of average size is one or two chunks */
-    const unsigned long long total = BinReduce(tmp.reduce).Sum(size);
-    if (b == 0) {
-        const unsigned long long even = (total + 2 * gridDim.x - 1) / (2 * gridDim.x);
-        s_chunk = even > kMinChunk ? even : kMinChunk;
-    }
-    __syncthreads();
-    const unsigned long long chunk = s_chunk;
-    uint32_t first, items;
-    BinScan(tmp.scan).ExclusiveSum((uint32_t)((size + chunk - 1) / chunk), first, items);
-    if (b < k.nbins) s_first[b] = first;
-    if (b == 0) s_first[k.nbins] = items;
+    const unsigned words = 1u << (k.bin_shift - 5);
     if (bb_lane() == 0) stage.count[threadIdx.x >> 5] = 0;
-    arcs_acc.begin();   /* (its barrier publishes s_first and the stage) */
-    for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
-        uint32_t lo = 0, hi = k.nbins;   /* the bin: the last with s_first <= item */
-        while (hi - lo > 1) {
-            const uint32_t mid = (lo + hi) / 2;
-            if (s_first[mid] <= item) lo = mid; else hi = mid;
-        }
-        const uint64_t v0 = (uint64_t)lo << k.bin_shift;
-        const uint64_t begin = k.bin_base[lo] + (uint64_t)(item - s_first[lo]) * chunk;
-        const uint64_t bin_end = k.bin_base[lo] + k.bin_count[lo];
-        const uint64_t end = begin + chunk < bin_end ? begin + chunk : bin_end;
+    arcs_acc.begin();
+    for (uint32_t bin = blockIdx.x; bin < k.nbins; bin += gridDim.x) {
+        const uint64_t v0 = (uint64_t)bin << k.bin_shift;
+        const uint64_t begin = k.bin_base[bin], end = begin + k.bin_count[bin];
         for (unsigned w = threadIdx.x; w < words; w += kThreads) s_bits[w] = visited_word(k, v0 + 32 * w);
         __syncthreads();
         for (uint64_t i0 = begin; i0 < end; i0 += kThreads * kProcessK) {
-            bool first_here[kProcessK];
+            bool win[kProcessK];
             uint64_t e[kProcessK];
             uint32_t v[kProcessK], u[kProcessK];
 #pragma unroll
@@ -161,33 +146,26 @@ __global__ void __launch_bounds__(kThreads) bins_process()
                 u[j] = (uint32_t)p;
             }
 #pragma unroll
-            for (int j = 0; j < kProcessK; j++) {   /* the chunk's first arc to v goes on */
+            for (int j = 0; j < kProcessK; j++) {
                 const uint32_t off = (uint32_t)(v[j] - v0), m = 1u << (off & 31);
-                first_here[j] = e[j] < end && !(s_bits[off >> 5] & m) &&
-                                !(atomicOr(&s_bits[off >> 5], m) & m);
+                win[j] = e[j] < end && !(s_bits[off >> 5] & m) && !(atomicOr(&s_bits[off >> 5], m) & m);
             }
-            consume(first_here, e, v, u, arcs_acc, &stage);
+            consume.settle(win, v, u, arcs_acc, &stage);
         }
-        __syncthreads();   /* s_bits is the next item's */
+        __syncthreads();   /* every test is in */
+        for (unsigned w = threadIdx.x; w < words; w += kThreads) store_visited_word(k, v0 + 32 * w, s_bits[w]);
+        __syncthreads();   /* s_bits is the next bin's */
     }
     consume.flush(&stage);
     arcs_acc.end(consume.next_arcs());
 }
 
-/* The process grid: full occupancy with the bin's words in shared memory. */
-boxbfs_status_t process_grid(size_t smem, int *grid_p)
+/* Room for the bin's words in shared memory beyond the default 48 KiB. */
+boxbfs_status_t process_smem(size_t smem)
 {
-    int dev, sms, per_sm = 0;
     if (smem > 48 * 1024)
         BB_CUDA_CHECK(cudaFuncSetAttribute(bins_process, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            (int)smem));
-    BB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bins_process, kThreads, smem));
-    BB_CUDA_CHECK(cudaGetDevice(&dev));
-    BB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (per_sm < 1)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "binned top-down: %zu bytes of shared memory per block do not fit", smem);
-    *grid_p = per_sm * sms;
     return BOXBFS_OK;
 }
 
@@ -196,18 +174,17 @@ boxbfs_status_t process_grid(size_t smem, int *grid_p)
 boxbfs_status_t bb_cuda_search_binned(const bb_search_dev *d, cudaStream_t s, const bb_kstate_t *k)
 {
     const size_t smem = (size_t)4 << (k->bin_shift - 5);
-    int grid;
     if (k->bin_pairs == NULL || k->nbins == 0 || k->nbins > BB_BIN_MAX || k->bin_shift < 5 ||
         k->bin_shift > BB_BIN_SHIFT_MAX)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "binned top-down: no bins (%u of 2^%u vertices)",
                             k->nbins, k->bin_shift);
-    BB_CHECK(process_grid(smem, &grid));
+    BB_CHECK(process_smem(smem));
     BB_CUDA_CHECK(cudaMemsetAsync(k->bin_count, 0, (size_t)k->nbins * 8, s));
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_bin, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     BB_CHECK(bb_cuda_search_scan(d, s, k->hi - k->lo));
     bins_scatter<<<bb_cuda_persistent_grid<bins_scatter>(kThreads), kThreads, 0, s>>>();
     BB_CUDA_LAUNCH_CHECK();
-    bins_process<<<grid, kThreads, smem, s>>>();
+    bins_process<<<k->nbins, kThreads, smem, s>>>();
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -3,9 +3,10 @@
  * the arcs of a level whose heads are in [b << shift, (b + 1) << shift),
  * with room for all in-arcs of those vertices: a search expands each arc
  * once at most, so no level's arcs overflow their bin. The shift makes at
- * most 64 bins (fewer, longer runs for the scatter's writes) of at most
- * 2^BB_BIN_SHIFT_MAX vertices (a bin's Visited bits fit a GPU block's
- * shared memory), so up to BB_BIN_MAX << BB_BIN_SHIFT_MAX vertices. */
+ * most 256 bins (a GPU block each; fewer bins, longer runs for the
+ * scatter's writes) of at most 2^BB_BIN_SHIFT_MAX vertices (a bin's Visited
+ * bits fit a block's shared memory), so up to BB_BIN_MAX << BB_BIN_SHIFT_MAX
+ * vertices. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "common/error.h"
 #include "engine/engine.h"
 
-#define BIN_TARGET_LOG 6   /* at most 2^6 bins where the shift allows */
+#define BIN_TARGET_LOG 8   /* at most 2^8 bins: a GPU block per bin */
 
 /* The bins' shift for n vertices, or -1 where there would be too many. */
 static int bin_shift(uint64_t n)
