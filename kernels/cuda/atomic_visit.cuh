@@ -30,7 +30,8 @@ struct AtomicVisit {
     __device__ unsigned long long *next_arcs() const { return arcs_counter; }
     __device__ void start(uint64_t) const {}
     /* The warp's staged ids to the next frontier (all lanes call it). */
-    __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
+    template <class Stage>
+    __device__ void flush(Stage *stage) const { stage->flush(next, next_frontier); }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
@@ -46,10 +47,11 @@ struct AtomicVisit {
             if (win[j]) win[j] = bb_visit(visited, bits, v[j]);
         settle(win, v, u, arcs_acc, stage);
     }
-    /* The winners' work: win[j] says this lane's arc j marked v[j] first. */
-    template <int K>
+    /* The winners' work: win[j] says this lane's arc j marked v[j] first
+     * (stage: a WarpStageOf the block's warps, or NULL). */
+    template <int K, class Stage>
     __device__ void settle(const bool (&win)[K], const uint32_t (&v)[K], const uint32_t (&u)[K],
-                           bb_block_sum &arcs_acc, WarpStage *stage) const
+                           bb_block_sum &arcs_acc, Stage *stage) const
     {
         bool own[K];
         unsigned n = 0;

@@ -26,6 +26,7 @@ namespace {
 static_assert(BB_BIN_MAX <= kThreads, "one bin per thread of a block");
 
 constexpr int kScatterK = 8;                       /* arcs per lane: 2048 per tile */
+constexpr int kProcThreads = 512;                  /* a process block */
 constexpr int kProcessK = 8;                       /* arcs per lane and step of process */
 
 using BinScan = cub::BlockScan<uint32_t, kThreads>;
@@ -118,11 +119,23 @@ __device__ __forceinline__ void store_visited_word(const bb_kstate_t &k, uint64_
 
 /* One block per bin: no other block tests its vertices, so the first arc
  * to each head in shared memory is the winner, with no global atomic, and
- * the bin's words go back to Visited at the end. */
-__global__ void __launch_bounds__(kThreads) bins_process()
+ * the bin's words go back to Visited at the end. 512 threads, and the next
+ * step's arcs loaded before this step's winners are settled: at most 256
+ * blocks, so each must keep many loads in flight. */
+__device__ __forceinline__ void load_pairs(const uint64_t *pairs, uint64_t i0, uint64_t end,
+                                           uint64_t (&p)[kProcessK])
+{
+#pragma unroll
+    for (int j = 0; j < kProcessK; j++) {
+        const uint64_t e = i0 + (uint64_t)j * kProcThreads + threadIdx.x;
+        p[j] = e < end ? __ldcs(pairs + e) : 0;
+    }
+}
+
+__global__ void __launch_bounds__(kProcThreads) bins_process()
 {
     extern __shared__ uint32_t s_bits[];   /* the bin's Visited words */
-    __shared__ WarpStage stage;
+    __shared__ WarpStageOf<kProcThreads / 32> stage;
     __shared__ bb_block_sum arcs_acc;
     const bb_kstate_t &k = c_bin.k;
     const AtomicVisit consume = atomic_visit(k, c_bin.next_level);
@@ -132,28 +145,31 @@ __global__ void __launch_bounds__(kThreads) bins_process()
     for (uint32_t bin = blockIdx.x; bin < k.nbins; bin += gridDim.x) {
         const uint64_t v0 = (uint64_t)bin << k.bin_shift;
         const uint64_t begin = k.bin_base[bin], end = begin + k.bin_count[bin];
-        for (unsigned w = threadIdx.x; w < words; w += kThreads) s_bits[w] = visited_word(k, v0 + 32 * w);
+        uint64_t next[kProcessK];
+        for (unsigned w = threadIdx.x; w < words; w += kProcThreads)
+            s_bits[w] = visited_word(k, v0 + 32 * w);
+        load_pairs(k.bin_pairs, begin, end, next);
         __syncthreads();
-        for (uint64_t i0 = begin; i0 < end; i0 += kThreads * kProcessK) {
+        for (uint64_t i0 = begin; i0 < end; i0 += kProcThreads * kProcessK) {
             bool win[kProcessK];
-            uint64_t e[kProcessK];
             uint32_t v[kProcessK], u[kProcessK];
 #pragma unroll
             for (int j = 0; j < kProcessK; j++) {
-                e[j] = i0 + (uint64_t)j * kThreads + threadIdx.x;
-                const uint64_t p = e[j] < end ? __ldcs(k.bin_pairs + e[j]) : 0;
-                v[j] = (uint32_t)(p >> 32);
-                u[j] = (uint32_t)p;
+                v[j] = (uint32_t)(next[j] >> 32);
+                u[j] = (uint32_t)next[j];
+                win[j] = i0 + (uint64_t)j * kProcThreads + threadIdx.x < end;
             }
+            load_pairs(k.bin_pairs, i0 + kProcThreads * kProcessK, end, next);
 #pragma unroll
             for (int j = 0; j < kProcessK; j++) {
                 const uint32_t off = (uint32_t)(v[j] - v0), m = 1u << (off & 31);
-                win[j] = e[j] < end && !(s_bits[off >> 5] & m) && !(atomicOr(&s_bits[off >> 5], m) & m);
+                win[j] = win[j] && !(s_bits[off >> 5] & m) && !(atomicOr(&s_bits[off >> 5], m) & m);
             }
             consume.settle(win, v, u, arcs_acc, &stage);
         }
         __syncthreads();   /* every test is in */
-        for (unsigned w = threadIdx.x; w < words; w += kThreads) store_visited_word(k, v0 + 32 * w, s_bits[w]);
+        for (unsigned w = threadIdx.x; w < words; w += kProcThreads)
+            store_visited_word(k, v0 + 32 * w, s_bits[w]);
         __syncthreads();   /* s_bits is the next bin's */
     }
     consume.flush(&stage);
@@ -184,7 +200,7 @@ boxbfs_status_t bb_cuda_search_binned(const bb_search_dev *d, cudaStream_t s, co
     BB_CHECK(bb_cuda_search_scan(d, s, k->hi - k->lo));
     bins_scatter<<<bb_cuda_persistent_grid<bins_scatter>(kThreads), kThreads, 0, s>>>();
     BB_CUDA_LAUNCH_CHECK();
-    bins_process<<<k->nbins, kThreads, smem, s>>>();
+    bins_process<<<k->nbins, kProcThreads, smem, s>>>();
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -41,10 +41,12 @@ constexpr int kStage = 256;
  * appends to (the atomic method's next frontier, the 2D expand's own
  * segment): each warp gathers its ids here and appends kStage at a time, so
  * the list's counter sees one atomic per kStage ids instead of one per call.
- * (The merge path's tiles fill its shared memory: it appends directly.) */
-struct WarpStage {
-    uint32_t ids[kThreads / 32][kStage];
-    unsigned count[kThreads / 32];
+ * (The merge path's tiles fill its shared memory: it appends directly.)
+ * W: the block's warps. */
+template <int W>
+struct WarpStageOf {
+    uint32_t ids[W][kStage];
+    unsigned count[W];
 
     /* The warp's staged ids to out[*counter ..] (all lanes call it). */
     __device__ void flush(unsigned long long *counter, uint32_t *out)
@@ -83,13 +85,15 @@ struct WarpStage {
         return c + incl - n;
     }
 };
+using WarpStage = WarpStageOf<kThreads / 32>;
 /* The slot of this lane's first of n ids in a list behind counter that
  * every warp of the grid appends to: in the warp's stage (binsearch; *to_p =
  * the stage, flushed to the list when full) or in the list itself after one
  * atomic for the warp (merge path: stage NULL; *to_p = list). Every lane
  * calls it; once the ids are written a staging warp calls __syncwarp()
  * before the next flush reads them. */
-__device__ __forceinline__ unsigned long long list_slot(WarpStage *stage, unsigned n,
+template <class Stage>
+__device__ __forceinline__ unsigned long long list_slot(Stage *stage, unsigned n,
                                                         unsigned long long *counter,
                                                         uint32_t *list, uint32_t **to_p)
 {
