@@ -193,11 +193,9 @@ static inline BB_HOST_DEVICE int bb_choose_direction(const bb_dir_rule_t *r,
  * atomic expand), a bottom-up level, or the device loop for a run of small
  * top-down levels. Each level's row goes to kstate.level_log from row 0
  * (BB_LOG_FIELDS: frontier, arcs, nanoseconds, and the step that ran it,
- * BB_STEP_*; the loop's rows have 0 there; a binned top-down level's row
- * BB_LOG_BINNED). The call returns when the search is done or the log is
- * full (the engine books the rows and calls again). */
+ * BB_STEP_*; the loop's rows have 0 there). The call returns when the search
+ * is done or the log is full (the engine books the rows and calls again). */
 enum { BB_STEP_NONE = -1, BB_STEP_LOOP = 0, BB_STEP_TOP_DOWN = 1, BB_STEP_BOTTOM_UP = 2 };
-#define BB_LOG_BINNED 3
 typedef struct {
     /* constant over a search */
     bb_dir_rule_t rule;
@@ -206,7 +204,6 @@ typedef struct {
     int32_t marks_bits;       /* top-down levels also leave their discoveries in own_bits */
     uint32_t log_cap;         /* rows kstate.level_log holds */
     uint64_t loop_arcs;       /* --device-loop: top-down levels of at most this many arcs */
-    int32_t binned;           /* --expand binned: kstate has the bins (bb_search_binned) */
     /* where the search stands: in from the engine, out to it */
     bb_loop_walk_t w;         /* the next level (runs unused) */
     int32_t dir, last_dir;    /* its direction, the level before's */
@@ -225,22 +222,6 @@ static inline BB_HOST_DEVICE int bb_search_step(const bb_search_t *s)
     if (s->done || s->failed || s->rows >= s->log_cap) return BB_STEP_NONE;
     if (s->dir == BOXBFS_SEARCH_BOTTOM_UP) return BB_STEP_BOTTOM_UP;
     return s->loop_arcs > 0 && s->w.arcs <= s->loop_arcs ? BB_STEP_LOOP : BB_STEP_TOP_DOWN;
-}
-
-/* Binned top-down levels (--expand binned; README "Binned top-down
- * levels"): a top-down level of at least BB_BINNED_ARCS arcs first writes
- * each arc into the bin of its head's id range (kstate.bin_pairs), then
- * takes the bins one range at a time, testing the heads against that
- * range's Visited bits held close (the GPU's shared memory): a stream of
- * arcs instead of one random probe per arc. The same levels and rows as
- * the plain top-down step; not after an unpack (a search's tail). Bins of
- * at most 2^BB_BIN_SHIFT_MAX vertices, at most BB_BIN_MAX of them. */
-#define BB_BINNED_ARCS 65536
-#define BB_BIN_MAX 256
-#define BB_BIN_SHIFT_MAX 19
-static inline BB_HOST_DEVICE int bb_search_binned(const bb_search_t *s, int step, int unpack)
-{
-    return step == BB_STEP_TOP_DOWN && !unpack && s->binned && s->w.arcs >= BB_BINNED_ARCS;
 }
 
 /* Before a step: 1 where the frontier list must first be made from own_bits
@@ -414,14 +395,6 @@ typedef struct {
                                              (the two frontier buffers, after the search) */
     uint64_t *counters;                   /* BB_CTR_COUNT(ndev) */
     uint64_t *level_log;                  /* the device loop's rows (BB_LOG_ROW), or NULL */
-    /* --expand binned (bb_search_binned), else NULL and 0: bin b holds the
-     * vertices [b << bin_shift, (b + 1) << bin_shift) and room for their
-     * in-arcs, bin_pairs[bin_base[b] .. bin_base[b + 1]); a level's arcs
-     * (v << 32 | parent lid) go there, bin_count[b] of them */
-    uint64_t *bin_pairs;
-    const uint64_t *bin_base;             /* nbins + 1 */
-    uint64_t *bin_count;                  /* nbins */
-    uint32_t nbins, bin_shift;
     void *scratch;                        /* backend temporaries (CUB), scratch_bytes */
     size_t scratch_bytes;
 } bb_kstate_t;

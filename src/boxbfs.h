@@ -248,14 +248,8 @@ typedef enum {
     BOXBFS_EXCHANGE_NCCL = 3    /* NCCL send/recv, all GPUs of this process
                                    (cuda backend; built with NCCL)              */
 } boxbfs_exchange_t;
-/* How a top-down level hands its arcs to threads: AUTO picks binsearch or
- * merge path per level (expand_f0). BINNED: binsearch, and where the search
- * runs on the device (boxbfs_engine_device_search) a top-down level of many
- * arcs first sorts its arcs into bins by head and tests the heads one bin at
- * a time (README "Binned top-down levels"; 8 bytes of device memory per arc). */
 typedef enum {
-    BOXBFS_EXPAND_AUTO = 0, BOXBFS_EXPAND_BINSEARCH = 1, BOXBFS_EXPAND_MERGEPATH = 2,
-    BOXBFS_EXPAND_BINNED = 3
+    BOXBFS_EXPAND_AUTO = 0, BOXBFS_EXPAND_BINSEARCH = 1, BOXBFS_EXPAND_MERGEPATH = 2
 } boxbfs_expand_t;
 
 /* The direction of a level's step (Beamer's direction-optimizing BFS):

@@ -43,32 +43,9 @@ for g in kron:14 "$tmp/grid.mtx"; do
     same "$n device loop 100 arcs" "$g" --device-loop 100
     same "$n depth 3" "$g" --max-depth 3
     same "$n merge path, K 16" "$g" --expand auto --expand-k 16
-    same "$n top-down, binned" "$g" --direction top-down --expand binned
-    same "$n auto, binned, bit visited" "$g" --expand binned --visited bit
 done
 same "kron:12 directed, reversed" kron:12 --directed --reverse --visited bit
-same "kron:14 directed, reversed, binned" kron:14 --directed --reverse --direction top-down \
-    --expand binned
 same "kron:14 by degree" kron:14 --relabel degree --visited bit
-
-# binned top-down levels (README "Binned top-down levels") ran where they
-# apply; elsewhere a warning says so; the memory plan names their bytes
-BOXBFS_LOG=debug "$BOXBFS" bfs kron:14 --backend "$backend" --devices 1 --roots 1 \
-    --contract atomic --direction top-down --expand binned >/dev/null 2>"$tmp/binned.log"
-check "binned: kron:14's large top-down levels ran binned" \
-    "[ \$(grep -c 'top-down, binned' '$tmp/binned.log') -ge 2 ]"
-"$BOXBFS" bfs kron:12 --backend cpu --devices 2 --roots 1 --contract atomic \
-    --expand binned >"$tmp/two.txt" 2>"$tmp/two.err"
-check "binned on two devices: a warning, binsearch, validated" \
-    "grep -q 'expand binned: the bins serve the search on the device only' '$tmp/two.err' &&
-     grep -q '^validation: PASS' '$tmp/two.txt'"
-"$BOXBFS" bfs kron:14 --backend "$backend" --devices 1 --roots 1 --contract atomic \
-    --expand binned --memory-limit 4000000 >/dev/null 2>"$tmp/mem.err"
-rc=$?
-check "binned: a plan over --memory-limit names the bins, exit 3" \
-    "[ $rc -eq 3 ] && grep -q 'top-down bins 3.2[0-9] MiB' '$tmp/mem.err' &&
-     grep -q 'or --expand binsearch' '$tmp/mem.err'"
-
 # the report says where the levels ran: every row of the device search is
 # marked as such in the JSON (device_search), none of the host's
 "$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --contract atomic --json - \

@@ -47,35 +47,6 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
     return lo;
 }
 
-/* The atomic method's work for arc u -> v [004 §3.4]: the first to see v
- * marks it; an owned v is updated at once (level, parent, next frontier,
- * which holds *next_p ids with *arcs_p out-arcs), a remote one goes to its
- * owner's segment (a list, or a bit of the outbox bitmap). */
-static inline void bb_cpu_atomic_arc(const bb_kstate_t *k, uint32_t u, uint32_t v,
-                                     int32_t next_level, uint64_t *next_p, uint64_t *arcs_p)
-{
-    uint64_t *count = k->counters + BB_CTR_SEND, slot;
-    int o;
-    if (!bb_cpu_visit(k, v)) return;
-    if (v >= k->lo && v < k->hi) {   /* own vertex: the update's work, done here */
-        k->level[v - k->lo] = next_level;
-        k->pred[v - k->lo] = (int64_t)(k->lo + u);
-        k->next_frontier[(*next_p)++] = (uint32_t)(v - k->lo);
-        if (k->next_bits) k->next_bits[(v - k->lo) >> 5] |= 1u << ((v - k->lo) & 31);
-        *arcs_p += bb_cpu_degree(k, v - k->lo);
-        return;
-    }
-    o = bb_cpu_owner(k, v);
-    slot = k->range_lo[o] + count[o]++;
-    if (k->outbox_bits) k->outbox_bits[v >> 5] |= 1u << (v & 31);
-    else k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
-    if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
-}
-
-/* A binned top-down level (binned.c; kernels.h bb_search_binned). */
-boxbfs_status_t bb_cpu_expand_binned(const bb_kstate_t *k, uint64_t frontier_count,
-                                     int32_t next_level);
-
 /* One device's device loop (small_levels.c), for the device search too. */
 bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_params_t *p,
                                         uint64_t count, uint64_t arcs);

@@ -1,6 +1,8 @@
 /* Frontier expansion on the host [004 §3.4]: every edge of every frontier
  * vertex becomes (neighbor gid, parent lid). The atomic variant tests and sets
- * the visited bitmap (bb_cpu_atomic_arc), so no sort is needed. */
+ * the visited bitmap: a first-seen vertex of this device is updated at once
+ * (level, parent, next frontier), a remote one goes to its owner's segment
+ * (a list, or a bit of the outbox bitmap), so no sort is needed. */
 #include "config.h"
 
 #include <string.h>
@@ -31,13 +33,29 @@ boxbfs_status_t bb_cpu_expand(const bb_kstate_t *k, void *stream, uint64_t front
 boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
                                      int expand, int32_t next_level)
 {
-    uint64_t next = k->counters[BB_CTR_NEXT], arcs = k->counters[BB_CTR_NEXT_ARCS];
+    uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
+    uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS];
     (void)stream;
     (void)expand;
     for (uint64_t i = 0; i < frontier_count; i++) {
         uint32_t u = k->frontier[i];
-        for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++)
-            bb_cpu_atomic_arc(k, u, k->columns[e], next_level, &next, &arcs);
+        for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
+            uint32_t v = k->columns[e];
+            if (!bb_cpu_visit(k, v)) continue;
+            if (v >= k->lo && v < k->hi) {   /* own vertex: the update's work, done here */
+                k->level[v - k->lo] = next_level;
+                k->pred[v - k->lo] = (int64_t)(k->lo + u);
+                k->next_frontier[next++] = (uint32_t)(v - k->lo);
+                if (k->next_bits) k->next_bits[(v - k->lo) >> 5] |= 1u << ((v - k->lo) & 31);
+                arcs += bb_cpu_degree(k, v - k->lo);
+                continue;
+            }
+            int o = bb_cpu_owner(k, v);
+            uint64_t slot = k->range_lo[o] + count[o]++;
+            if (k->outbox_bits) k->outbox_bits[v >> 5] |= 1u << (v & 31);
+            else k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
+            if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
+        }
     }
     k->counters[BB_CTR_EXPANDED] = 0;
     k->counters[BB_CTR_NEXT] = next;

@@ -20,7 +20,7 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
         uint64_t *row = k0->level_log + (size_t)s->rows * BB_LOG_FIELDS;
         bb_kstate_t k = *k0;
         double t0 = bb_now_s();
-        int pack, unpack = bb_search_begin(s, step, &pack), binned = bb_search_binned(s, step, unpack);
+        int pack, unpack = bb_search_begin(s, step, &pack);
         k.frontier = s->frontier;
         k.next_frontier = s->next_frontier;
         k.frontier_bits = s->frontier_bits;
@@ -40,10 +40,7 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
                 BB_CHECK(bb_cpu_pack_bitmap(&k, stream, k.frontier, 0, k.own_bits, k.hi - k.lo));
                 k.next_bits = k.own_bits;
             }
-            if (binned)
-                BB_CHECK(bb_cpu_expand_binned(&k, s->w.count, s->w.level + 1));
-            else
-                BB_CHECK(bb_cpu_expand_atomic(&k, stream, s->w.count, s->expand, s->w.level + 1));
+            BB_CHECK(bb_cpu_expand_atomic(&k, stream, s->w.count, s->expand, s->w.level + 1));
         } else {
             if (pack)
                 BB_CHECK(bb_cpu_pack_bitmap(&k, stream, k.frontier, s->w.count, k.frontier_bits,
@@ -53,7 +50,7 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
         row[0] = s->w.count;
         row[1] = s->w.arcs;
         row[2] = (uint64_t)((bb_now_s() - t0) * 1e9);
-        row[3] = binned ? BB_LOG_BINNED : (uint64_t)step;
+        row[3] = (uint64_t)step;
         bb_search_advance(s, step, k.counters[BB_CTR_NEXT], k.counters[BB_CTR_NEXT_ARCS]);
     }
     s->span_ns = (uint64_t)((bb_now_s() - t_first) * 1e9);

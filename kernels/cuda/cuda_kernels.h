@@ -251,7 +251,6 @@ struct bb_search_dev {
     bb_loop_walk_t loop;    /* where the device loop stopped */
     uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo) / 4096 + 1 */
     int32_t step;           /* the step running (BB_STEP_*) */
-    int32_t binned;         /* it is a binned top-down level (bb_search_binned) */
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
 };
 
@@ -260,10 +259,6 @@ struct bb_search_dev {
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                       int expand, int expand_k);
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
-/* the degree scan of the frontier into kstate.scan (its size read on the device) */
-boxbfs_status_t bb_cuda_search_scan(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
-/* a binned top-down level (kernels.h bb_search_binned; k: the engine's kstate) */
-boxbfs_status_t bb_cuda_search_binned(const bb_search_dev *d, cudaStream_t s, const bb_kstate_t *k);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
 /* zero own_bits (own = 1) or frontier_bits (own = 0); pack the list into frontier_bits */

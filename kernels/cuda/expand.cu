@@ -11,12 +11,12 @@
  * with warp-aggregated atomics), or through the atomic visited test-and-set
  * into their owner's outbox segment [004 §3.4 Algorithm 3]. The scan and
  * the two producers are in expand_lb.cuh (the 2D expand uses them too); the
- * consumers that make them the 1D methods are here and in atomic_visit.cuh. */
+ * consumers that make them the 1D methods are here. */
 #include "config.h"
 
 #include <cub/block/block_reduce.cuh>
 
-#include "kernels/cuda/atomic_visit.cuh"
+#include "kernels/cuda/expand_lb.cuh"
 
 namespace {
 
@@ -84,6 +84,90 @@ struct FilterAppend {
             }
     }
 };
+
+/* Atomic method [004 §3.4]: the thread that sets v's visited bit updates v
+ * at once when this device owns it (level, parent, next frontier: the
+ * update's work, without the round trip through the outbox), else counts it
+ * in send_count[owner] and appends the owner-local id at range_lo[owner] +
+ * its slot, or with outbox_bits sets v's bit there (its parent lid in
+ * remote_parent where there is one: else recomputed after the search). */
+struct AtomicVisit {
+    void *visited;
+    int bits, ndev, self;
+    const uint64_t *range_lo;
+    uint32_t *outbox, *outbox_parent, *remote_parent, *outbox_bits;
+    unsigned long long *send_count;
+    int32_t *level;
+    int64_t *pred;
+    uint32_t *next_frontier, *next_bits;
+    unsigned long long *next, *arcs_counter;
+    const int64_t *offsets;
+    uint64_t lo, hi;
+    int32_t next_level;
+    __device__ unsigned long long *next_arcs() const { return arcs_counter; }
+    __device__ void start(uint64_t) const {}
+    /* The warp's staged ids to the next frontier (all lanes call it). */
+    __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
+    template <int K>
+    __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
+                               const uint32_t (&v)[K], const uint32_t (&u)[K],
+                               bb_block_sum &arcs_acc, WarpStage *stage) const
+    {
+        bool win[K];
+        (void)e;
+#pragma unroll
+        for (int j = 0; j < K; j++)   /* cheap read first: most edges hit visited */
+            win[j] = valid[j] && !bb_is_visited(visited, bits, v[j]);
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (win[j]) win[j] = bb_visit(visited, bits, v[j]);
+        bool own[K];
+        unsigned n = 0;
+#pragma unroll
+        for (int j = 0; j < K; j++) {
+            own[j] = win[j] && v[j] >= lo && v[j] < hi;
+            n += own[j];
+        }
+        /* own vertices: staged per warp (binsearch), else one aggregated
+         * atomic per warp for the next frontier */
+        uint32_t *to;
+        unsigned long long arcs = 0, slot = list_slot(stage, n, next, next_frontier, &to);
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (own[j]) {
+                uint32_t lid = (uint32_t)(v[j] - lo);
+                level[lid] = next_level;
+                pred[lid] = (int64_t)(lo + u[j]);
+                to[slot++] = lid;
+                if (next_bits) atomicOr(next_bits + (lid >> 5), 1u << (lid & 31));
+                arcs += bb_degree(offsets, lid);
+            }
+        if (stage) __syncwarp();   /* the ids are staged before the next flush reads them */
+        bb_warp_add(&arcs_acc.value, arcs);   /* shared: one global atomic per block */
+        if (ndev == 1) return;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (win[j] && !own[j]) {
+                int o = bb_owner(range_lo, ndev, v[j]);
+                uint64_t lo = __ldg(range_lo + o);
+                unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
+                if (outbox_bits) atomicOr(outbox_bits + (v[j] >> 5), 1u << (v[j] & 31));
+                else outbox[slot] = (uint32_t)(v[j] - lo);
+                if (remote_parent)   /* not outbox_parent */
+                    remote_parent[bb_remote_slot(v[j], this->lo, hi)] = u[j];
+            }
+    }
+};
+
+/* The atomic method's consumer for kstate k, discoveries at next_level. */
+__host__ __device__ inline AtomicVisit atomic_visit(const bb_kstate_t &k, int32_t next_level)
+{
+    unsigned long long *ctr = (unsigned long long *)k.counters;
+    return AtomicVisit{k.visited, k.visited_bits, k.ndev, k.self, k.range_lo, k.outbox,
+                       k.outbox_parent, k.remote_parent, k.outbox_bits, ctr + BB_CTR_SEND,
+                       k.level, k.pred, k.next_frontier, k.next_bits, ctr + BB_CTR_NEXT,
+                       ctr + BB_CTR_NEXT_ARCS, k.offsets, k.lo, k.hi, next_level};
+}
 
 /* ---- the device search's top-down step (its frontier size is on the device) -- */
 
@@ -174,24 +258,37 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
 /* The producers with their arguments in c_step (cuda_kernels.h bb_search_args). */
 __constant__ bb_search_args c_step;
 
+__device__ __forceinline__ Frontier search_frontier()
+{
+    return Frontier{c_step.k.frontier, c_step.k.offsets, c_step.k.columns, c_step.k.scan,
+                    (uint32_t)c_step.count, expand_mode(c_step.expand), c_step.k.expand_f0};
+}
+
 template <int K>
 __global__ void __launch_bounds__(kThreads, 4) search_binsearch()
 {
-    binsearch_body<K>(search_frontier(c_step), atomic_visit(c_step.k, c_step.next_level));
+    binsearch_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
 }
 
 template <int K>
 __global__ void __launch_bounds__(kMpThreads) search_mergepath()
 {
-    mergepath_body<K>(search_frontier(c_step), atomic_visit(c_step.k, c_step.next_level));
+    mergepath_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
 }
 
 template <int K>
 boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand)
 {
     const int mode = expand_mode(expand);
+    const uint64_t tiles = (nloc + kSmallScan - 1) / kSmallScan;
+    const int grid = bb_cuda_grid_for<search_scan_tiles>(tiles, kScanThreads);
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
-    BB_CHECK(bb_cuda_search_scan(d, s, nloc));
+    search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    search_scan_offsets<<<1, kScanThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    search_scan_tiles<<<grid, kScanThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
     if (mode != MODE_MERGEPATH) {
         search_binsearch<K><<<bb_cuda_persistent_grid<search_binsearch<K>>(kThreads), kThreads, 0,
                               s>>>();
@@ -254,19 +351,6 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     if (k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda expand_atomic: no visited array");
     return run_expand_k(k, s, frontier_count, expand, atomic_visit(*k, next_level));
-}
-
-boxbfs_status_t bb_cuda_search_scan(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
-{
-    const uint64_t tiles = (nloc + kSmallScan - 1) / kSmallScan;
-    const int grid = bb_cuda_grid_for<search_scan_tiles>(tiles, kScanThreads);
-    search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
-    BB_CUDA_LAUNCH_CHECK();
-    search_scan_offsets<<<1, kScanThreads, 0, s>>>(d);
-    BB_CUDA_LAUNCH_CHECK();
-    search_scan_tiles<<<grid, kScanThreads, 0, s>>>(d);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
 }
 
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,

@@ -11,9 +11,6 @@
  *       WarpStage *stage) const   K arcs per lane: edge index e, neighbor v,
  *                                 frontier vertex u (stage: NULL in mergepath)
  *   void flush(WarpStage *) const       at the end of a binsearch block
- * binsearch calls it with every warp of the block the same number of times,
- * so there it may sync the block (binned.cu's scatter does). merge path
- * does not.
  *   void start(uint64_t total) const    once per launch, with the arc total
  *   unsigned long long *next_arcs() const   where arcs_acc goes (or NULL) */
 #ifndef BB_EXPAND_LB_CUH
@@ -41,12 +38,10 @@ constexpr int kStage = 256;
  * appends to (the atomic method's next frontier, the 2D expand's own
  * segment): each warp gathers its ids here and appends kStage at a time, so
  * the list's counter sees one atomic per kStage ids instead of one per call.
- * (The merge path's tiles fill its shared memory: it appends directly.)
- * W: the block's warps. */
-template <int W>
-struct WarpStageOf {
-    uint32_t ids[W][kStage];
-    unsigned count[W];
+ * (The merge path's tiles fill its shared memory: it appends directly.) */
+struct WarpStage {
+    uint32_t ids[kThreads / 32][kStage];
+    unsigned count[kThreads / 32];
 
     /* The warp's staged ids to out[*counter ..] (all lanes call it). */
     __device__ void flush(unsigned long long *counter, uint32_t *out)
@@ -85,15 +80,13 @@ struct WarpStageOf {
         return c + incl - n;
     }
 };
-using WarpStage = WarpStageOf<kThreads / 32>;
 /* The slot of this lane's first of n ids in a list behind counter that
  * every warp of the grid appends to: in the warp's stage (binsearch; *to_p =
  * the stage, flushed to the list when full) or in the list itself after one
  * atomic for the warp (merge path: stage NULL; *to_p = list). Every lane
  * calls it; once the ids are written a staging warp calls __syncwarp()
  * before the next flush reads them. */
-template <class Stage>
-__device__ __forceinline__ unsigned long long list_slot(Stage *stage, unsigned n,
+__device__ __forceinline__ unsigned long long list_slot(WarpStage *stage, unsigned n,
                                                         unsigned long long *counter,
                                                         uint32_t *list, uint32_t **to_p)
 {
@@ -123,7 +116,7 @@ enum { MODE_AUTO = 0, MODE_BINSEARCH = 1, MODE_MERGEPATH = 2 };
 
 __host__ __device__ inline int expand_mode(int expand)
 {
-    return expand == BOXBFS_EXPAND_BINSEARCH || expand == BOXBFS_EXPAND_BINNED ? MODE_BINSEARCH
+    return expand == BOXBFS_EXPAND_BINSEARCH ? MODE_BINSEARCH
            : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
 }
 
@@ -184,14 +177,6 @@ struct Frontier {
     uint64_t f0;
 };
 
-/* The device search's frontier (its step's arguments, a per-file
- * __constant__ copy). */
-__device__ __forceinline__ Frontier search_frontier(const bb_search_args &a)
-{
-    return Frontier{a.k.frontier, a.k.offsets, a.k.columns, a.k.scan, (uint32_t)a.count,
-                    expand_mode(a.expand), a.k.expand_f0};
-}
-
 /* A frontier arc's column, read once: evict-first (ld.global.cs), so that
  * the stream of columns does not push the Visited words out of L1 (with
  * --relabel degree most probes hit the hubs' few KiB of them). */
@@ -235,10 +220,8 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
     const uint32_t *scan = f.scan;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
     uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
-    /* block-uniform: a block's warps take its blockDim x K edges together, so
-     * that a consumer may sync the block (a warp past the end gets none) */
-    for (uint64_t bbase = (uint64_t)blockIdx.x * blockDim.x * K; bbase < total; bbase += stride) {
-        const uint64_t wbase = bbase + (uint64_t)(threadIdx.x & ~31u) * K;
+    for (uint64_t wbase = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * K;
+         wbase < total; wbase += stride) {
         kw = (uint32_t)bb_warp_partition_point(
                  kw, f.count, [=](uint64_t i) { return (uint64_t)__ldg(scan + i) <= wbase; }) - 1;
         const uint64_t e0 = wbase + (uint64_t)bb_lane() * K;

@@ -12,7 +12,7 @@
  * each branch of the switch is one step's kernels: the device loop, a
  * top-down level or a bottom-up level, the first two after an unpack of the
  * frontier's bitmap where a bottom-up level left it, the last after a pack
- * where the frontier is a list; and the binned top-down level (binned.cu). One conditional node per level: each costs
+ * where the frontier is a list. One conditional node per level: each costs
  * the device a few microseconds even when it runs nothing. The graph is
  * built and instantiated once per engine device (the engine keeps it in its
  * cache slot) and launched once per search. */
@@ -29,7 +29,7 @@ namespace {
 
 enum {   /* the switch's branches; NONE: none runs (no body has its index) */
     BR_LOOP, BR_UNPACK_LOOP, BR_TOP_DOWN, BR_UNPACK_TOP_DOWN, BR_BOTTOM_UP, BR_PACK_BOTTOM_UP,
-    BR_BINNED_TOP_DOWN, BR_COUNT, BR_NONE = BR_COUNT
+    BR_COUNT, BR_NONE = BR_COUNT
 };
 
 struct Cache {
@@ -58,13 +58,12 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
         row[0] = s->w.count;
         row[1] = s->w.arcs;
         row[2] = now - d->t0;
-        row[3] = d->binned ? BB_LOG_BINNED : (uint64_t)d->step;
+        row[3] = (uint64_t)d->step;
         bb_search_advance(s, d->step, ctr[BB_CTR_NEXT], ctr[BB_CTR_NEXT_ARCS]);
     }
     const int step = bb_search_step(s);
     int pack = 0;
     const int unpack = step != BB_STEP_NONE && bb_search_begin(s, step, &pack);
-    const int binned = bb_search_binned(s, step, unpack);
     for (size_t i = 0; i < BB_CTR_COUNT(1); i++) ctr[i] = 0;
     d->a.k.frontier = s->frontier;
     d->a.k.next_frontier = s->next_frontier;
@@ -77,12 +76,10 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
     d->step = step;
-    d->binned = binned;
     d->t0 = bb_global_ns();
     s->span_ns = d->t0 - d->t_first;
     cudaGraphSetConditional(run, step != BB_STEP_NONE);
     cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BR_LOOP + unpack
-                                    : binned                    ? BR_BINNED_TOP_DOWN
                                     : step == BB_STEP_TOP_DOWN  ? BR_TOP_DOWN + unpack
                                     : step == BB_STEP_BOTTOM_UP ? BR_BOTTOM_UP + pack
                                                                 : BR_NONE);
@@ -115,9 +112,7 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     case BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build);
     case BR_TOP_DOWN:
     case BR_UNPACK_TOP_DOWN:
-    case BR_BINNED_TOP_DOWN:   /* (chosen only where the engine made the bins) */
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1));
-        if (br == BR_BINNED_TOP_DOWN && k->bin_pairs) return bb_cuda_search_binned(c->d, c->build, k);
         return bb_cuda_search_expand(c->d, c->build, nloc, s->expand, k->expand_k);
     default: return bb_cuda_search_bottom_up(c->d, c->build, nloc);
     }

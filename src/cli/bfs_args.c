@@ -45,9 +45,7 @@ static void bfs_usage(FILE *f)
         "                         range per device; ids in the output stay the input's; default none)\n"
         "  --device-loop ARCS     top-down levels of at most ARCS frontier arcs run inside one\n"
         "                         kernel launch per device, without the host (default 16384; 0: off)\n"
-        "  --expand auto|binsearch|mergepath|binned   GPU expand load balancing (default\n"
-        "                         binsearch); binned: one device's large top-down levels sort\n"
-        "                         their arcs into bins by head first (8 bytes per arc)\n"
+        "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
         "  --link-model NAME|BW,LAT|FILE|measured   nvlink4 (default), pcie3x16, pcie4x16,\n"
@@ -190,7 +188,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
     static const char *const visiteds[] = {"byte", "bit"};
     static const char *const wires[] = {"list", "bitmap", "auto"};
     static const char *const exchanges[] = {"peer", "host", "mpi", "nccl"};
-    static const char *const expands[] = {"auto", "binsearch", "mergepath", "binned"};
+    static const char *const expands[] = {"auto", "binsearch", "mergepath"};
     static const char *const directions[] = {"auto", "top-down", "bottom-up"};
     static const char *const parents[] = {"auto", "keep", "recompute"};
     for (int i = 1; i < argc; i++) {
@@ -307,7 +305,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             if (parse_enum("--relabel", v, relabels, 2, &a->relabel)) return -1;
         } else if (OPT("--expand")) {
             NEED_VALUE("--expand");
-            if (parse_enum("--expand", v, expands, 4, &iv)) return -1;
+            if (parse_enum("--expand", v, expands, 3, &iv)) return -1;
             a->eo.expand = (boxbfs_expand_t)iv;
         } else if (OPT("--expand-k")) {
             NEED_VALUE("--expand-k");

@@ -16,15 +16,11 @@
 #include "common/error.h"
 #include "common/timer.h"
 
-int bb_search_applies(const struct boxbfs_engine *e)
-{
-    return e->ndev == 1 && e->nlocal == 1 && !e->grid && e->ops->kernels.search != NULL &&
-           e->opts.contract == BOXBFS_CONTRACT_ATOMIC && e->opts.device_loop_arcs > 0;
-}
-
 int bb_search_fits(const struct boxbfs_engine *e)
 {
-    return bb_search_applies(e) && e->devs[0].k.level_log != NULL && !e->devs[0].search_off;
+    return e->ndev == 1 && e->nlocal == 1 && !e->grid && e->ops->kernels.search != NULL &&
+           e->opts.contract == BOXBFS_CONTRACT_ATOMIC && e->opts.device_loop_arcs > 0 &&
+           e->devs[0].k.level_log != NULL && !e->devs[0].search_off;
 }
 
 /* Where the engine stands before level 0 (boxbfs_engine_run's totals). */
@@ -38,7 +34,6 @@ static bb_search_t search_start(const struct boxbfs_engine *e, const bb_kstate_t
     s.marks_bits = bb_engine_td_marks_bits(e);
     s.log_cap = bb_loop_log_rows(1);
     s.loop_arcs = (uint64_t)e->opts.device_loop_arcs;
-    s.binned = k->bin_pairs != NULL;
     s.w.count = e->total_frontier;
     s.w.arcs = e->total_arcs;
     s.w.prev = e->prev_total_frontier;
@@ -63,7 +58,6 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
         const uint64_t *L = log + (size_t)i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
         int level = *level_p + (int)i, loop = L[3] == BB_STEP_LOOP;
         int dir = L[3] == BB_STEP_BOTTOM_UP ? BOXBFS_SEARCH_BOTTOM_UP : BOXBFS_SEARCH_TOP_DOWN;
-        if (L[3] == BB_LOG_BINNED) BB_DEBUG(d, "level %d: top-down, binned", level);
         if (L[0] != e->total_frontier || L[1] != e->total_arcs || dir != e->dir)
             return bb_error_set(BOXBFS_ERR_INTERNAL,
                                 "device search: level %d ran %s on %llu vertices (%llu arcs), "

@@ -18,8 +18,8 @@ typedef struct {
     int inbox_shared;   /* in the sort buffers: no allocation of its own */
     int parents;        /* BOXBFS_PARENTS_KEEP or BOXBFS_PARENTS_RECOMPUTE */
     uint64_t inbox_entries;   /* the inbox's allocation (not shared) */
-    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, bins,
-        scratch, total;
+    size_t graph, in_graph, bitmaps, state, visited, remote, work, outbox, inbox, gather, scratch,
+        total;
 } mem_plan_t;
 
 static uint64_t words32(uint64_t bits) { return (bits + 31) / 32; }
@@ -165,7 +165,6 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     p->remote = ndev > 1 && parents == BOXBFS_PARENTS_KEEP ? (size_t)(n - p->nloc) * 4 : 0;
     /* the sort's buffers (the atomic method needs none) */
     p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? 0 : (size_t)p->work_cap * 4 * 5 + 4;
-    p->bins = bb_bins_bytes(e, d);
     plan_exchange(e, d, p);
 }
 
@@ -225,7 +224,7 @@ static boxbfs_status_t free_memory(boxbfs_engine_t e, int d, size_t *free_p)
 static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     size_t free_b;
-    char h[12][24];
+    char h[11][24];
     int byte_visited =
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
     BB_CHECK(free_memory(e, d, &free_b));
@@ -233,17 +232,17 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
     return bb_error_set(
         BOXBFS_ERR_DEVICE_MEMORY,
         "device %d (%s) needs %s but has %s free%s (short by %s): graph slice %s, visited %s, "
-        "remote parents %s, level work %s, outbox %s, inbox %s, parent gather %s, top-down "
-        "bins %s, other %s; try more devices (--devices N)%s%s%s",
+        "remote parents %s, level work %s, outbox %s, inbox %s, parent gather %s, other %s; "
+        "try more devices (--devices N)%s%s",
         d, e->devs[d].name, human(h[0], (double)p->total), human(h[1], (double)free_b),
         e->opts.device_memory_limit ? " under --memory-limit" : "",
         human(h[2], (double)(p->total - free_b)), human(h[3], (double)(p->graph + p->in_graph)),
         human(h[4], (double)p->visited), human(h[5], (double)p->remote),
         human(h[6], (double)p->work), human(h[7], (double)p->outbox),
         human(h[8], (double)p->inbox), human(h[9], (double)p->gather),
-        human(h[10], (double)p->bins), human(h[11], (double)(p->state + p->scratch + p->bitmaps)),
+        human(h[10], (double)(p->state + p->scratch + p->bitmaps)),
         byte_visited ? " or --visited bit" : "",
-        p->remote ? " or --parents recompute" : "", p->bins ? " or --expand binsearch" : "");
+        p->remote ? " or --parents recompute" : "");
 }
 
 /* The device's rows (and in-arcs where bottom-up needs them) and the ranges. */
@@ -373,7 +372,6 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(e->ops->host_alloc(D->dev, 2 * BB_CTR_COUNT(ndev) * 8, (void **)&D->ctr));
     memset(D->ctr, 0, 2 * BB_CTR_COUNT(ndev) * 8);
     for (int o = 0; o < ndev; o++) D->ctr[BB_CTR_COUNT(ndev) + BB_CTR_SEND_OFFSET(ndev, o)] = e->part.lo[o];
-    BB_CHECK(bb_bins_setup(e, d));
     return upload_slice(e, d);
 }
 
@@ -387,7 +385,7 @@ static boxbfs_status_t plan_with(boxbfs_engine_t e, int d, int parents, mem_plan
                             "more devices", d, (unsigned long long)p->arcs);
     BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p->work_cap, p->nloc, e->ndev, &p->scratch));
     p->total = p->graph + p->in_graph + p->bitmaps + p->state + p->visited + p->remote + p->work +
-               p->outbox + p->inbox + p->gather + p->bins + p->scratch;
+               p->outbox + p->inbox + p->gather + p->scratch;
     return BOXBFS_OK;
 }
 

@@ -243,7 +243,7 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         {"visited layout", (unsigned)o->visited, BOXBFS_VISITED_BIT},
         {"wire format", (unsigned)o->wire, BOXBFS_WIRE_AUTO},
         {"exchange", (unsigned)o->exchange, BOXBFS_EXCHANGE_NCCL},
-        {"expand method", (unsigned)o->expand, BOXBFS_EXPAND_BINNED},
+        {"expand method", (unsigned)o->expand, BOXBFS_EXPAND_MERGEPATH},
         {"parents mode", (unsigned)o->parents, BOXBFS_PARENTS_RECOMPUTE},
     };
     for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)

@@ -226,19 +226,11 @@ boxbfs_status_t bb_loop_book_row(boxbfs_engine_t e, int level, const uint64_t *L
 bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e);
 int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
 
-/* The device search (engine/device_search.c): whether the options let this
- * engine's search run on the device (one device, atomic, the device loop
- * on, a backend that has it), whether it does (and the backend could set it
- * up), and the whole search from level 0 on device d, booked (e->done left
- * unset where the backend could not set it up). */
-int bb_search_applies(const struct boxbfs_engine *e);
+/* The device search (engine/device_search.c): whether this engine's search
+ * runs on the device (one device, atomic, the device loop on, a backend
+ * that could set it up), and the whole search from level 0 on device d,
+ * booked (e->done left unset where the backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
-
-/* Binned top-down levels (engine/bins.c, --expand binned): the bytes device
- * d's bins take (0 where they do not apply), and their setup (a warning
- * once where --expand binned does not apply). */
-size_t bb_bins_bytes(const struct boxbfs_engine *e, int d);
-boxbfs_status_t bb_bins_setup(boxbfs_engine_t e, int d);
 
 #endif /* BB_ENGINE_H */

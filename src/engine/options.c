@@ -66,10 +66,7 @@ const char *boxbfs_exchange_name(boxbfs_exchange_t v)
 
 const char *boxbfs_expand_name(boxbfs_expand_t v)
 {
-    return v == BOXBFS_EXPAND_BINSEARCH  ? "binsearch"
-         : v == BOXBFS_EXPAND_MERGEPATH ? "mergepath"
-         : v == BOXBFS_EXPAND_BINNED    ? "binned"
-                                        : "auto";
+    return v == BOXBFS_EXPAND_BINSEARCH ? "binsearch" : v == BOXBFS_EXPAND_MERGEPATH ? "mergepath" : "auto";
 }
 
 const char *boxbfs_phase_name(boxbfs_phase_t v)
