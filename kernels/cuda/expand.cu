@@ -265,7 +265,7 @@ __device__ __forceinline__ Frontier search_frontier()
 }
 
 template <int K>
-__global__ void __launch_bounds__(kThreads, kBinsearchBlocks<K>) search_binsearch()
+__global__ void __launch_bounds__(kThreads, 4) search_binsearch()
 {
     binsearch_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
 }

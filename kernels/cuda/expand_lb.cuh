@@ -289,15 +289,8 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
     arcs_acc.end(consume.next_arcs());
 }
 
-/* Blocks per SM the binsearch kernels are built for: at K <= 8 their 64
- * registers per thread let four blocks of 256 share an SM (K = 8 needs 80
- * unbounded, which leaves three: L3 of kron:24 top-down 4.9 ms against 4.1
- * ms on one H200, tools/results/session12-ranged); K = 16 would spill. */
-template <int K> constexpr int kBinsearchBlocks = K <= 8 ? 4 : 1;
-
 template <int K, class C>
-__global__ void __launch_bounds__(kThreads, kBinsearchBlocks<K>)
-    expand_binsearch(Frontier f, C consume)
+__global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consume)
 {
     binsearch_body<K>(f, consume);
 }
