@@ -177,7 +177,7 @@ __host__ __device__ inline AtomicVisit atomic_visit(const bb_kstate_t &k, int32_
  * degrees from there (search_scan_tiles): the degrees' random reads once, as
  * in CUB's scan. A frontier of one tile needs only the last, which then reads
  * the degrees itself: degree_scan_small's work. */
-__device__ __forceinline__ uint64_t scan_tiles_of(uint64_t count)
+__host__ __device__ inline uint64_t scan_tiles_of(uint64_t count)
 {
     return (count + kSmallScan - 1) / kSmallScan;
 }
@@ -233,24 +233,15 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_offsets(const bb_sea
 
 __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_search_dev *d)
 {
-    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
-    __shared__ typename Scan::TempStorage tmp;
+    __shared__ typename TileScan::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
     const DegreeOp degree{d->a.k.frontier, d->a.k.offsets};
+    uint32_t *scan = d->a.k.scan;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const uint32_t offset = tiles > 1 ? d->tile_sums[t] : 0;
-        uint32_t x[kScanItems];
-#pragma unroll
-        for (int j = 0; j < kScanItems; j++) {
-            const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
-            x[j] = i >= count ? 0 : tiles > 1 ? d->a.k.scan[i] : degree((uint32_t)i);
-        }
-        Scan(tmp).ExclusiveSum(x, x);
-#pragma unroll
-        for (int j = 0; j < kScanItems; j++) {
-            const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
-            if (i < count) d->a.k.scan[i] = x[j] + offset;
-        }
+        if (tiles > 1)   /* pass 1 stored the degrees */
+            scan_tile(tmp, [=](uint32_t i) { return scan[i]; }, scan, count, t, d->tile_sums[t]);
+        else
+            scan_tile(tmp, degree, scan, count, t, 0);
         __syncthreads();
     }
 }
@@ -280,8 +271,7 @@ template <int K>
 boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand)
 {
     const int mode = expand_mode(expand);
-    const uint64_t tiles = (nloc + kSmallScan - 1) / kSmallScan;
-    const int grid = bb_cuda_grid_for<search_scan_tiles>(tiles, kScanThreads);
+    const int grid = bb_cuda_grid_for<search_scan_tiles>(scan_tiles_of(nloc), kScanThreads);
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();

@@ -147,23 +147,34 @@ cudaError_t degree_scan(void *tmp, size_t &bytes, const uint32_t *frontier, cons
  * after host-side queries (a host-driven level's fixed cost). */
 constexpr int kScanThreads = 1024, kScanItems = 4;
 constexpr uint32_t kSmallScan = kScanThreads * kScanItems;
+using TileScan = cub::BlockScan<uint32_t, kScanThreads>;
+
+/* Tile t of the scan of count items (all threads of the block call it):
+ * out[i] = offset + the sum of load(j) for j in the tile before i. */
+template <class Load>
+__device__ __forceinline__ void scan_tile(typename TileScan::TempStorage &tmp, Load load,
+                                          uint32_t *out, uint64_t count, uint64_t t,
+                                          uint32_t offset)
+{
+    uint32_t x[kScanItems];
+#pragma unroll
+    for (int j = 0; j < kScanItems; j++) {
+        const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
+        x[j] = i < count ? load((uint32_t)i) : 0;
+    }
+    TileScan(tmp).ExclusiveSum(x, x);
+#pragma unroll
+    for (int j = 0; j < kScanItems; j++) {
+        const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
+        if (i < count) out[i] = x[j] + offset;
+    }
+}
+
 __global__ void __launch_bounds__(kScanThreads)
     degree_scan_small(DegreeOp degree, uint32_t *out, uint32_t count)
 {
-    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
-    __shared__ typename Scan::TempStorage tmp;
-    uint32_t d[kScanItems];
-#pragma unroll
-    for (int j = 0; j < kScanItems; j++) {
-        const uint32_t i = threadIdx.x * kScanItems + j;
-        d[j] = i < count ? degree(i) : 0;
-    }
-    Scan(tmp).ExclusiveSum(d, d);
-#pragma unroll
-    for (int j = 0; j < kScanItems; j++) {
-        const uint32_t i = threadIdx.x * kScanItems + j;
-        if (i < count) out[i] = d[j];
-    }
+    __shared__ typename TileScan::TempStorage tmp;
+    scan_tile(tmp, degree, out, count, 0, 0);
 }
 
 /* What the producers read. scan[i] = first edge of frontier vertex i. */
