@@ -329,6 +329,24 @@ static inline void bb_level_set_add(bb_level_set_t *s, int32_t level)
     else s->bits[level >> 6] |= (uint64_t)1 << (level & 63);
 }
 
+/* The visited-prefix skip: the first arc of the row [b, e) (heads in
+ * increasing rank) whose head's rank is prefix or more; the arcs before it
+ * lead to visited vertices. */
+static inline BB_HOST_DEVICE int64_t bb_row_past_prefix(const uint32_t *columns,
+                                                        const uint32_t *rank, int64_t b,
+                                                        int64_t e, uint32_t prefix)
+{
+    if (b == e || rank[columns[b]] >= prefix) return b;
+    if (rank[columns[e - 1]] < prefix) return e;
+    b++;   /* rank[columns[b - 1]] < prefix <= rank[columns[e - 1]] */
+    e--;
+    while (b < e) {
+        int64_t mid = b + (e - b) / 2;
+        if (rank[columns[mid]] < prefix) b = mid + 1; else e = mid;
+    }
+    return b;
+}
+
 /* remote_parent holds the vertices outside the owned range [lo, hi) only
  * (n - (hi - lo) entries): the slot of such a vertex v [README "Memory plan"]. */
 static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, uint64_t hi)
@@ -375,6 +393,17 @@ typedef struct {
                                   are recomputed after the search (gather_recompute) */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
     uint32_t *scan;                       /* hi - lo + 1: expand's frontier-degree scan */
+    /* The visited-prefix skip [README "Visited-prefix skip"] (one device; else
+     * NULL): rank_rows numbered the vertices by decreasing degree (rank, and
+     * by_rank its inverse, n entries each) and put every row in increasing
+     * rank of its heads. rank_prefix[1]: every vertex of rank below it is
+     * visited (0 after reset); the device search's top-down levels raise it
+     * to the first unvisited rank and skip each row's arcs into that prefix
+     * (rank_prefix[0]: where the raise started; skip: the arcs skipped at the
+     * start of each frontier vertex's row, hi - lo entries, cuda only). */
+    const uint32_t *rank, *by_rank;
+    uint32_t *rank_prefix;
+    uint32_t *skip;
     /* per-level work */
     uint64_t work_cap;         /* capacity of nbr/alt/flags in entries */
     uint32_t *nbr, *nbr_parent;           /* expand output: gid and parent lid */
@@ -502,6 +531,12 @@ typedef struct {
     boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first);
     void (*search_free)(void *cache);
+    /* The visited-prefix skip's setup (one device holding every row; once,
+     * before the first search): rank = the vertices by decreasing degree,
+     * ties by increasing id (by_rank its inverse), then each row of columns
+     * sorted by increasing rank of its heads. offsets: the same rows'
+     * offsets in host memory (where the backend cuts its work in pieces). */
+    boxbfs_status_t (*rank_rows)(const bb_kstate_t *k, void *stream, const int64_t *offsets);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -544,7 +579,9 @@ typedef struct {
                                           const bb_loop_params_t *p);                            \
     boxbfs_status_t PREFIX##_search(const bb_kstate_t *k, void *stream, bb_search_t *s,        \
                                     void **cache, uint64_t *first_rows, uint32_t first);       \
-    void PREFIX##_search_free(void *cache);
+    void PREFIX##_search_free(void *cache);                                                    \
+    boxbfs_status_t PREFIX##_rank_rows(const bb_kstate_t *k, void *stream,                     \
+                                       const int64_t *offsets);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

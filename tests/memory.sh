@@ -38,9 +38,11 @@ sys.exit(0 if most <= budget and j["validation"] == "passed" and
 EOF
 }
 
+# One device without the visited-prefix skip's arrays (12 bytes per vertex,
+# one device only): the budget is against the same plan that P devices split.
 run() {   # spec p options...: the report in $tmp/m$p.json
     spec=$1; p=$2; shift 2
-    "$BOXBFS" bfs "$spec" --backend cpu --devices $p --roots 2 --json "$tmp/m$p.json" "$@" \
+    BOXBFS_PREFIX_SKIP=0 "$BOXBFS" bfs "$spec" --backend cpu --devices $p --roots 2 --json "$tmp/m$p.json" "$@" \
         >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
 }
 

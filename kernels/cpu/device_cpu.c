@@ -184,6 +184,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .small_levels = bb_cpu_small_levels,
         .search = bb_cpu_search,
         .search_free = bb_cpu_search_free,
+        .rank_rows = bb_cpu_rank_rows,
     },
     .count = cpu_count,
     .open = cpu_open,

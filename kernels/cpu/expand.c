@@ -2,7 +2,8 @@
  * vertex becomes (neighbor gid, parent lid). The atomic variant tests and sets
  * the visited bitmap: a first-seen vertex of this device is updated at once
  * (level, parent, next frontier), a remote one goes to its owner's segment
- * (a list, or a bit of the outbox bitmap), so no sort is needed. */
+ * (a list, or a bit of the outbox bitmap), so no sort is needed; the device
+ * search's top-down levels start each row past the visited prefix. */
 #include "config.h"
 
 #include <string.h>
@@ -30,16 +31,17 @@ boxbfs_status_t bb_cpu_expand(const bb_kstate_t *k, void *stream, uint64_t front
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
-                                     int expand, int32_t next_level)
+boxbfs_status_t bb_cpu_expand_atomic_past(const bb_kstate_t *k, uint64_t frontier_count,
+                                          int32_t next_level, uint32_t prefix)
 {
     uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
     uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS];
-    (void)stream;
-    (void)expand;
     for (uint64_t i = 0; i < frontier_count; i++) {
         uint32_t u = k->frontier[i];
-        for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
+        int64_t first = prefix ? bb_row_past_prefix(k->columns, k->rank, k->offsets[u],
+                                                    k->offsets[u + 1], prefix)
+                               : k->offsets[u];
+        for (int64_t e = first; e < k->offsets[u + 1]; e++) {
             uint32_t v = k->columns[e];
             if (!bb_cpu_visit(k, v)) continue;
             if (v >= k->lo && v < k->hi) {   /* own vertex: the update's work, done here */
@@ -61,4 +63,12 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
     k->counters[BB_CTR_NEXT] = next;
     k->counters[BB_CTR_NEXT_ARCS] = arcs;
     return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                                     int expand, int32_t next_level)
+{
+    (void)stream;
+    (void)expand;
+    return bb_cpu_expand_atomic_past(k, frontier_count, next_level, 0);
 }

@@ -255,9 +255,10 @@ struct bb_search_dev {
 };
 
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo,
- * expand and expand_k: the engine's options). */
+ * expand and expand_k: the engine's options; prefix_skip: kstate
+ * rank_prefix is set, the top-down step raises it first). */
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
-                                      int expand, int expand_k);
+                                      int expand, int expand_k, int prefix_skip);
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);

@@ -182,12 +182,72 @@ __host__ __device__ inline uint64_t scan_tiles_of(uint64_t count)
     return (count + kSmallScan - 1) / kSmallScan;
 }
 
+/* The visited-prefix skip (kstate rank_prefix): decide set rank_prefix[0]
+ * to where the last raise ended and rank_prefix[1] to n; this lowers [1] to
+ * the first rank at or past [0] whose vertex is not visited. Blocks take
+ * chunks of kPrefixChunk ranks in order and stop once a lower one holds an
+ * unvisited vertex, so a raise reads about the ranks it passes. */
+constexpr int kPrefixThreads = 256, kPrefixItems = 8;
+constexpr uint32_t kPrefixChunk = kPrefixThreads * kPrefixItems;
+
+__global__ void __launch_bounds__(kPrefixThreads) search_prefix(const bb_search_dev *d)
+{
+    using Reduce = cub::BlockReduce<uint32_t, kPrefixThreads>;
+    __shared__ typename Reduce::TempStorage tmp;
+    __shared__ uint32_t best;
+    const bb_kstate_t &k = d->a.k;
+    uint32_t *prefix = k.rank_prefix;
+    const uint64_t n = k.n, from = prefix[0];
+    for (uint64_t first = from + (uint64_t)blockIdx.x * kPrefixChunk; first < n;
+         first += (uint64_t)gridDim.x * kPrefixChunk) {
+        if (threadIdx.x == 0) best = *(volatile uint32_t *)(prefix + 1);
+        __syncthreads();
+        if (first >= best) return;   /* (block-uniform) */
+        uint32_t mine = UINT32_MAX;
+#pragma unroll
+        for (int j = 0; j < kPrefixItems; j++) {
+            const uint64_t r = first + (uint64_t)j * kPrefixThreads + threadIdx.x;
+            if (r < n && mine == UINT32_MAX && !bb_is_visited(k.visited, k.visited_bits, k.by_rank[r]))
+                mine = (uint32_t)r;
+        }
+        mine = Reduce(tmp).Reduce(mine, ::cuda::minimum<>{});
+        if (threadIdx.x == 0 && mine != UINT32_MAX) atomicMin(prefix + 1, mine);
+        if (__syncthreads_or(threadIdx.x == 0 && mine != UINT32_MAX)) return;
+    }
+}
+
+/* The degree of frontier vertex i that the expand takes: its arcs past the
+ * visited prefix, the skipped ones in skip[i] (rank NULL: all, no skip). */
+struct SearchDegree {
+    const uint32_t *frontier;
+    const int64_t *offsets;
+    const uint32_t *columns, *rank;
+    uint32_t *skip;
+    uint32_t prefix;
+    __device__ uint32_t operator()(uint32_t i) const
+    {
+        const uint32_t u = frontier[i];
+        const int64_t b = offsets[u], e = offsets[u + 1];
+        if (rank == nullptr) return (uint32_t)(e - b);
+        const int64_t past = prefix ? bb_row_past_prefix(columns, rank, b, e, prefix) : b;
+        skip[i] = (uint32_t)(past - b);
+        return (uint32_t)(e - past);
+    }
+};
+
+__device__ __forceinline__ SearchDegree search_degree(const bb_search_dev *d)
+{
+    const bb_kstate_t &k = d->a.k;
+    return SearchDegree{k.frontier, k.offsets, k.columns, k.rank_prefix ? k.rank : nullptr,
+                        k.skip, k.rank_prefix ? k.rank_prefix[1] : 0u};
+}
+
 __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search_dev *d)
 {
     using Reduce = cub::BlockReduce<uint32_t, kScanThreads>;
     __shared__ typename Reduce::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
-    const DegreeOp degree{d->a.k.frontier, d->a.k.offsets};
+    const SearchDegree degree = search_degree(d);
     if (tiles < 2) return;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         uint32_t sum = 0;
@@ -235,7 +295,7 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
 {
     __shared__ typename TileScan::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
-    const DegreeOp degree{d->a.k.frontier, d->a.k.offsets};
+    const SearchDegree degree = search_degree(d);
     uint32_t *scan = d->a.k.scan;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         if (tiles > 1)   /* pass 1 stored the degrees */
@@ -252,7 +312,8 @@ __constant__ bb_search_args c_step;
 __device__ __forceinline__ Frontier search_frontier()
 {
     return Frontier{c_step.k.frontier, c_step.k.offsets, c_step.k.columns, c_step.k.scan,
-                    (uint32_t)c_step.count, expand_mode(c_step.expand), c_step.k.expand_f0};
+                    (uint32_t)c_step.count, expand_mode(c_step.expand), c_step.k.expand_f0,
+                    c_step.k.rank_prefix ? c_step.k.skip : nullptr};
 }
 
 template <int K>
@@ -268,11 +329,17 @@ __global__ void __launch_bounds__(kMpThreads) search_mergepath()
 }
 
 template <int K>
-boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand)
+boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand,
+                                int prefix_skip)
 {
     const int mode = expand_mode(expand);
     const int grid = bb_cuda_grid_for<search_scan_tiles>(scan_tiles_of(nloc), kScanThreads);
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
+    if (prefix_skip) {
+        search_prefix<<<bb_cuda_persistent_grid<search_prefix>(kPrefixThreads), kPrefixThreads, 0,
+                        s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+    }
     search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     search_scan_offsets<<<1, kScanThreads, 0, s>>>(d);
@@ -344,14 +411,14 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
 }
 
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
-                                      int expand, int expand_k)
+                                      int expand, int expand_k, int prefix_skip)
 {
     if (nloc == 0) return BOXBFS_OK;
     switch (expand_k) {   /* the K of expand_lb */
-    case 1: return search_expand_k<1>(d, s, nloc, expand);
-    case 2: return search_expand_k<2>(d, s, nloc, expand);
-    case 8: return search_expand_k<8>(d, s, nloc, expand);
-    case 16: return search_expand_k<16>(d, s, nloc, expand);
-    default: return search_expand_k<4>(d, s, nloc, expand);
+    case 1: return search_expand_k<1>(d, s, nloc, expand, prefix_skip);
+    case 2: return search_expand_k<2>(d, s, nloc, expand, prefix_skip);
+    case 8: return search_expand_k<8>(d, s, nloc, expand, prefix_skip);
+    case 16: return search_expand_k<16>(d, s, nloc, expand, prefix_skip);
+    default: return search_expand_k<4>(d, s, nloc, expand, prefix_skip);
     }
 }

@@ -177,7 +177,9 @@ __global__ void __launch_bounds__(kScanThreads)
     scan_tile(tmp, degree, out, count, 0, 0);
 }
 
-/* What the producers read. scan[i] = first edge of frontier vertex i. */
+/* What the producers read. scan[i] = first edge of frontier vertex i;
+ * skip (NULL: none): the arcs skipped at the start of frontier vertex i's
+ * row (the device search's visited-prefix skip, kstate rank_prefix). */
 struct Frontier {
     const uint32_t *frontier;
     const int64_t *offsets;
@@ -186,7 +188,14 @@ struct Frontier {
     uint32_t count;
     int mode;
     uint64_t f0;
+    const uint32_t *skip;
 };
+
+/* The first arc of frontier vertex i (= u) that the expand takes. */
+__device__ __forceinline__ uint64_t row_start(const Frontier &f, uint32_t i, uint32_t u)
+{
+    return (uint64_t)__ldg(f.offsets + u) + (f.skip ? __ldg(f.skip + i) : 0u);
+}
 
 /* A frontier arc's column, read once: evict-first (ld.global.cs), so that
  * the stream of columns does not push the Visited words out of L1 (with
@@ -196,8 +205,8 @@ __device__ __forceinline__ uint32_t load_column(const uint32_t *p) { return __ld
 __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
 {
     uint32_t u = __ldg(f.frontier + f.count - 1);
-    return (uint64_t)__ldg(f.scan + f.count - 1) +
-           (uint64_t)(__ldg(f.offsets + u + 1) - __ldg(f.offsets + u));
+    return (uint64_t)__ldg(f.scan + f.count - 1) + (uint64_t)__ldg(f.offsets + u + 1) -
+           row_start(f, f.count - 1, u);
 }
 
 /* The hybrid rule, decided on the device where the edge total lives. */
@@ -267,8 +276,7 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
         for (int j = 0; j < K; j++) u[j] = valid[j] ? __ldg(f.frontier + kv[j]) : 0;
 #pragma unroll
         for (int j = 0; j < K; j++)
-            col[j] = valid[j] ? (uint64_t)__ldg(f.offsets + u[j]) + (e[j] - __ldg(f.scan + kv[j]))
-                              : 0;
+            col[j] = valid[j] ? row_start(f, kv[j], u[j]) + (e[j] - __ldg(f.scan + kv[j])) : 0;
         if (kTranspose<K>) {
             /* the warp's 32 x K (parent, column index) pairs through shared
              * memory, so that lane l takes edges wbase + 32 j + l: each
@@ -348,7 +356,7 @@ __device__ __forceinline__ void mergepath_body(const Frontier &f, const C &consu
             uint32_t kv = a0 - 1 + i, u = __ldg(f.frontier + kv);
             s_scan[i] = __ldg(f.scan + kv);
             s_u[i] = u;
-            s_start[i] = (uint32_t)__ldg(f.offsets + u);
+            s_start[i] = (uint32_t)row_start(f, kv, u);
         }
         __syncthreads();
         /* this thread's part of the tile's path, split in shared memory */
@@ -445,6 +453,7 @@ boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &co
     f.count = (uint32_t)a.count;
     f.mode = expand_mode(a.expand);
     f.f0 = a.f0;
+    f.skip = nullptr;
     if (f.mode != MODE_MERGEPATH) {
         int grid = bb_cuda_persistent_grid<expand_binsearch<K, C>>(kThreads);
         expand_binsearch<K, C><<<grid, kThreads, 0, stream>>>(f, consume);

@@ -70,6 +70,10 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.k.frontier_bits = s->frontier_bits;
     d->a.k.own_bits = s->own_bits;
     d->a.k.next_bits = step == BB_STEP_TOP_DOWN && s->marks_bits ? s->own_bits : NULL;
+    if (step == BB_STEP_TOP_DOWN && d->a.k.rank_prefix) {   /* search_prefix raises [1] from [0] */
+        d->a.k.rank_prefix[0] = d->a.k.rank_prefix[1];
+        d->a.k.rank_prefix[1] = (uint32_t)d->a.k.n;
+    }
     d->a.count = s->w.count;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
@@ -113,7 +117,8 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     case BR_TOP_DOWN:
     case BR_UNPACK_TOP_DOWN:
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1));
-        return bb_cuda_search_expand(c->d, c->build, nloc, s->expand, k->expand_k);
+        return bb_cuda_search_expand(c->d, c->build, nloc, s->expand, k->expand_k,
+                                     k->rank_prefix != NULL);
     default: return bb_cuda_search_bottom_up(c->d, c->build, nloc);
     }
 }

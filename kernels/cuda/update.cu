@@ -150,6 +150,7 @@ extern "C" boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uin
     if (k->remote_parent)
         BB_CUDA_CHECK(cudaMemsetAsync(k->remote_parent, 0xff,
                                       (k->n - (k->hi - k->lo)) * sizeof(uint32_t), s));
+    if (k->rank_prefix) BB_CUDA_CHECK(cudaMemsetAsync(k->rank_prefix, 0, 2 * sizeof(uint32_t), s));
     BB_CUDA_CHECK(cudaMemsetAsync(k->counters, 0, BB_CTR_COUNT(k->ndev) * sizeof(uint64_t), s));
     reset_root<<<1, 1, 0, s>>>(*k, root, owned);
     BB_CUDA_LAUNCH_CHECK();

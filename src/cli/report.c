@@ -76,6 +76,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     else fprintf(f, "%d", o->max_depth);
     if (o->devices == 1) fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
     if (boxbfs_engine_device_search(r->engine)) fprintf(f, "  levels: on the device");
+    if (boxbfs_engine_prefix_skip(r->engine)) fprintf(f, "  visited-prefix skip");
     fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
     if (r->relabel)
         fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, not timed)", r->stripes,
@@ -268,6 +269,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "validation", r->validation);
     /* the levels ran on the device, no host between them (README "The search on the device") */
     bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
+    /* top-down levels skip the arcs into the visited prefix (README "Visited-prefix skip") */
+    bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_begin_object(&j, "traffic");
     bb_json_int(&j, "searches", r->nroots);
@@ -363,6 +366,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "relabel", r->relabel ? "degree" : "none");
     if (r->relabel) bb_json_int(&j, "relabel_stripes", r->stripes);
     bb_json_int(&j, "device_loop_arcs", o->device_loop_arcs);
+    bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));   /* BOXBFS_PREFIX_SKIP */
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);
     bb_json_int(&j, "memory_limit", (int64_t)o->device_memory_limit);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/timer.h"
 #include "engine/engine.h"
 #include "kernels/upload.h"
 
@@ -77,6 +78,19 @@ static int dead_bits(const struct boxbfs_engine *e)
 {
     return e->ndev == 1 && e->bottom_up && e->opts.visited == BOXBFS_VISITED_BIT &&
            e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
+}
+
+/* The visited-prefix skip [README "Visited-prefix skip"]: one device
+ * running the device search, where the backend can rank the rows and the
+ * plan with its arrays fits (bb_engine_setup_device); BOXBFS_PREFIX_SKIP=0
+ * turns it off (to measure what it saves). */
+int bb_engine_prefix_skip(const struct boxbfs_engine *e)
+{
+    const char *env = getenv("BOXBFS_PREFIX_SKIP");
+    return e->ndev == 1 && e->nlocal == 1 && !e->grid && !e->prefix_skip_off &&
+           e->ops->kernels.rank_rows != NULL &&
+           e->ops->kernels.search != NULL && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
+           e->opts.device_loop_arcs > 0 && !(env && strcmp(env, "0") == 0);
 }
 
 /* k.visited_init from the in-arc offsets (the out-arcs' where undirected). */
@@ -159,6 +173,8 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     if (ndev == 1 || bb_loop_across_devices(e))   /* the device loop's log, its mailbox */
         p->state += (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8 +
                     (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
+    if (bb_engine_prefix_skip(e))   /* rank, by_rank, skip, rank_prefix */
+        p->state += (size_t)n * 8 + (size_t)p->nloc * 4 + 8;
     p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     /* bb_remote_slot: the parents of the remote vertices this device finds */
@@ -258,7 +274,22 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
                                     (int64_t *)D->k.in_offsets, (uint32_t *)D->k.in_columns));
     BB_CHECK(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
                               (size_t)(e->ndev + 1) * 8));
-    return e->ops->sync(D->dev);
+    BB_CHECK(e->ops->sync(D->dev));
+    if (D->k.rank == NULL) return BOXBFS_OK;
+    double t0 = bb_now_s();
+    boxbfs_status_t st = e->ops->kernels.rank_rows(&D->k, e->ops->stream(D->dev), g->offsets);
+    if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* its temporaries: search without the skip */
+        BB_WARN(d, "%s; the visited-prefix skip is off", boxbfs_last_error());
+        D->k.rank = D->k.by_rank = NULL;
+        D->k.skip = D->k.rank_prefix = NULL;
+        e->prefix_skip_off = 1;
+        return BOXBFS_OK;
+    }
+    BB_CHECK(st);
+    BB_CHECK(e->ops->sync(D->dev));
+    BB_INFO(d, "rows ranked by their heads' degrees (visited-prefix skip) in %.3f s",
+            bb_now_s() - t0);
+    return BOXBFS_OK;
 }
 
 /* Where the parent gather works on device d (bb_engine_dev_t.gather_*). */
@@ -345,6 +376,12 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
         D->visited_bytes = p->visited;
     }
+    if (bb_engine_prefix_skip(e)) {
+        BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->rank));
+        BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->by_rank));
+        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->skip));
+        BB_CHECK(dev_alloc(e, d, 8, &k->rank_prefix));
+    }
     if (p->remote) BB_CHECK(dev_alloc(e, d, p->remote, &k->remote_parent));
     if (sorted) {
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
@@ -402,6 +439,14 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
         parents = p.total <= free_b ? BOXBFS_PARENTS_KEEP : BOXBFS_PARENTS_RECOMPUTE;
     }
     BB_CHECK(plan_with(e, d, parents, &p));
+    if (bb_engine_prefix_skip(e)) {   /* the skip only where its arrays fit */
+        size_t free_b;
+        BB_CHECK(free_memory(e, d, &free_b));
+        if (p.total > free_b) {
+            e->prefix_skip_off = 1;
+            BB_CHECK(plan_with(e, d, parents, &p));
+        }
+    }
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }

@@ -437,6 +437,11 @@ int boxbfs_engine_device_search(boxbfs_engine_t e)
     return e != NULL && bb_search_fits(e);
 }
 
+int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
+{
+    return e != NULL && e->ndev == 1 && e->devs[0].k.rank != NULL && bb_search_fits(e);
+}
+
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)
 {
     if (e == NULL || device < 0 || device >= e->ndev) return BOXBFS_PARENTS_AUTO;

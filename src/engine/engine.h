@@ -106,6 +106,7 @@ struct boxbfs_engine {
     char fail_message[1024];
     boxbfs_search_report_t report;
     struct bb_grid2d *grid;     /* --partition 2d (engine2d.c); NULL for 1D */
+    int prefix_skip_off;        /* the skip's arrays did not fit the device (device_setup.c) */
 };
 
 /* What differs between "all devices in this process" (bb_team_threads) and
@@ -232,5 +233,8 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
  * booked (e->done left unset where the backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
+/* Whether the device's rows are ranked for the visited-prefix skip
+ * (device_setup.c; kstate rank_prefix). */
+int bb_engine_prefix_skip(const struct boxbfs_engine *e);
 
 #endif /* BB_ENGINE_H */
