@@ -347,6 +347,11 @@ static inline BB_HOST_DEVICE int64_t bb_row_past_prefix(const uint32_t *columns,
     return b;
 }
 
+/* Whether a top-down level of arcs frontier arcs raises the visited prefix
+ * (a raise reads up to n ranks and their visited bits; a smaller level
+ * skips with the prefix it has). */
+static inline BB_HOST_DEVICE int bb_prefix_raises(uint64_t arcs, uint64_t n) { return arcs >= n; }
+
 /* remote_parent holds the vertices outside the owned range [lo, hi) only
  * (n - (hi - lo) entries): the slot of such a vertex v [README "Memory plan"]. */
 static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, uint64_t hi)

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "common/error.h"
 #include "kernels/cpu/cpu_kernels.h"
 
 boxbfs_status_t bb_cpu_expand(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
@@ -35,12 +36,13 @@ boxbfs_status_t bb_cpu_expand_atomic_past(const bb_kstate_t *k, uint64_t frontie
                                           int32_t next_level, uint32_t prefix)
 {
     uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
-    uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS];
+    uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS], skipped = 0;
     for (uint64_t i = 0; i < frontier_count; i++) {
         uint32_t u = k->frontier[i];
         int64_t first = prefix ? bb_row_past_prefix(k->columns, k->rank, k->offsets[u],
                                                     k->offsets[u + 1], prefix)
                                : k->offsets[u];
+        skipped += (uint64_t)(first - k->offsets[u]);
         for (int64_t e = first; e < k->offsets[u + 1]; e++) {
             uint32_t v = k->columns[e];
             if (!bb_cpu_visit(k, v)) continue;
@@ -62,6 +64,9 @@ boxbfs_status_t bb_cpu_expand_atomic_past(const bb_kstate_t *k, uint64_t frontie
     k->counters[BB_CTR_EXPANDED] = 0;
     k->counters[BB_CTR_NEXT] = next;
     k->counters[BB_CTR_NEXT_ARCS] = arcs;
+    if (prefix)
+        BB_DEBUG(k->self, "top-down to level %d: visited prefix %u of %llu ranks, %llu arcs skipped",
+                 next_level, prefix, (unsigned long long)k->n, (unsigned long long)skipped);
     return BOXBFS_OK;
 }
 

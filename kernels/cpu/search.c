@@ -11,14 +11,17 @@
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
-/* The visited-prefix skip (kstate rank_prefix): the first rank at or past
- * the last one whose vertex is not visited; 0 without the skip. */
-static uint32_t raise_prefix(const bb_kstate_t *k)
+/* The visited-prefix skip (kstate rank_prefix, bb_prefix_raises): the
+ * first rank at or past the last one whose vertex is not visited, or the
+ * last one where the level is too small to pay for the raise; 0 without
+ * the skip. */
+static uint32_t raise_prefix(const bb_kstate_t *k, uint64_t arcs)
 {
     uint32_t p;
     if (k->rank_prefix == NULL) return 0;
     p = k->rank_prefix[1];
-    while (p < k->n && bb_cpu_is_visited(k, k->by_rank[p])) p++;
+    if (bb_prefix_raises(arcs, k->n))
+        while (p < k->n && bb_cpu_is_visited(k, k->by_rank[p])) p++;
     k->rank_prefix[0] = k->rank_prefix[1];
     k->rank_prefix[1] = p;
     return p;
@@ -54,7 +57,7 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
                 k.next_bits = k.own_bits;
             }
             BB_CHECK(bb_cpu_expand_atomic_past(&k, s->w.count, s->w.level + 1,
-                                               raise_prefix(&k)));
+                                               raise_prefix(&k, s->w.arcs)));
         } else {
             if (pack)
                 BB_CHECK(bb_cpu_pack_bitmap(&k, stream, k.frontier, s->w.count, k.frontier_bits,

@@ -72,7 +72,7 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.k.next_bits = step == BB_STEP_TOP_DOWN && s->marks_bits ? s->own_bits : NULL;
     if (step == BB_STEP_TOP_DOWN && d->a.k.rank_prefix) {   /* search_prefix raises [1] from [0] */
         d->a.k.rank_prefix[0] = d->a.k.rank_prefix[1];
-        d->a.k.rank_prefix[1] = (uint32_t)d->a.k.n;
+        if (bb_prefix_raises(s->w.arcs, d->a.k.n)) d->a.k.rank_prefix[1] = (uint32_t)d->a.k.n;
     }
     d->a.count = s->w.count;
     d->a.next_level = s->w.level + 1;
