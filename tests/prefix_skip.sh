@@ -22,8 +22,7 @@ same_levels() {
             --roots 4 "$@" --output "$tmp/$s.out" --json "$tmp/$s.json" >"$tmp/$s.txt" \
             2>"$tmp/err" || { cat "$tmp/err"; return 1; }
         cut -d' ' -f1,2 "$tmp/$s.out" >"$tmp/$s.lv"
-        awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$tmp/$s.txt" \
-            >"$tmp/$s.rows"
+        root_rows "$tmp/$s.txt" >"$tmp/$s.rows"
         grep -q '"validation": "passed"' "$tmp/$s.json" || return 1
     done
     [ -s "$tmp/1.lv" ] && cmp -s "$tmp/1.lv" "$tmp/0.lv" && [ -s "$tmp/1.rows" ] &&

@@ -24,8 +24,8 @@ same_levels() {
     cut -d' ' -f1,2 "$tmp/plain.out" | sort >"$tmp/plain.lv"
     cut -d' ' -f1,2 "$tmp/relabel.out" | sort >"$tmp/relabel.lv"
     # root, levels, reached and validated columns of the per-root table
-    awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$tmp/plain.txt" >"$tmp/plain.rows"
-    awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$tmp/relabel.txt" >"$tmp/relabel.rows"
+    root_rows "$tmp/plain.txt" >"$tmp/plain.rows"
+    root_rows "$tmp/relabel.txt" >"$tmp/relabel.rows"
     # rows in the input's order: the vertex columns equal unsorted
     cut -d' ' -f1 "$tmp/plain.out" >"$tmp/plain.v"
     cut -d' ' -f1 "$tmp/relabel.out" >"$tmp/relabel.v"

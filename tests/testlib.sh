@@ -6,6 +6,10 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 
+# root_rows REPORT: the root, levels, reached and validated columns of a bfs
+# report's per-root table, one line per root.
+root_rows() { awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$1"; }
+
 # have_mpi: true where mpirun exists and $BOXBFS runs --exchange mpi in one
 # process; then it exports what root needs to run mpirun in containers and CI
 # and sets MPIRUN. Otherwise mpi_why says why ("mpirun not found", "built
