@@ -183,8 +183,10 @@ __host__ __device__ inline uint64_t scan_tiles_of(uint64_t count)
 }
 
 /* The visited-prefix skip (kstate rank_prefix): decide set rank_prefix[0]
- * to where the last raise ended and rank_prefix[1] to n; this lowers [1] to
- * the first rank at or past [0] whose vertex is not visited. Blocks take
+ * to where the last raise ended and, where the level raises it
+ * (bb_prefix_raises), rank_prefix[1] to n (else [1] = [0] and every block
+ * stops at once); this lowers [1] to the first rank at or past [0] whose
+ * vertex is not visited. Blocks take
  * chunks of kPrefixChunk ranks in order and stop once a lower one holds an
  * unvisited vertex, so a raise reads about the ranks it passes. */
 constexpr int kPrefixThreads = 256, kPrefixItems = 8;
