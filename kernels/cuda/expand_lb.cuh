@@ -219,12 +219,33 @@ __device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total
 
 /* ---- producers ---------------------------------------------------------------- */
 
+/* The greatest i in [k, count) with scan[i] <= e, given scan[k] <= e: a
+ * gallop forward from k, then a binary search over the bracket. Frontier
+ * vertices with no arcs to take (the visited-prefix skip leaves many) share
+ * one scan value, so a step to the next arc may pass many of them. */
+__device__ __forceinline__ uint32_t last_at_or_below(const uint32_t *scan, uint32_t k,
+                                                     uint32_t count, uint64_t e)
+{
+    uint64_t step = 1;
+    while ((uint64_t)k + step < count && __ldg(scan + k + step) <= e) {
+        k += (uint32_t)step;
+        step <<= 1;
+    }
+    uint32_t hi = (uint64_t)k + step < count ? (uint32_t)(k + step - 1) : count - 1;
+    while (k < hi) {
+        uint32_t mid = k + (hi - k + 1) / 2;
+        if (__ldg(scan + mid) <= e) k = mid; else hi = mid - 1;
+    }
+    return k;
+}
+
 /* [004 §3.4.1] Lane chunks of K consecutive edges; a warp's chunks are
  * adjacent, so the warp-uniform loop keeps all lanes at the consumer. The
  * search for a lane's first edge is split: the warp finds the vertex of its
  * first edge with a 32-way search (a few dependent loads, starting from the
  * previous one: chunks only move forward), then each lane gallops forward
- * from there and finishes with a binary search over the short bracket. */
+ * from there and finishes with a binary search over the short bracket; its
+ * next edges gallop on from the vertex of the one before. */
 template <int K, class C>
 __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consume)
 {
@@ -245,20 +266,8 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
         kw = (uint32_t)bb_warp_partition_point(
                  kw, f.count, [=](uint64_t i) { return (uint64_t)__ldg(scan + i) <= wbase; }) - 1;
         const uint64_t e0 = wbase + (uint64_t)bb_lane() * K;
-        uint32_t k = kw;
-        if (e0 < total) {   /* greatest vertex whose first edge is <= e0 */
-            uint64_t step = 1;
-            uint32_t hi;
-            while ((uint64_t)k + step < f.count && __ldg(scan + k + step) <= e0) {
-                k += (uint32_t)step;
-                step <<= 1;
-            }
-            hi = (uint64_t)k + step < f.count ? (uint32_t)(k + step - 1) : f.count - 1;
-            while (k < hi) {
-                uint32_t mid = k + (hi - k + 1) / 2;
-                if (__ldg(scan + mid) <= e0) k = mid; else hi = mid - 1;
-            }
-        }
+        /* greatest vertex whose first edge is <= e0 */
+        const uint32_t k = e0 < total ? last_at_or_below(scan, kw, f.count, e0) : kw;
         bool valid[K];
         uint64_t e[K], col[K];
         uint32_t kv[K], u[K], v[K];
@@ -267,8 +276,8 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
         for (int j = 0; j < K; j++) {
             e[j] = e0 + j;
             valid[j] = e[j] < total;
-            if (valid[j])
-                while (kc + 1 < f.count && __ldg(f.scan + kc + 1) <= e[j]) kc++;
+            if (valid[j] && kc + 1 < f.count && __ldg(f.scan + kc + 1) <= e[j])
+                kc = last_at_or_below(scan, kc + 1, f.count, e[j]);
             kv[j] = kc;
         }
         /* interleaved: K independent loads per stage */
