@@ -175,6 +175,8 @@ static void engines(void)
     CHECK(boxbfs_engine_device_name(NULL, 0) != NULL);
     CHECK(boxbfs_engine_memory_bytes(NULL, 0, &vb) == 0);
     CHECK(boxbfs_engine_link_model(NULL) == NULL);
+    CHECK(boxbfs_engine_device_search(NULL) == 0);
+    CHECK(boxbfs_engine_prefix_skip(NULL) == 0);
     boxbfs_engine_free(NULL);
 
     /* a real engine, bad roots, devices and arrays */
@@ -191,6 +193,7 @@ static void engines(void)
     CHECK(boxbfs_engine_device_name(e, 5) != NULL);
     CHECK(boxbfs_engine_device_name(e, -1) != NULL);
     CHECK(boxbfs_engine_memory_bytes(e, 7, NULL) == 0);
+    CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* two devices: off */
     /* after all that, the engine still works */
     CHECK_OK(boxbfs_engine_run(e, 0, parent, level, &r));
     CHECK(level[3] == 3 && parent[3] == 2 && r != NULL && r->reached == 4);
