@@ -60,27 +60,33 @@ static boxbfs_status_t degrees(const struct boxbfs_graph *g, int64_t **deg_p, in
     return BOXBFS_OK;
 }
 
-/* loaded[v] for every new id v: degree rank r (decreasing degree, ties by
- * increasing id: a stable counting sort) becomes vertex r / stripes of
- * stripe r % stripes; stripe s holds ceil((n - s) / stripes) vertices. */
-static boxbfs_status_t degree_order(const struct boxbfs_graph *g, int stripes, int64_t *loaded)
+boxbfs_status_t bb_order_by_degree(const int64_t *deg, int64_t n, int64_t max, int64_t *by_degree)
 {
-    int64_t *deg, *first, max, n = g->n, per = n / stripes, extra = n % stripes;
-    boxbfs_status_t st;
-    BB_CHECK(degrees(g, &deg, &max));
-    st = bb_calloc((size_t)max + 2, sizeof *first, "degree buckets", &first);
-    if (st != BOXBFS_OK) {
-        free(deg);
-        return st;
-    }
+    int64_t *first;
+    BB_CHECK(bb_calloc((size_t)max + 2, sizeof *first, "degree buckets", &first));
     for (int64_t u = 0; u < n; u++) first[max - deg[u] + 1]++;   /* bucket 0: degree max */
     for (int64_t b = 0; b <= max; b++) first[b + 1] += first[b];
-    for (int64_t u = 0; u < n; u++) {
-        int64_t r = first[max - deg[u]]++, s = r % stripes;
-        loaded[s * per + (s < extra ? s : extra) + r / stripes] = u;
-    }
+    for (int64_t u = 0; u < n; u++) by_degree[first[max - deg[u]]++] = u;
     free(first);
+    return BOXBFS_OK;
+}
+
+/* loaded[v] for every new id v: degree rank r (bb_order_by_degree) becomes
+ * vertex r / stripes of stripe r % stripes; stripe s holds
+ * ceil((n - s) / stripes) vertices. by_degree: n entries of scratch. */
+static boxbfs_status_t degree_order(const struct boxbfs_graph *g, int stripes, int64_t *by_degree,
+                                    int64_t *loaded)
+{
+    int64_t *deg, max, n = g->n, per = n / stripes, extra = n % stripes;
+    boxbfs_status_t st;
+    BB_CHECK(degrees(g, &deg, &max));
+    st = bb_order_by_degree(deg, n, max, by_degree);
     free(deg);
+    BB_CHECK(st);
+    for (int64_t r = 0; r < n; r++) {
+        int64_t s = r % stripes;
+        loaded[s * per + (s < extra ? s : extra) + r / stripes] = by_degree[r];
+    }
     return BOXBFS_OK;
 }
 
@@ -117,7 +123,7 @@ boxbfs_status_t boxbfs_graph_relabel_by_degree(boxbfs_graph_t graph, int stripes
                             &r->relabeled), st, fail);
     BB_CHECK_GOTO(bb_malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof *inverse, "vertex order",
                             &inverse), st, fail);
-    BB_CHECK_GOTO(degree_order(g, stripes, r->loaded), st, fail);
+    BB_CHECK_GOTO(degree_order(g, stripes, inverse, r->loaded), st, fail);   /* inverse: scratch */
     for (int64_t v = 0; v < g->n; v++) inverse[r->loaded[v]] = v;
 
     BB_CHECK_GOTO(bb_malloc(((size_t)g->n + 1) * sizeof *r->offsets, "CSR offsets", &r->offsets),
