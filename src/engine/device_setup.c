@@ -274,10 +274,18 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
                                     (int64_t *)D->k.in_offsets, (uint32_t *)D->k.in_columns));
     BB_CHECK(e->ops->copy_h2d(D->dev, (uint64_t *)D->k.range_lo, e->part.lo,
                               (size_t)(e->ndev + 1) * 8));
-    BB_CHECK(e->ops->sync(D->dev));
+    return e->ops->sync(D->dev);
+}
+
+/* The visited-prefix skip's rows, ranked once the slice is uploaded; where
+ * the backend cannot get the temporaries, the device searches without it. */
+static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
     if (D->k.rank == NULL) return BOXBFS_OK;
     double t0 = bb_now_s();
-    boxbfs_status_t st = e->ops->kernels.rank_rows(&D->k, e->ops->stream(D->dev), g->offsets);
+    boxbfs_status_t st =
+        e->ops->kernels.rank_rows(&D->k, e->ops->stream(D->dev), e->graph->offsets);
     if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* its temporaries: search without the skip */
         BB_WARN(d, "%s; the visited-prefix skip is off", boxbfs_last_error());
         D->k.rank = D->k.by_rank = NULL;
@@ -409,7 +417,8 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(e->ops->host_alloc(D->dev, 2 * BB_CTR_COUNT(ndev) * 8, (void **)&D->ctr));
     memset(D->ctr, 0, 2 * BB_CTR_COUNT(ndev) * 8);
     for (int o = 0; o < ndev; o++) D->ctr[BB_CTR_COUNT(ndev) + BB_CTR_SEND_OFFSET(ndev, o)] = e->part.lo[o];
-    return upload_slice(e, d);
+    BB_CHECK(upload_slice(e, d));
+    return rank_rows(e, d);
 }
 
 /* The plan of device d with the parents kept or recomputed, its scratch and total. */
