@@ -398,14 +398,19 @@ typedef struct {
                                   are recomputed after the search (gather_recompute) */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
     uint32_t *scan;                       /* hi - lo + 1: expand's frontier-degree scan */
-    /* The visited-prefix skip [README "Visited-prefix skip"] (one device; else
-     * NULL): rank_rows numbered the vertices by decreasing degree (rank, and
-     * by_rank its inverse, n entries each) and put every row in increasing
-     * rank of its heads. rank_prefix[1]: every vertex of rank below it is
-     * visited (0 after reset); the device search's top-down levels raise it
-     * to the first unvisited rank and skip each row's arcs into that prefix
-     * (rank_prefix[0]: where the raise started; skip: the arcs skipped at the
-     * start of each frontier vertex's row, hi - lo entries, cuda only). */
+    /* The visited-prefix skip [README "Visited-prefix skip"] (atomic
+     * contraction; else NULL): rank_rows numbered the n vertices by
+     * decreasing degree (rank, and by_rank its inverse, n entries each) and
+     * put this device's rows in increasing rank of their heads.
+     * rank_prefix[1]: every vertex of rank below it is marked in this
+     * device's visited (0 after reset; on several devices that holds the own
+     * vertices reached and the remote ones it sent or learnt of, so a
+     * skipped arc is one the atomic test would drop: the same sends). Big
+     * top-down levels first raise it to the first rank not marked
+     * (raise_prefix), and every top-down level skips each row's arcs into
+     * that prefix (rank_prefix[0]: where the raise started; skip: the arcs
+     * skipped at the start of each frontier vertex's row, hi - lo entries,
+     * cuda only). */
     const uint32_t *rank, *by_rank;
     uint32_t *rank_prefix;
     uint32_t *skip;
@@ -536,12 +541,18 @@ typedef struct {
     boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first);
     void (*search_free)(void *cache);
-    /* The visited-prefix skip's setup (one device holding every row; once,
-     * before the first search): rank = the vertices by decreasing degree,
-     * ties by increasing id (by_rank its inverse), then each row of columns
-     * sorted by increasing rank of its heads. offsets: the same rows'
-     * offsets in host memory (where the backend cuts its work in pieces). */
-    boxbfs_status_t (*rank_rows)(const bb_kstate_t *k, void *stream, const int64_t *offsets);
+    /* The visited-prefix skip's setup (once, before the first search):
+     * by_rank = order (host memory: the n vertices by decreasing degree,
+     * bb_graph_degree_order), rank its inverse, then each of this device's
+     * rows sorted by increasing rank of its heads. offsets: the same rows'
+     * offsets in host memory (hi - lo + 1 of them, from the graph's
+     * offsets[lo]: where the backend cuts its work in pieces). */
+    boxbfs_status_t (*rank_rows)(const bb_kstate_t *k, void *stream, const int64_t *offsets,
+                                 const uint32_t *order);
+    /* A top-down level's raise of the visited prefix (bb_prefix_raises):
+     * rank_prefix[0] = rank_prefix[1], then rank_prefix[1] = the first rank
+     * at or past it whose vertex visited does not mark (n if none). */
+    boxbfs_status_t (*raise_prefix)(const bb_kstate_t *k, void *stream);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -586,7 +597,8 @@ typedef struct {
                                     void **cache, uint64_t *first_rows, uint32_t first);       \
     void PREFIX##_search_free(void *cache);                                                    \
     boxbfs_status_t PREFIX##_rank_rows(const bb_kstate_t *k, void *stream,                     \
-                                       const int64_t *offsets);
+                                       const int64_t *offsets, const uint32_t *order);         \
+    boxbfs_status_t PREFIX##_raise_prefix(const bb_kstate_t *k, void *stream);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

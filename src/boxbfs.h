@@ -451,11 +451,11 @@ boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
  * device loop on; the cuda backend launches one CUDA graph per search), 0
  * where the host drives the levels (or engine is NULL). */
 int boxbfs_engine_device_search(boxbfs_engine_t engine);
-/* 1 where the device search's top-down levels skip the arcs into the
- * visited prefix of the vertices ranked by degree (README "Visited-prefix
- * skip": one device, its rows reordered by their heads' degrees at engine
- * start; BOXBFS_PREFIX_SKIP=0 in the environment turns it off), 0 otherwise
- * (or engine NULL). */
+/* 1 where every device's top-down levels skip the arcs into the visited
+ * prefix of the vertices ranked by degree (README "Visited-prefix skip":
+ * --contract atomic in one process, the rows reordered by their heads'
+ * degrees at engine start; BOXBFS_PREFIX_SKIP=0 in the environment turns it
+ * off), 0 otherwise (or engine NULL). */
 int boxbfs_engine_prefix_skip(boxbfs_engine_t engine);
 
 /* Traffic of one search, counted where each copy is issued. */

@@ -1,19 +1,25 @@
 #!/bin/sh
 # The visited-prefix skip (README "Visited-prefix skip"), cpu backend: with
-# it (the default for one device, atomic, device search) every vertex gets
-# the level it gets with BOXBFS_PREFIX_SKIP=0, with the same roots, levels
-# and reached counts per root and a validated tree, undirected and directed,
-# byte and bit visited, top-down and auto, --max-depth, --relabel degree;
-# the big levels do skip arcs; the report and JSON say whether it is on; it
-# is off on several devices, with other contractions, and where its arrays
+# it (the default for --contract atomic in one process, any device count)
+# every vertex gets the level it gets with BOXBFS_PREFIX_SKIP=0, with the
+# same roots, levels and reached counts per root and a validated tree,
+# undirected and directed, byte and bit visited, top-down and auto,
+# --max-depth, --relabel degree, the device search and host-driven levels
+# (--device-loop 0); on several devices also the same traffic (totals,
+# phases, links, level table, per-root bytes: a skipped arc leads to a
+# vertex the device has marked, which the atomic test would drop unsent);
+# the big levels do skip arcs, on every device; the report and JSON say
+# whether it is on; it is off with other contractions and where its arrays
 # do not fit --memory-limit (the search then runs without it).
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
 data="$(dirname "$0")/data"
 
 # NAME GRAPH OPTIONS...: the same levels and per-root rows with and without
-# the skip, each validated, the skip on in one and off in the other.
+# the skip, each validated, the skip on in one and off in the other; one
+# device unless OPTIONS say --devices P, then also the same traffic.
 same_levels() {
     name=$1 graph=$2
     shift 2
@@ -28,7 +34,8 @@ same_levels() {
     [ -s "$tmp/1.lv" ] && cmp -s "$tmp/1.lv" "$tmp/0.lv" && [ -s "$tmp/1.rows" ] &&
         cmp -s "$tmp/1.rows" "$tmp/0.rows" &&
         grep -q 'visited-prefix skip' "$tmp/1.txt" && ! grep -q 'visited-prefix skip' "$tmp/0.txt" &&
-        grep -q '"prefix_skip": true' "$tmp/1.json" && grep -q '"prefix_skip": false' "$tmp/0.json"
+        grep -q '"prefix_skip": true' "$tmp/1.json" && grep -q '"prefix_skip": false' "$tmp/0.json" &&
+        python3 "$(dirname "$0")/same_traffic.py" "$tmp/0.json" "$tmp/1.json" peer
 }
 
 check "kron:12 top-down, byte visited: the same levels" \
@@ -44,21 +51,37 @@ check "kron:13 --max-depth 2: the same levels" \
     'same_levels depth kron:13 --direction top-down --max-depth 2'
 check "kron:13 --relabel degree: the same levels" \
     'same_levels relabel kron:13 --direction top-down --relabel degree'
+check "kron:13 host-driven levels (--device-loop 0): the same levels" \
+    'same_levels host kron:13 --direction top-down --device-loop 0'
+for p in 2 3 5; do
+    check "kron:14 top-down on $p devices: the same levels and traffic" \
+        "same_levels td$p kron:14 --direction top-down --devices $p"
+done
+check "kron:14 auto on 4 devices, bit visited, wire auto: the same levels and traffic" \
+    'same_levels auto4 kron:14 --devices 4 --visited bit --wire auto'
+check "directed kron:13 on 3 devices, auto: the same levels and traffic" \
+    'same_levels d3 kron:13 --directed --devices 3'
+check "kron:13 on 3 devices --parents recompute: the same levels and traffic" \
+    'same_levels rec3 kron:13 --direction top-down --devices 3 --parents recompute'
 
-# The big top-down levels start their rows past the prefix (debug log).
-BOXBFS_LOG=debug "$BOXBFS" bfs kron:14 --backend cpu --devices 1 --contract atomic \
-    --direction top-down --roots 2 >/dev/null 2>"$tmp/debug"
-check "kron:14 top-down: a level skips arcs into a visited prefix" \
-    'awk "/visited prefix/ && \$(NF - 2) > 0 {f = 1} END {exit !f}" "$tmp/debug"'
+# The big top-down levels start their rows past the prefix (debug log), on
+# one device and on each of three.
+skips() {   # P: every device's log has a level that skips arcs
+    BOXBFS_LOG=debug "$BOXBFS" bfs kron:14 --backend cpu --devices "$1" --contract atomic \
+        --direction top-down --roots 2 >/dev/null 2>"$tmp/debug" || return 1
+    [ "$(awk '/visited prefix/ && $(NF - 2) > 0 {print $3}' "$tmp/debug" | sort -u | wc -l)" -eq "$1" ]
+}
+check "kron:14 top-down: a level skips arcs into a visited prefix" 'skips 1'
+check "kron:14 top-down on 3 devices: each skips arcs" 'skips 3'
 
 # Off where it does not apply.
 off() {   # OPTIONS...: the run says the skip is off
     "$BOXBFS" bfs kron:10 --backend cpu --roots 2 --json "$tmp/off.json" "$@" >/dev/null 2>&1 &&
         grep -q '"prefix_skip": false' "$tmp/off.json" && grep -q '"validation": "passed"' "$tmp/off.json"
 }
-check "off on two devices" 'off --devices 2 --contract atomic'
 check "off with valid-flag" 'off --devices 1 --contract valid-flag'
-check "off without the device loop (--device-loop 0)" 'off --devices 1 --contract atomic --device-loop 0'
+check "off with sort-unique on two devices" 'off --devices 2 --contract sort-unique'
+check "off with --partition 2d" 'off --devices 4 --contract atomic --partition 2d'
 
 # Under a --memory-limit that holds the plan without the skip's arrays but
 # not with them: the search runs without the skip and validates.

@@ -47,11 +47,6 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
     return lo;
 }
 
-/* expand_atomic with each row started past the visited prefix: the arcs
- * into ranks below prefix are skipped (0: none; kstate rank_prefix). */
-boxbfs_status_t bb_cpu_expand_atomic_past(const bb_kstate_t *k, uint64_t frontier_count,
-                                          int32_t next_level, uint32_t prefix);
-
 /* One device's device loop (small_levels.c), for the device search too. */
 bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_params_t *p,
                                         uint64_t count, uint64_t arcs);

@@ -185,6 +185,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .search = bb_cpu_search,
         .search_free = bb_cpu_search_free,
         .rank_rows = bb_cpu_rank_rows,
+        .raise_prefix = bb_cpu_raise_prefix,
     },
     .count = cpu_count,
     .open = cpu_open,

@@ -2,8 +2,9 @@
  * vertex becomes (neighbor gid, parent lid). The atomic variant tests and sets
  * the visited bitmap: a first-seen vertex of this device is updated at once
  * (level, parent, next frontier), a remote one goes to its owner's segment
- * (a list, or a bit of the outbox bitmap), so no sort is needed; the device
- * search's top-down levels start each row past the visited prefix. */
+ * (a list, or a bit of the outbox bitmap), so no sort is needed; each row
+ * starts past the visited prefix (kstate rank_prefix), which raise_prefix
+ * raises. */
 #include "config.h"
 
 #include <string.h>
@@ -32,11 +33,24 @@ boxbfs_status_t bb_cpu_expand(const bb_kstate_t *k, void *stream, uint64_t front
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cpu_expand_atomic_past(const bb_kstate_t *k, uint64_t frontier_count,
-                                          int32_t next_level, uint32_t prefix)
+boxbfs_status_t bb_cpu_raise_prefix(const bb_kstate_t *k, void *stream)
+{
+    uint32_t p = k->rank_prefix[1];
+    (void)stream;
+    while (p < k->n && bb_cpu_is_visited(k, k->by_rank[p])) p++;
+    k->rank_prefix[0] = k->rank_prefix[1];
+    k->rank_prefix[1] = p;
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                                     int expand, int32_t next_level)
 {
     uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
     uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS], skipped = 0;
+    uint32_t prefix = k->rank_prefix ? k->rank_prefix[1] : 0;
+    (void)stream;
+    (void)expand;   /* one host thread: load balancing does not apply */
     for (uint64_t i = 0; i < frontier_count; i++) {
         uint32_t u = k->frontier[i];
         int64_t first = prefix ? bb_row_past_prefix(k->columns, k->rank, k->offsets[u],
@@ -68,12 +82,4 @@ boxbfs_status_t bb_cpu_expand_atomic_past(const bb_kstate_t *k, uint64_t frontie
         BB_DEBUG(k->self, "top-down to level %d: visited prefix %u of %llu ranks, %llu arcs skipped",
                  next_level, prefix, (unsigned long long)k->n, (unsigned long long)skipped);
     return BOXBFS_OK;
-}
-
-boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
-                                     int expand, int32_t next_level)
-{
-    (void)stream;
-    (void)expand;
-    return bb_cpu_expand_atomic_past(k, frontier_count, next_level, 0);
 }

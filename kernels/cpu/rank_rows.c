@@ -1,11 +1,11 @@
 /* The visited-prefix skip's setup on the host (kernels.h rank_rows, README
- * "Visited-prefix skip"): the vertices ranked by decreasing degree
- * (bb_order_by_degree, relabel's order: ties keep increasing ids), then
- * every row sorted by its heads' ranks, the rows split over the host's
- * threads by arcs. */
+ * "Visited-prefix skip"): the engine's degree order becomes by_rank and its
+ * inverse rank, then every row of this device is sorted by its heads'
+ * ranks, the rows split over the host's threads by arcs. */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "common/threads.h"
@@ -35,30 +35,18 @@ static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cpu_rank_rows(const bb_kstate_t *k, void *stream, const int64_t *offsets)
+boxbfs_status_t bb_cpu_rank_rows(const bb_kstate_t *k, void *stream, const int64_t *offsets,
+                                 const uint32_t *order)
 {
-    const int64_t n = (int64_t)k->n;
-    uint32_t *rank = (uint32_t *)k->rank, *by_rank = (uint32_t *)k->by_rank;
-    int64_t *deg, *order;
+    uint32_t *rank = (uint32_t *)k->rank;
     rank_job_t job = {k, 0};
-    boxbfs_status_t st;
     (void)stream;
     (void)offsets;   /* k->offsets are host memory here */
-    if (k->ndev != 1 || k->hi - k->lo != k->n)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "rank_rows: one device holding every row only");
-    BB_CHECK(bb_calloc((size_t)n + 1, sizeof *deg, "vertex degrees", &deg));
-    st = bb_calloc((size_t)n + 1, sizeof *order, "the degree order", &order);
-    for (int64_t v = 0; v < n && st == BOXBFS_OK; v++) {
-        deg[v] = k->offsets[v + 1] - k->offsets[v];
-        if (deg[v] > job.widest) job.widest = deg[v];
+    memcpy((uint32_t *)k->by_rank, order, (size_t)k->n * 4);
+    for (uint64_t r = 0; r < k->n; r++) rank[order[r]] = (uint32_t)r;
+    for (uint64_t u = 0; u < k->hi - k->lo; u++) {
+        int64_t len = k->offsets[u + 1] - k->offsets[u];
+        if (len > job.widest) job.widest = len;
     }
-    if (st == BOXBFS_OK) st = bb_order_by_degree(deg, n, job.widest, order);
-    for (int64_t r = 0; r < n && st == BOXBFS_OK; r++) {
-        by_rank[r] = (uint32_t)order[r];
-        rank[order[r]] = (uint32_t)r;
-    }
-    free(order);
-    free(deg);
-    BB_CHECK(st);
     return bb_parallel_run(bb_cpu_count(), sort_rows, &job);
 }

@@ -11,22 +11,6 @@
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
-/* The visited-prefix skip (kstate rank_prefix, bb_prefix_raises): the
- * first rank at or past the last one whose vertex is not visited, or the
- * last one where the level is too small to pay for the raise; 0 without
- * the skip. */
-static uint32_t raise_prefix(const bb_kstate_t *k, uint64_t arcs)
-{
-    uint32_t p;
-    if (k->rank_prefix == NULL) return 0;
-    p = k->rank_prefix[1];
-    if (bb_prefix_raises(arcs, k->n))
-        while (p < k->n && bb_cpu_is_visited(k, k->by_rank[p])) p++;
-    k->rank_prefix[0] = k->rank_prefix[1];
-    k->rank_prefix[1] = p;
-    return p;
-}
-
 boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first)
 {
@@ -56,8 +40,9 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
                 BB_CHECK(bb_cpu_pack_bitmap(&k, stream, k.frontier, 0, k.own_bits, k.hi - k.lo));
                 k.next_bits = k.own_bits;
             }
-            BB_CHECK(bb_cpu_expand_atomic_past(&k, s->w.count, s->w.level + 1,
-                                               raise_prefix(&k, s->w.arcs)));
+            if (k.rank_prefix && bb_prefix_raises(s->w.arcs, k.n))
+                BB_CHECK(bb_cpu_raise_prefix(&k, stream));
+            BB_CHECK(bb_cpu_expand_atomic(&k, stream, s->w.count, 0, s->w.level + 1));
         } else {
             if (pack)
                 BB_CHECK(bb_cpu_pack_bitmap(&k, stream, k.frontier, s->w.count, k.frontier_bits,

@@ -254,11 +254,11 @@ struct bb_search_dev {
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
 };
 
-/* The steps' kernels, reading d (captured into the graph; nloc = hi - lo,
- * expand and expand_k: the engine's options; prefix_skip: kstate
- * rank_prefix is set, the top-down step raises it first). */
-boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
-                                      int expand, int expand_k, int prefix_skip);
+/* The steps' kernels, reading d (captured into the graph; nloc = hi - lo;
+ * the top-down step takes k's expand_k and, where k has the visited-prefix
+ * skip (rank_prefix), raises it first; expand: the engine's option). */
+boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
+                                      const bb_kstate_t *k, int expand);
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);

@@ -301,6 +301,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .search = bb_cuda_search,
         .search_free = bb_cuda_search_free,
         .rank_rows = bb_cuda_rank_rows,
+        .raise_prefix = bb_cuda_raise_prefix,
     },
     .count = cuda_count,
     .open = cuda_open,

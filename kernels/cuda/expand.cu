@@ -182,66 +182,63 @@ __host__ __device__ inline uint64_t scan_tiles_of(uint64_t count)
     return (count + kSmallScan - 1) / kSmallScan;
 }
 
-/* The visited-prefix skip (kstate rank_prefix): decide set rank_prefix[0]
- * to where the last raise ended and, where the level raises it
- * (bb_prefix_raises), rank_prefix[1] to n (else [1] = [0] and every block
- * stops at once); this lowers [1] to the first rank at or past [0] whose
- * vertex is not visited. Blocks take
- * chunks of kPrefixChunk ranks in order and stop once a lower one holds an
- * unvisited vertex, so a raise reads about the ranks it passes. */
+/* The visited-prefix skip (kstate rank_prefix): lowers rank_prefix[1] to
+ * the first rank at or past rank_prefix[0] whose vertex is not visited,
+ * where the caller set [0] to where the last raise ended and [1] to n (the
+ * device search's decide, prefix_begin; a level that does not raise sets
+ * [1] = [0], and every block stops at once). Blocks take chunks of
+ * kPrefixChunk ranks in order and stop once a lower one holds an unvisited
+ * vertex, so a raise reads about the ranks it passes. */
 constexpr int kPrefixThreads = 256, kPrefixItems = 8;
 constexpr uint32_t kPrefixChunk = kPrefixThreads * kPrefixItems;
 
-__global__ void __launch_bounds__(kPrefixThreads) search_prefix(const bb_search_dev *d)
+struct PrefixArgs {
+    uint32_t *prefix;
+    const uint32_t *by_rank;
+    const void *visited;
+    int bits;
+    uint64_t n;
+};
+
+__global__ void __launch_bounds__(kPrefixThreads) raise_prefix(PrefixArgs a)
 {
     using Reduce = cub::BlockReduce<uint32_t, kPrefixThreads>;
     __shared__ typename Reduce::TempStorage tmp;
     __shared__ uint32_t best;
-    const bb_kstate_t &k = d->a.k;
-    uint32_t *prefix = k.rank_prefix;
-    const uint64_t n = k.n, from = prefix[0];
-    for (uint64_t first = from + (uint64_t)blockIdx.x * kPrefixChunk; first < n;
+    const uint64_t from = a.prefix[0];
+    for (uint64_t first = from + (uint64_t)blockIdx.x * kPrefixChunk; first < a.n;
          first += (uint64_t)gridDim.x * kPrefixChunk) {
-        if (threadIdx.x == 0) best = *(volatile uint32_t *)(prefix + 1);
+        if (threadIdx.x == 0) best = *(volatile uint32_t *)(a.prefix + 1);
         __syncthreads();
         if (first >= best) return;   /* (block-uniform) */
         uint32_t mine = UINT32_MAX;
 #pragma unroll
         for (int j = 0; j < kPrefixItems; j++) {
             const uint64_t r = first + (uint64_t)j * kPrefixThreads + threadIdx.x;
-            if (r < n && mine == UINT32_MAX && !bb_is_visited(k.visited, k.visited_bits, k.by_rank[r]))
+            if (r < a.n && mine == UINT32_MAX && !bb_is_visited(a.visited, a.bits, a.by_rank[r]))
                 mine = (uint32_t)r;
         }
         mine = Reduce(tmp).Reduce(mine, ::cuda::minimum<>{});
-        if (threadIdx.x == 0 && mine != UINT32_MAX) atomicMin(prefix + 1, mine);
+        if (threadIdx.x == 0 && mine != UINT32_MAX) atomicMin(a.prefix + 1, mine);
         if (__syncthreads_or(threadIdx.x == 0 && mine != UINT32_MAX)) return;
     }
 }
 
-/* The degree of frontier vertex i that the expand takes: its arcs past the
- * visited prefix, the skipped ones in skip[i] (rank NULL: all, no skip). */
-struct SearchDegree {
-    const uint32_t *frontier;
-    const int64_t *offsets;
-    const uint32_t *columns, *rank;
-    uint32_t *skip;
-    uint32_t prefix;
-    __device__ uint32_t operator()(uint32_t i) const
-    {
-        const uint32_t u = frontier[i];
-        const int64_t b = offsets[u], e = offsets[u + 1];
-        if (rank == nullptr) return (uint32_t)(e - b);
-        const int64_t past = prefix ? bb_row_past_prefix(columns, rank, b, e, prefix) : b;
-        skip[i] = (uint32_t)(past - b);
-        return (uint32_t)(e - past);
-    }
-};
-
-__device__ __forceinline__ SearchDegree search_degree(const bb_search_dev *d)
+PrefixArgs prefix_args(const bb_kstate_t &k)
 {
-    const bb_kstate_t &k = d->a.k;
-    return SearchDegree{k.frontier, k.offsets, k.columns, k.rank_prefix ? k.rank : nullptr,
-                        k.skip, k.rank_prefix ? k.rank_prefix[1] : 0u};
+    return PrefixArgs{k.rank_prefix, k.by_rank, k.visited, k.visited_bits, k.n};
+}
+
+/* A host-driven level's start of a raise: [0] = [1], [1] = n. */
+__global__ void prefix_begin(uint32_t *prefix, uint32_t n)
+{
+    prefix[0] = prefix[1];
+    prefix[1] = n;
+}
+
+__device__ __forceinline__ DegreeOp search_degree(const bb_search_dev *d)
+{
+    return skip_degree(d->a.k, d->a.k.frontier);
 }
 
 __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search_dev *d)
@@ -249,7 +246,7 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search
     using Reduce = cub::BlockReduce<uint32_t, kScanThreads>;
     __shared__ typename Reduce::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
-    const SearchDegree degree = search_degree(d);
+    const DegreeOp degree = search_degree(d);
     if (tiles < 2) return;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         uint32_t sum = 0;
@@ -297,7 +294,7 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
 {
     __shared__ typename TileScan::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
-    const SearchDegree degree = search_degree(d);
+    const DegreeOp degree = search_degree(d);
     uint32_t *scan = d->a.k.scan;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         if (tiles > 1)   /* pass 1 stored the degrees */
@@ -332,14 +329,14 @@ __global__ void __launch_bounds__(kMpThreads) search_mergepath()
 
 template <int K>
 boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand,
-                                int prefix_skip)
+                                const bb_kstate_t *k)
 {
     const int mode = expand_mode(expand);
     const int grid = bb_cuda_grid_for<search_scan_tiles>(scan_tiles_of(nloc), kScanThreads);
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
-    if (prefix_skip) {
-        search_prefix<<<bb_cuda_persistent_grid<search_prefix>(kPrefixThreads), kPrefixThreads, 0,
-                        s>>>(d);
+    if (k->rank_prefix) {
+        raise_prefix<<<bb_cuda_persistent_grid<raise_prefix>(kPrefixThreads), kPrefixThreads, 0,
+                       s>>>(prefix_args(*k));
         BB_CUDA_LAUNCH_CHECK();
     }
     search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
@@ -367,7 +364,8 @@ boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t
                              int expand, const C &consume)
 {
     return expand_lb(ExpandArgs{k->frontier, k->offsets, k->columns, k->scan, k->scratch,
-                                k->scratch_bytes, fcount, expand, k->expand_k, k->expand_f0},
+                                k->scratch_bytes, fcount, expand, k->expand_k, k->expand_f0,
+                                skip_degree(*k, k->frontier)},
                      stream, consume);
 }
 
@@ -377,7 +375,7 @@ extern "C" boxbfs_status_t bb_cuda_expand_scratch(uint64_t max_frontier, size_t 
 {
     size_t bytes = 0;
     uint32_t count = max_frontier > UINT32_MAX ? UINT32_MAX : (uint32_t)max_frontier;
-    BB_CUDA_CHECK(degree_scan(NULL, bytes, NULL, NULL, NULL, count, 0));
+    BB_CUDA_CHECK(degree_scan(NULL, bytes, DegreeOp{NULL, NULL}, NULL, count, 0));
     *bytes_p = bytes;
     return BOXBFS_OK;
 }
@@ -412,15 +410,28 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     return run_expand_k(k, s, frontier_count, expand, atomic_visit(*k, next_level));
 }
 
-boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
-                                      int expand, int expand_k, int prefix_skip)
+extern "C" boxbfs_status_t bb_cuda_raise_prefix(const bb_kstate_t *k, void *stream)
 {
+    cudaStream_t s = (cudaStream_t)stream;
+    BB_CHECK(bb_cuda_bind(stream));
+    prefix_begin<<<1, 1, 0, s>>>(k->rank_prefix, (uint32_t)k->n);
+    BB_CUDA_LAUNCH_CHECK();
+    raise_prefix<<<bb_cuda_persistent_grid<raise_prefix>(kPrefixThreads), kPrefixThreads, 0, s>>>(
+        prefix_args(*k));
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
+                                      const bb_kstate_t *k, int expand)
+{
+    const uint64_t nloc = k->hi - k->lo;
     if (nloc == 0) return BOXBFS_OK;
-    switch (expand_k) {   /* the K of expand_lb */
-    case 1: return search_expand_k<1>(d, s, nloc, expand, prefix_skip);
-    case 2: return search_expand_k<2>(d, s, nloc, expand, prefix_skip);
-    case 8: return search_expand_k<8>(d, s, nloc, expand, prefix_skip);
-    case 16: return search_expand_k<16>(d, s, nloc, expand, prefix_skip);
-    default: return search_expand_k<4>(d, s, nloc, expand, prefix_skip);
+    switch (k->expand_k) {   /* the K of expand_lb */
+    case 1: return search_expand_k<1>(d, s, nloc, expand, k);
+    case 2: return search_expand_k<2>(d, s, nloc, expand, k);
+    case 8: return search_expand_k<8>(d, s, nloc, expand, k);
+    case 16: return search_expand_k<16>(d, s, nloc, expand, k);
+    default: return search_expand_k<4>(d, s, nloc, expand, k);
     }
 }

@@ -120,25 +120,42 @@ __host__ __device__ inline int expand_mode(int expand)
            : expand == BOXBFS_EXPAND_MERGEPATH ? MODE_MERGEPATH : MODE_AUTO;
 }
 
-/* Degree of the i-th frontier vertex, the scan's input (fused, no pass). */
+/* Degree of the i-th frontier vertex, the scan's input (fused, no pass).
+ * With rank (the visited-prefix skip, kstate rank_prefix): its arcs past
+ * the prefix *prefix, the ones skipped stored in skip[i]. */
 struct DegreeOp {
     const uint32_t *frontier;
     const int64_t *offsets;
+    const uint32_t *columns = nullptr, *rank = nullptr, *prefix = nullptr;
+    uint32_t *skip = nullptr;
     __host__ __device__ uint32_t operator()(uint32_t i) const
     {
-        uint32_t u = frontier[i];
-        return (uint32_t)(offsets[u + 1] - offsets[u]);
+        const uint32_t u = frontier[i];
+        const int64_t b = offsets[u], e = offsets[u + 1];
+        if (rank == nullptr) return (uint32_t)(e - b);
+        const uint32_t p = *prefix;
+        const int64_t past = p ? bb_row_past_prefix(columns, rank, b, e, p) : b;
+        skip[i] = (uint32_t)(past - b);
+        return (uint32_t)(e - past);
     }
 };
 using DegreeIt = thrust::transform_iterator<DegreeOp, thrust::counting_iterator<uint32_t>>;
 
+/* The visited-prefix skip's degrees of kstate k's frontier (no skip where
+ * k has none). */
+__host__ __device__ inline DegreeOp skip_degree(const bb_kstate_t &k, const uint32_t *frontier)
+{
+    if (k.rank_prefix == nullptr) return DegreeOp{frontier, k.offsets};
+    return DegreeOp{frontier, k.offsets, k.columns, k.rank, k.rank_prefix + 1, k.skip};
+}
+
 /* Exclusive scan of frontier degrees; one function for the size query and
  * the run so both instantiate the same CUB dispatch. Sums fit in 32 bits: a
  * device holds fewer than 2^32 arcs (engine check). */
-cudaError_t degree_scan(void *tmp, size_t &bytes, const uint32_t *frontier, const int64_t *offsets,
-                        uint32_t *out, uint32_t count, cudaStream_t stream)
+cudaError_t degree_scan(void *tmp, size_t &bytes, const DegreeOp &degree, uint32_t *out,
+                        uint32_t count, cudaStream_t stream)
 {
-    DegreeIt in(thrust::counting_iterator<uint32_t>(0), DegreeOp{frontier, offsets});
+    DegreeIt in(thrust::counting_iterator<uint32_t>(0), degree);
     return cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, count, stream);
 }
 
@@ -179,7 +196,7 @@ __global__ void __launch_bounds__(kScanThreads)
 
 /* What the producers read. scan[i] = first edge of frontier vertex i;
  * skip (NULL: none): the arcs skipped at the start of frontier vertex i's
- * row (the device search's visited-prefix skip, kstate rank_prefix). */
+ * row (the visited-prefix skip, kstate rank_prefix). */
 struct Frontier {
     const uint32_t *frontier;
     const int64_t *offsets;
@@ -420,7 +437,8 @@ __global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C con
 /* What one expand reads: count frontier vertices (ids into offsets), the CSR,
  * scan (count entries, written: the degree scan), CUB scratch of
  * scratch_bytes (bb_cuda_expand_scratch), the method (boxbfs_expand_t), K
- * (edges per thread: 1, 2, 4, 8, 16, checked by the engine) and f0. */
+ * (edges per thread: 1, 2, 4, 8, 16, checked by the engine), f0, and the
+ * visited-prefix skip's degrees (skip_degree; default: every arc). */
 struct ExpandArgs {
     const uint32_t *frontier;
     const int64_t *offsets;
@@ -431,6 +449,7 @@ struct ExpandArgs {
     uint64_t count;
     int expand, k;
     uint32_t f0;
+    DegreeOp degree = DegreeOp{frontier, offsets};
 };
 
 /* Scan the degrees into a.scan and launch the producer(s). AUTO launches
@@ -448,12 +467,10 @@ boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &co
         return bb_error_set(BOXBFS_ERR_INTERNAL,
                             "cuda expand: no scratch memory for the degree scan");
     if (a.count <= kSmallScan) {
-        degree_scan_small<<<1, kScanThreads, 0, stream>>>(DegreeOp{a.frontier, a.offsets}, a.scan,
-                                                          (uint32_t)a.count);
+        degree_scan_small<<<1, kScanThreads, 0, stream>>>(a.degree, a.scan, (uint32_t)a.count);
         BB_CUDA_LAUNCH_CHECK();
     } else {
-        BB_CUDA_CHECK(degree_scan(a.scratch, bytes, a.frontier, a.offsets, a.scan,
-                                  (uint32_t)a.count, stream));
+        BB_CUDA_CHECK(degree_scan(a.scratch, bytes, a.degree, a.scan, (uint32_t)a.count, stream));
     }
     f.frontier = a.frontier;
     f.offsets = a.offsets;
@@ -462,7 +479,7 @@ boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &co
     f.count = (uint32_t)a.count;
     f.mode = expand_mode(a.expand);
     f.f0 = a.f0;
-    f.skip = nullptr;
+    f.skip = a.degree.rank ? a.degree.skip : nullptr;
     if (f.mode != MODE_MERGEPATH) {
         int grid = bb_cuda_persistent_grid<expand_binsearch<K, C>>(kThreads);
         expand_binsearch<K, C><<<grid, kThreads, 0, stream>>>(f, consume);

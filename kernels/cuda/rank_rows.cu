@@ -1,14 +1,13 @@
 /* The visited-prefix skip's setup on the GPU (kernels.h rank_rows, README
- * "Visited-prefix skip"): the vertices ranked by decreasing degree (CUB
- * radix sort of (degree, id) pairs, stable: ties keep increasing ids), then
- * every row sorted by its heads' ranks: the heads become their ranks, a CUB
- * segmented sort orders each row, and the ranks become heads again. Rows go
- * in pieces of at most kPiece arcs (or one longest row), so the temporaries
- * stay a few hundred MiB whatever the graph; they are freed on return. Once
- * per engine device, before its first search. */
+ * "Visited-prefix skip"): the engine's degree order becomes by_rank and its
+ * inverse rank, then every row of this device is sorted by its heads'
+ * ranks: the heads become their ranks, a CUB segmented sort orders each
+ * row, and the ranks become heads again. Rows go in pieces of at most
+ * kPiece arcs (or one longest row), so the temporaries stay a few hundred
+ * MiB whatever the graph; they are freed on return. Once per engine device,
+ * before its first search. */
 #include "config.h"
 
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -19,15 +18,6 @@ namespace {
 
 constexpr int64_t kPiece = (int64_t)1 << 25;   /* arcs sorted per segmented sort */
 constexpr int kThreads = 256;
-
-__global__ void degrees_of(const int64_t *offsets, uint32_t n, uint32_t *degree, uint32_t *id)
-{
-    for (uint64_t v = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; v < n;
-         v += (uint64_t)gridDim.x * blockDim.x) {
-        degree[v] = (uint32_t)(offsets[v + 1] - offsets[v]);
-        id[v] = (uint32_t)v;
-    }
-}
 
 __global__ void invert(const uint32_t *by_rank, uint32_t n, uint32_t *rank)
 {
@@ -59,7 +49,7 @@ int grid_of(uint64_t items)
 }
 
 struct Temps {
-    uint32_t *a = nullptr, *b = nullptr;   /* max(n, piece) entries each */
+    uint32_t *a = nullptr, *b = nullptr;   /* a piece's entries each */
     void *cub = nullptr;
     size_t cub_bytes = 0;
     ~Temps()
@@ -79,25 +69,6 @@ struct Temps {
         return BOXBFS_OK;
     }
 };
-
-/* by_rank and rank of the n vertices. */
-boxbfs_status_t rank_vertices(const bb_kstate_t *k, cudaStream_t s, Temps &t)
-{
-    const uint32_t n = (uint32_t)k->n;
-    uint32_t *by_rank = (uint32_t *)k->by_rank, *rank = (uint32_t *)k->rank;
-    size_t bytes = 0;
-    /* rank serves as the sorted degrees (overwritten by invert after) */
-    degrees_of<<<grid_of(n), kThreads, 0, s>>>(k->offsets, n, t.a, t.b);
-    BB_CUDA_LAUNCH_CHECK();
-    BB_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, t.a, rank, t.b,
-                                                            by_rank, n, 0, 32, s));
-    BB_CHECK(t.room(bytes));
-    BB_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(t.cub, bytes, t.a, rank, t.b,
-                                                            by_rank, n, 0, 32, s));
-    invert<<<grid_of(n), kThreads, 0, s>>>(by_rank, n, rank);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
-}
 
 /* Rows [r0, r1), arcs [offsets[r0], offsets[r1]) of the device's columns. */
 boxbfs_status_t sort_piece(const bb_kstate_t *k, cudaStream_t s, Temps &t, const int64_t *host,
@@ -123,25 +94,26 @@ boxbfs_status_t sort_piece(const bb_kstate_t *k, cudaStream_t s, Temps &t, const
 }  // namespace
 
 extern "C" boxbfs_status_t bb_cuda_rank_rows(const bb_kstate_t *k, void *stream,
-                                             const int64_t *offsets)
+                                             const int64_t *offsets, const uint32_t *order)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    const uint64_t n = k->n;
+    const uint64_t n = k->n, rows = k->hi - k->lo;
     int64_t widest = 0;
     Temps t;
     BB_CHECK(bb_cuda_bind(stream));
-    if (k->ndev != 1 || k->hi - k->lo != n || n > UINT32_MAX)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "rank_rows: one device holding every row only");
-    for (uint64_t v = 0; v < n; v++)
+    if (n > UINT32_MAX)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "rank_rows: more than 2^32 vertices");
+    for (uint64_t v = 0; v < rows; v++)
         if (offsets[v + 1] - offsets[v] > widest) widest = offsets[v + 1] - offsets[v];
     const int64_t piece = widest > kPiece ? widest : kPiece;
-    const uint64_t entries = (uint64_t)piece > n ? (uint64_t)piece : n;
-    BB_CUDA_CHECK(cudaMalloc((void **)&t.a, entries * 4));
-    BB_CUDA_CHECK(cudaMalloc((void **)&t.b, entries * 4));
-    BB_CHECK(rank_vertices(k, s, t));
-    for (uint64_t r0 = 0; r0 < n;) {   /* as many rows as fit in a piece */
+    BB_CUDA_CHECK(cudaMalloc((void **)&t.a, (size_t)piece * 4));
+    BB_CUDA_CHECK(cudaMalloc((void **)&t.b, (size_t)piece * 4));
+    BB_CUDA_CHECK(cudaMemcpyAsync((uint32_t *)k->by_rank, order, n * 4, cudaMemcpyHostToDevice, s));
+    invert<<<grid_of(n), kThreads, 0, s>>>(k->by_rank, (uint32_t)n, (uint32_t *)k->rank);
+    BB_CUDA_LAUNCH_CHECK();
+    for (uint64_t r0 = 0; r0 < rows;) {   /* as many rows as fit in a piece */
         uint64_t r1 = r0 + 1;
-        while (r1 < n && offsets[r1 + 1] - offsets[r0] <= piece) r1++;
+        while (r1 < rows && offsets[r1 + 1] - offsets[r0] <= piece) r1++;
         BB_CHECK(sort_piece(k, s, t, offsets, r0, r1));
         r0 = r1;
     }

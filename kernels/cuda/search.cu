@@ -117,8 +117,7 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     case BR_TOP_DOWN:
     case BR_UNPACK_TOP_DOWN:
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1));
-        return bb_cuda_search_expand(c->d, c->build, nloc, s->expand, k->expand_k,
-                                     k->rank_prefix != NULL);
+        return bb_cuda_search_expand(c->d, c->build, k, s->expand);
     default: return bb_cuda_search_bottom_up(c->d, c->build, nloc);
     }
 }

@@ -80,17 +80,17 @@ static int dead_bits(const struct boxbfs_engine *e)
            e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
 }
 
-/* The visited-prefix skip [README "Visited-prefix skip"]: one device
- * running the device search, where the backend can rank the rows and the
- * plan with its arrays fits (bb_engine_setup_device); BOXBFS_PREFIX_SKIP=0
- * turns it off (to measure what it saves). */
-int bb_engine_prefix_skip(const struct boxbfs_engine *e)
+/* The visited-prefix skip [README "Visited-prefix skip"]: the atomic
+ * contraction in one process (every device's host holds the whole graph,
+ * whose degrees rank the vertices), 1D, where the backend can rank the rows
+ * and the plan with the skip's arrays fits device d (bb_engine_setup_device);
+ * BOXBFS_PREFIX_SKIP=0 turns it off (to measure what it saves). */
+int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
 {
     const char *env = getenv("BOXBFS_PREFIX_SKIP");
-    return e->ndev == 1 && e->nlocal == 1 && !e->grid && !e->prefix_skip_off &&
-           e->ops->kernels.rank_rows != NULL &&
-           e->ops->kernels.search != NULL && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
-           e->opts.device_loop_arcs > 0 && !(env && strcmp(env, "0") == 0);
+    return e->team == &bb_team_threads && !e->grid && !e->devs[d].skip_off &&
+           e->ops->kernels.rank_rows != NULL && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
+           !(env && strcmp(env, "0") == 0);
 }
 
 /* k.visited_init from the in-arc offsets (the out-arcs' where undirected). */
@@ -173,7 +173,7 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     if (ndev == 1 || bb_loop_across_devices(e))   /* the device loop's log, its mailbox */
         p->state += (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8 +
                     (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
-    if (bb_engine_prefix_skip(e))   /* rank, by_rank, skip, rank_prefix */
+    if (bb_engine_prefix_skip(e, d))   /* rank, by_rank, skip, rank_prefix */
         p->state += (size_t)n * 8 + (size_t)p->nloc * 4 + 8;
     p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
@@ -277,6 +277,22 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
+/* The degree order of the whole graph (bb_graph_degree_order) that ranks
+ * every device's rows: made for the first device that needs it, freed once
+ * all are set up (engine.c, setup_local). */
+static boxbfs_status_t make_skip_order(boxbfs_engine_t e)
+{
+    int64_t n = e->graph->n, *order;
+    boxbfs_status_t st;
+    BB_CHECK(bb_calloc((size_t)n + 1, sizeof *order, "the degree order", &order));
+    st = bb_graph_degree_order(e->graph, order);
+    if (st == BOXBFS_OK)
+        st = bb_calloc((size_t)n + 1, sizeof *e->skip_order, "the degree ranks", &e->skip_order);
+    for (int64_t r = 0; r < n && st == BOXBFS_OK; r++) e->skip_order[r] = (uint32_t)order[r];
+    free(order);
+    return st;
+}
+
 /* The visited-prefix skip's rows, ranked once the slice is uploaded; where
  * the backend cannot get the temporaries, the device searches without it. */
 static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
@@ -284,13 +300,14 @@ static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
     bb_engine_dev_t *D = &e->devs[d];
     if (D->k.rank == NULL) return BOXBFS_OK;
     double t0 = bb_now_s();
-    boxbfs_status_t st =
-        e->ops->kernels.rank_rows(&D->k, e->ops->stream(D->dev), e->graph->offsets);
+    if (e->skip_order == NULL) BB_CHECK(make_skip_order(e));
+    boxbfs_status_t st = e->ops->kernels.rank_rows(&D->k, e->ops->stream(D->dev),
+                                                   e->graph->offsets + D->k.lo, e->skip_order);
     if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* its temporaries: search without the skip */
         BB_WARN(d, "%s; the visited-prefix skip is off", boxbfs_last_error());
         D->k.rank = D->k.by_rank = NULL;
         D->k.skip = D->k.rank_prefix = NULL;
-        e->prefix_skip_off = 1;
+        D->skip_off = 1;
         return BOXBFS_OK;
     }
     BB_CHECK(st);
@@ -384,7 +401,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
         D->visited_bytes = p->visited;
     }
-    if (bb_engine_prefix_skip(e)) {
+    if (bb_engine_prefix_skip(e, d)) {
         BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->rank));
         BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->by_rank));
         BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->skip));
@@ -448,11 +465,11 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
         parents = p.total <= free_b ? BOXBFS_PARENTS_KEEP : BOXBFS_PARENTS_RECOMPUTE;
     }
     BB_CHECK(plan_with(e, d, parents, &p));
-    if (bb_engine_prefix_skip(e)) {   /* the skip only where its arrays fit */
+    if (bb_engine_prefix_skip(e, d)) {   /* the skip only where its arrays fit */
         size_t free_b;
         BB_CHECK(free_memory(e, d, &free_b));
         if (p.total > free_b) {
-            e->prefix_skip_off = 1;
+            e->devs[d].skip_off = 1;
             BB_CHECK(plan_with(e, d, parents, &p));
         }
     }

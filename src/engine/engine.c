@@ -220,7 +220,9 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
         BB_CHECK(e->grid ? bb_grid2d_setup_device(e, d) : bb_engine_setup_device(e, d));
     free(e->in_offsets);
     free(e->in_columns);
+    free(e->skip_order);
     e->in_offsets = e->in_columns = NULL;
+    e->skip_order = NULL;
     BB_CHECK(setup_exchange(e));
     return BOXBFS_OK;
 }
@@ -415,6 +417,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     free(e->level_frontier);
     free(e->in_offsets);
     free(e->in_columns);
+    free(e->skip_order);
     if (e->team) e->team->close(e);
     free(e);
 }
@@ -439,7 +442,10 @@ int boxbfs_engine_device_search(boxbfs_engine_t e)
 
 int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
 {
-    return e != NULL && e->ndev == 1 && e->devs[0].k.rank != NULL && bb_search_fits(e);
+    if (e == NULL || e->grid) return 0;
+    for (int d = e->first; d < e->first + e->nlocal; d++)
+        if (e->devs[d].k.rank_prefix == NULL) return 0;
+    return 1;
 }
 
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)

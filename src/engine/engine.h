@@ -57,6 +57,8 @@ typedef struct {
     double loop_s;
     void *search_cache;            /* the backend's device search state (kernels.h search) */
     int search_off;                /* the backend could not set the device search up */
+    int skip_off;                  /* the visited-prefix skip's arrays or temporaries did
+                                      not fit this device: it runs without (device_setup.c) */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
@@ -106,7 +108,7 @@ struct boxbfs_engine {
     char fail_message[1024];
     boxbfs_search_report_t report;
     struct bb_grid2d *grid;     /* --partition 2d (engine2d.c); NULL for 1D */
-    int prefix_skip_off;        /* the skip's arrays did not fit the device (device_setup.c) */
+    uint32_t *skip_order;       /* the visited-prefix skip's degree order during setup */
 };
 
 /* What differs between "all devices in this process" (bb_team_threads) and
@@ -233,8 +235,8 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
  * booked (e->done left unset where the backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
-/* Whether the device's rows are ranked for the visited-prefix skip
+/* Whether device d's rows are ranked for the visited-prefix skip
  * (device_setup.c; kstate rank_prefix). */
-int bb_engine_prefix_skip(const struct boxbfs_engine *e);
+int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d);
 
 #endif /* BB_ENGINE_H */

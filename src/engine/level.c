@@ -99,6 +99,8 @@ static boxbfs_status_t expand_contract(boxbfs_engine_t e, int d, uint64_t fcount
             BB_CHECK(e->ops->zero(D->dev, D->k.outbox_bits, (D->k.n + 31) / 32 * 4));
             D->outbox_dirty = 0;
         }
+        if (D->k.rank_prefix && bb_prefix_raises(e->total_arcs, D->k.n))
+            BB_CHECK(K->raise_prefix(&D->k, stream));
         BB_CHECK(K->expand_atomic(&D->k, stream, fcount, (int)e->opts.expand, level + 1));
         D->k.next_bits = NULL;
         BB_CHECK(stamp(e, d, 1));

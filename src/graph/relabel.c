@@ -60,7 +60,10 @@ static boxbfs_status_t degrees(const struct boxbfs_graph *g, int64_t **deg_p, in
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_order_by_degree(const int64_t *deg, int64_t n, int64_t max, int64_t *by_degree)
+/* by_degree[r], r in [0, n): the vertices by decreasing deg (deg[u] <= max),
+ * ties by increasing id: a stable counting sort. */
+static boxbfs_status_t order_by_degree(const int64_t *deg, int64_t n, int64_t max,
+                                       int64_t *by_degree)
 {
     int64_t *first;
     BB_CHECK(bb_calloc((size_t)max + 2, sizeof *first, "degree buckets", &first));
@@ -71,18 +74,24 @@ boxbfs_status_t bb_order_by_degree(const int64_t *deg, int64_t n, int64_t max, i
     return BOXBFS_OK;
 }
 
-/* loaded[v] for every new id v: degree rank r (bb_order_by_degree) becomes
+boxbfs_status_t bb_graph_degree_order(const struct boxbfs_graph *g, int64_t *by_degree)
+{
+    int64_t *deg, max;
+    boxbfs_status_t st;
+    BB_CHECK(degrees(g, &deg, &max));
+    st = order_by_degree(deg, g->n, max, by_degree);
+    free(deg);
+    return st;
+}
+
+/* loaded[v] for every new id v: degree rank r (bb_graph_degree_order) becomes
  * vertex r / stripes of stripe r % stripes; stripe s holds
  * ceil((n - s) / stripes) vertices. by_degree: n entries of scratch. */
 static boxbfs_status_t degree_order(const struct boxbfs_graph *g, int stripes, int64_t *by_degree,
                                     int64_t *loaded)
 {
-    int64_t *deg, max, n = g->n, per = n / stripes, extra = n % stripes;
-    boxbfs_status_t st;
-    BB_CHECK(degrees(g, &deg, &max));
-    st = bb_order_by_degree(deg, n, max, by_degree);
-    free(deg);
-    BB_CHECK(st);
+    int64_t n = g->n, per = n / stripes, extra = n % stripes;
+    BB_CHECK(bb_graph_degree_order(g, by_degree));
     for (int64_t r = 0; r < n; r++) {
         int64_t s = r % stripes;
         loaded[s * per + (s < extra ? s : extra) + r / stripes] = by_degree[r];
