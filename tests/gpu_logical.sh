@@ -50,6 +50,8 @@ same_as_cpu "1d 0,0 valid-flag top-down host" 0,0 kron:14 --contract valid-flag 
     --direction top-down --exchange host
 same_as_cpu "1d 0,0 atomic auto visited bit" 0,0 kron:14 --contract atomic --visited bit
 same_as_cpu "1d 0,0,0 atomic auto" 0,0,0 kron:14 --contract atomic
+check "1d 0,0,0 atomic auto: with the visited-prefix skip on every device" \
+    "grep -q '\"prefix_skip\": true' '$tmp/g.json' && grep -q '\"prefix_skip\": true' '$tmp/c.json'"
 same_as_cpu "1d 0,0,0 valid-flag bottom-up" 0,0,0 kron:14 --contract valid-flag --direction bottom-up
 same_as_cpu "1d 0,0 atomic auto directed" 0,0 kron:13 --directed --contract atomic
 same_as_cpu "1d 0,0,0,0 valid-flag auto directed" 0,0,0,0 kron:13 --directed --contract valid-flag
