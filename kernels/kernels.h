@@ -329,20 +329,14 @@ static inline void bb_level_set_add(bb_level_set_t *s, int32_t level)
     else s->bits[level >> 6] |= (uint64_t)1 << (level & 63);
 }
 
-/* Rows shorter than this are taken whole by the visited-prefix skip: their
- * columns fill at most one 64-byte line, which the search that skips them
- * reads anyway (its first and last column), so skipping saves no traffic and
- * costs the rank lookups. */
-#define BB_SKIP_MIN_ROW 16
-
 /* The visited-prefix skip: the first arc of the row [b, e) (heads in
  * increasing rank) whose head's rank is prefix or more; the arcs before it
- * lead to visited vertices. Short rows (BB_SKIP_MIN_ROW): b. */
+ * lead to visited vertices. */
 static inline BB_HOST_DEVICE int64_t bb_row_past_prefix(const uint32_t *columns,
                                                         const uint32_t *rank, int64_t b,
                                                         int64_t e, uint32_t prefix)
 {
-    if (e - b < BB_SKIP_MIN_ROW || rank[columns[b]] >= prefix) return b;
+    if (b == e || rank[columns[b]] >= prefix) return b;
     if (rank[columns[e - 1]] < prefix) return e;
     b++;   /* rank[columns[b - 1]] < prefix <= rank[columns[e - 1]] */
     e--;
