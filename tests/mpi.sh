@@ -12,10 +12,6 @@ set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
 need_mpi
-# The MPI team runs without the visited-prefix skip (README "Visited-prefix
-# skip"): the single-process references too, or their atomic trees (rows in
-# another order) and device memory (the skip's arrays) would differ.
-export BOXBFS_PREFIX_SKIP=0
 roots="--root 1 --root 5 --root 17 --root 100"
 
 same_traffic() {   # reference.json tested.json
@@ -112,6 +108,8 @@ for par in keep recompute; do
         --exchange mpi --json "$tmp/m.json" --output "$tmp/m.out" >/dev/null 2>"$tmp/me"
     check "np 8 atomic --parents $par: same traffic and tree" \
           "same_traffic '$tmp/s.json' '$tmp/m.json' && cmp -s '$tmp/s.out' '$tmp/m.out'"
+    check "np 8 atomic --parents $par: the visited-prefix skip on every rank" \
+          "grep -q '\"prefix_skip\": true' '$tmp/m.json' && grep -q 'visited-prefix skip' '$tmp/me'"
     check "np 8 atomic --parents $par: every rank's mode reported; the gather took rounds" \
           "python3 -c 'import json,sys; assert {d[\"parents\"] for d in json.load(open(sys.argv[1]))[\"devices\"]} == {\"$par\"}' '$tmp/m.json' && grep -q 'parent gather in [2-9] rounds' '$tmp/me'"
 done

@@ -193,7 +193,7 @@ static void engines(void)
     CHECK(boxbfs_engine_device_name(e, 5) != NULL);
     CHECK(boxbfs_engine_device_name(e, -1) != NULL);
     CHECK(boxbfs_engine_memory_bytes(e, 7, NULL) == 0);
-    CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* two devices: off */
+    CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* valid-flag, the default: off */
     /* after all that, the engine still works */
     CHECK_OK(boxbfs_engine_run(e, 0, parent, level, &r));
     CHECK(level[3] == 3 && parent[3] == 2 && r != NULL && r->reached == 4);

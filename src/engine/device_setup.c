@@ -81,14 +81,13 @@ static int dead_bits(const struct boxbfs_engine *e)
 }
 
 /* The visited-prefix skip [README "Visited-prefix skip"]: the atomic
- * contraction in one process (every device's host holds the whole graph,
- * whose degrees rank the vertices), 1D, where the backend can rank the rows
- * and the plan with the skip's arrays fits device d (bb_engine_setup_device);
+ * contraction, 1D, where the backend can rank the rows and the plan with
+ * the skip's arrays fits device d (bb_engine_setup_device);
  * BOXBFS_PREFIX_SKIP=0 turns it off (to measure what it saves). */
 int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
 {
     const char *env = getenv("BOXBFS_PREFIX_SKIP");
-    return e->team == &bb_team_threads && !e->grid && !e->devs[d].skip_off &&
+    return !e->grid && !e->devs[d].skip_off &&
            e->ops->kernels.rank_rows != NULL && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
            !(env && strcmp(env, "0") == 0);
 }
@@ -312,6 +311,7 @@ static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
     }
     BB_CHECK(st);
     BB_CHECK(e->ops->sync(D->dev));
+    D->skips = 1;
     BB_INFO(d, "rows ranked by their heads' degrees (visited-prefix skip) in %.3f s",
             bb_now_s() - t0);
     return BOXBFS_OK;

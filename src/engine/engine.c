@@ -443,8 +443,8 @@ int boxbfs_engine_device_search(boxbfs_engine_t e)
 int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
 {
     if (e == NULL || e->grid) return 0;
-    for (int d = e->first; d < e->first + e->nlocal; d++)
-        if (e->devs[d].k.rank_prefix == NULL) return 0;
+    for (int d = 0; d < e->ndev; d++)
+        if (!e->devs[d].skips) return 0;
     return 1;
 }
 

@@ -59,6 +59,8 @@ typedef struct {
     int search_off;                /* the backend could not set the device search up */
     int skip_off;                  /* the visited-prefix skip's arrays or temporaries did
                                       not fit this device: it runs without (device_setup.c) */
+    int skips;                     /* its rows are ranked: it runs with the skip (every
+                                      rank learns the others' in the team's describe) */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {

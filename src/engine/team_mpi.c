@@ -101,25 +101,27 @@ static boxbfs_status_t mpi_agree(boxbfs_engine_t e, boxbfs_status_t st)
                         "stderr)", all[1], all[1]);
 }
 
-/* Device names, memory and parents mode of every rank, for rank 0's report. */
+/* Device names, memory, parents mode and visited-prefix skip of every rank,
+ * for rank 0's report. */
 static boxbfs_status_t mpi_describe(boxbfs_engine_t e)
 {
     mpi_team_t *t = e->team_state;
     size_t namelen = sizeof e->devs[0].name;
     char *names;
-    uint64_t mine[3] = {e->devs[t->rank].memory_bytes, e->devs[t->rank].visited_bytes,
-                        (uint64_t)e->devs[t->rank].parents};
+    uint64_t mine[4] = {e->devs[t->rank].memory_bytes, e->devs[t->rank].visited_bytes,
+                        (uint64_t)e->devs[t->rank].parents, (uint64_t)e->devs[t->rank].skips};
     BB_CHECK(bb_calloc((size_t)t->size, namelen, "device names", &names));
     MPI_Allgather(e->devs[t->rank].name, (int)namelen, MPI_CHAR, names, (int)namelen, MPI_CHAR,
                   t->comm);
-    /* (rows holds 4 x size x size entries: room for 3 per rank) */
-    MPI_Allgather(mine, 3, MPI_UINT64_T, t->rows, 3, MPI_UINT64_T, t->comm);
+    /* (rows holds 4 x size x size entries: room for 4 per rank) */
+    MPI_Allgather(mine, 4, MPI_UINT64_T, t->rows, 4, MPI_UINT64_T, t->comm);
     for (int d = 0; d < t->size; d++) {
         if (d != t->rank)
             snprintf(e->devs[d].name, namelen, "rank %d: %.100s", d, names + (size_t)d * namelen);
-        e->devs[d].memory_bytes = t->rows[3 * d];
-        e->devs[d].visited_bytes = t->rows[3 * d + 1];
-        e->devs[d].parents = (int)t->rows[3 * d + 2];
+        e->devs[d].memory_bytes = t->rows[4 * d];
+        e->devs[d].visited_bytes = t->rows[4 * d + 1];
+        e->devs[d].parents = (int)t->rows[4 * d + 2];
+        e->devs[d].skips = (int)t->rows[4 * d + 3];
     }
     if (t->size > 1) {   /* name the local device by its rank as well */
         char own[128];

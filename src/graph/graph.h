@@ -135,8 +135,8 @@ boxbfs_status_t bb_graph_copy_ids(struct boxbfs_graph *to, const struct boxbfs_g
 /* Sort a row of column ids ascending (introsort; the CSR builders). */
 void bb_sort_row(int64_t *a, int64_t len);
 /* by_degree[r], r in [0, n): g's vertices by decreasing degree (out-arcs,
- * plus in-arcs where directed), ties by increasing id (relabel.c: relabel's
- * order, and the visited-prefix skip's ranks). */
+ * plus in-arcs where directed and not a slice), ties by increasing id
+ * (relabel.c: relabel's order, and the visited-prefix skip's ranks). */
 boxbfs_status_t bb_graph_degree_order(const struct boxbfs_graph *g, int64_t *by_degree);
 /* The rows [*r0_p, *r1_p) of CSR offsets off (nrows rows) that thread tid of
  * nthreads takes so that every thread holds about the same number of arcs. */

@@ -45,13 +45,14 @@ static boxbfs_status_t fill_rows(int tid, int nthreads, void *arg)
 
 /* Degree of every vertex: out-arcs, plus in-arcs for a directed graph (a
  * search probes a vertex once per arc into it, and reads its frontier bit
- * once per arc out of it in a bottom-up step). */
+ * once per arc out of it in a bottom-up step) whose every row is here (an
+ * MPI rank's slice holds the offsets of all rows, the columns of its own). */
 static boxbfs_status_t degrees(const struct boxbfs_graph *g, int64_t **deg_p, int64_t *max_p)
 {
     int64_t *deg, max = 0;
     BB_CHECK(bb_calloc((size_t)g->n + 1, sizeof *deg, "vertex degrees", &deg));
     for (int64_t u = 0; u < g->n; u++) deg[u] = g->offsets[u + 1] - g->offsets[u];
-    if (g->directed)
+    if (g->directed && !bb_graph_is_slice(g))
         for (int64_t k = 0; k < g->arcs; k++) deg[g->columns[k]]++;
     for (int64_t u = 0; u < g->n; u++)
         if (deg[u] > max) max = deg[u];
