@@ -93,4 +93,14 @@ limit=$(sed -n 's/.*"memory_bytes": \([0-9]*\).*/\1/p' "$tmp/plain.json" | head 
 check "--memory-limit of the plan without it ($limit bytes): off, validated" \
     '[ -n "$limit" ] && grep -q "\"prefix_skip\": false" "$tmp/lim.json" &&
      grep -q "\"validation\": \"passed\"" "$tmp/lim.json"'
+# Two devices under a --memory-limit that holds the plan with the remote
+# parents but without the skip: the skip goes, the parents stay.
+BOXBFS_PREFIX_SKIP=0 "$BOXBFS" bfs kron:12 --backend cpu --devices 2 --contract atomic --roots 1 \
+    --parents keep --json "$tmp/plain2.json" >/dev/null 2>&1
+limit2=$(python3 -c 'import json,sys; print(max(d["memory_bytes"] for d in json.load(open(sys.argv[1]))["devices"]))' "$tmp/plain2.json")
+"$BOXBFS" bfs kron:12 --backend cpu --devices 2 --contract atomic --roots 2 \
+    --memory-limit "$limit2" --json "$tmp/lim2.json" >/dev/null 2>"$tmp/lim2.err"
+check "two devices, --memory-limit of the plan with parents, without the skip: parents kept, skip off" \
+    'grep -q "\"prefix_skip\": false" "$tmp/lim2.json" && [ "$(grep -c "\"parents\": \"keep\"" "$tmp/lim2.json")" -eq 2 ] &&
+     grep -q "\"validation\": \"passed\"" "$tmp/lim2.json"'
 exit $fail

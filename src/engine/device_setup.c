@@ -452,27 +452,32 @@ static boxbfs_status_t plan_with(boxbfs_engine_t e, int d, int parents, mem_plan
     return BOXBFS_OK;
 }
 
+/* Plan device d with the parents as given, without the visited-prefix skip
+ * where the plan with it does not fit free_b bytes. */
+static boxbfs_status_t plan_fitting(boxbfs_engine_t e, int d, int parents, size_t free_b,
+                                    mem_plan_t *p)
+{
+    BB_CHECK(plan_with(e, d, parents, p));
+    if (p->total <= free_b || !bb_engine_prefix_skip(e, d)) return BOXBFS_OK;
+    e->devs[d].skip_off = 1;
+    return plan_with(e, d, parents, p);
+}
+
 /* --parents auto: keep the remote parents where that plan fits the free
- * memory (or --memory-limit), else recompute them after the search. */
+ * memory (or --memory-limit), else recompute them after the search. Where
+ * memory is short the visited-prefix skip goes first: recomputing the
+ * parents costs each search a pass over the arcs. */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
 {
     mem_plan_t p;
+    size_t free_b;
     int parents = e->opts.parents;
+    BB_CHECK(free_memory(e, d, &free_b));
     if (parents == BOXBFS_PARENTS_AUTO) {
-        size_t free_b;
-        BB_CHECK(plan_with(e, d, BOXBFS_PARENTS_KEEP, &p));
-        BB_CHECK(free_memory(e, d, &free_b));
+        BB_CHECK(plan_fitting(e, d, BOXBFS_PARENTS_KEEP, free_b, &p));
         parents = p.total <= free_b ? BOXBFS_PARENTS_KEEP : BOXBFS_PARENTS_RECOMPUTE;
     }
-    BB_CHECK(plan_with(e, d, parents, &p));
-    if (bb_engine_prefix_skip(e, d)) {   /* the skip only where its arrays fit */
-        size_t free_b;
-        BB_CHECK(free_memory(e, d, &free_b));
-        if (p.total > free_b) {
-            e->devs[d].skip_off = 1;
-            BB_CHECK(plan_with(e, d, parents, &p));
-        }
-    }
+    BB_CHECK(plan_fitting(e, d, parents, free_b, &p));
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }
