@@ -28,7 +28,7 @@ build() {
 tests() {
     t=$(date +%s)
     STAGES=check CHECK_TESTS="$(for x in "$@"; do printf 'tests/%s ' "$x"; done)" \
-        timeout "${TESTS_TIMEOUT:-300}" tools/gpu-check "$OUT/g" >/dev/null 2>&1
+        timeout -s KILL "${TESTS_TIMEOUT:-300}" tools/gpu-check "$OUT/g" >/dev/null 2>&1   # KILL: make keeps the logs
     for x in "$@"; do
         say "test $x: $(sed -n 's/^:test-result: //p' "build-gpu/tests/$x.trs" 2>/dev/null | head -1)"
     done
