@@ -446,6 +446,12 @@ size_t boxbfs_engine_memory_bytes(boxbfs_engine_t engine, int device, size_t *vi
  * AUTO reads KEEP there).
  * BOXBFS_PARENTS_AUTO for a NULL engine or a device out of range. */
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
+/* The wire format the engine runs: opts.wire, except where --contract atomic
+ * on several devices was given BOXBFS_WIRE_LIST and some device cannot hold
+ * its list layout (an outbox of n entries): then BOXBFS_WIRE_AUTO, whose
+ * outbox is a bitmap (README "Memory plan"). BOXBFS_WIRE_LIST for a NULL
+ * engine. */
+boxbfs_wire_t boxbfs_engine_wire(boxbfs_engine_t engine);
 /* 1 where each search runs on the device, without the host between levels
  * (README "The search on the device": one device, --contract atomic, the
  * device loop on; the cuda backend launches one CUDA graph per search), 0

@@ -6,8 +6,10 @@
 # the atomic method's bitmap outbox (wire auto) where the remote parents are
 # recomputed (--parents recompute, or auto under a --memory-limit of the
 # budget), with the same traffic as before (tests/test_traffic, datasets.sh,
-# test_engine) and a validated tree. --memory-limit lets 2 devices run a
-# graph 1 device cannot, and a kron scale more than 1 device (atomic).
+# test_engine) and a validated tree; atomic with --wire list takes the
+# bitmap outbox where its list layout does not fit. --memory-limit lets 2
+# devices run a graph 1 device cannot, and a kron scale more than 1 device
+# (atomic).
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -77,6 +79,28 @@ auto_within() {
 }
 check "kron:16 atomic --parents auto under --memory-limit = the budget: fits, recompute at P = 4, 8" \
       auto_within
+
+# atomic with the default --wire list under --memory-limit = the budget: the
+# list layout (n-entry outbox and inbox) does not fit, so every device takes
+# the bitmap outbox of --wire auto, says so, and runs within the budget; the
+# JSON names the wire that ran beside the one asked for. Without a limit the
+# list layout stays.
+list_within() {
+    run kron:16 1 --contract atomic || return 1
+    ok=0
+    for p in 2 4 8; do
+        run kron:16 $p --contract atomic --memory-limit "$(budget $p)" || return 1
+        fits $p "" || ok=1
+        grep -q 'the outbox is a bitmap instead (--wire auto)' "$tmp/err" || ok=1
+        python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["wire"] == "auto" and j["options"]["wire"] == "list"' \
+            "$tmp/m$p.json" || ok=1
+    done
+    run kron:16 2 --contract atomic || return 1
+    grep -q '"wire": "list"' "$tmp/m2.json" && ! grep -q 'bitmap instead' "$tmp/err" || ok=1
+    return $ok
+}
+check "kron:16 atomic --wire list under --memory-limit = the budget: --wire auto, fits at P = 2, 4, 8" \
+      list_within
 
 # one device cannot hold kron:14 in 8 MiB; two devices can
 limit=8388608

@@ -114,6 +114,23 @@ for par in keep recompute; do
           "python3 -c 'import json,sys; assert {d[\"parents\"] for d in json.load(open(sys.argv[1]))[\"devices\"]} == {\"$par\"}' '$tmp/m.json' && grep -q 'parent gather in [2-9] rounds' '$tmp/me'"
 done
 
+# atomic --wire list where some rank cannot hold the list layout: every rank
+# takes the bitmap outbox (a collective choice), as one process does under
+# the same limit: the same traffic and tree
+opts="--root 1 --root 5 --contract atomic --visited bit"
+BOXBFS_PREFIX_SKIP=0 "$BOXBFS" bfs kron:14 $opts --backend cpu --devices 3 --wire auto \
+    --json "$tmp/lean.json" >/dev/null 2>&1
+limit=$(python3 -c 'import json,sys; print(max(d["memory_bytes"] for d in json.load(open(sys.argv[1]))["devices"]))' "$tmp/lean.json")
+"$BOXBFS" bfs kron:14 $opts --backend cpu --devices 3 --memory-limit "$limit" --json "$tmp/s.json" \
+    --output "$tmp/s.out" >/dev/null 2>&1
+timeout 120 $MPIRUN -np 3 "$BOXBFS" bfs kron:14 $opts --backend cpu --exchange mpi --memory-limit "$limit" \
+    --json "$tmp/m.json" --output "$tmp/m.out" >/dev/null 2>"$tmp/me"
+rc=$?
+check "np 3 atomic --wire list over the limit: exit 0, --wire auto on every rank, said once" \
+      "[ $rc -eq 0 ] && grep -q '\"wire\": \"auto\"' '$tmp/m.json' && [ \$(grep -c 'bitmap instead' '$tmp/me') -eq 1 ]"
+check "np 3 atomic --wire list over the limit: same traffic and tree as one process" \
+      "same_traffic '$tmp/s.json' '$tmp/m.json' && cmp -s '$tmp/s.out' '$tmp/m.out'"
+
 # the report comes from rank 0 only: one text report
 $MPIRUN -np 2 "$BOXBFS" bfs kron:8 --roots 2 --backend cpu --exchange mpi >"$tmp/o" 2>/dev/null
 check "one report from rank 0" "[ \$(grep -c '^validation: PASS' '$tmp/o') -eq 1 ]"

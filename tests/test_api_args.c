@@ -177,6 +177,7 @@ static void engines(void)
     CHECK(boxbfs_engine_link_model(NULL) == NULL);
     CHECK(boxbfs_engine_device_search(NULL) == 0);
     CHECK(boxbfs_engine_prefix_skip(NULL) == 0);
+    CHECK(boxbfs_engine_wire(NULL) == BOXBFS_WIRE_LIST);
     boxbfs_engine_free(NULL);
 
     /* a real engine, bad roots, devices and arrays */
@@ -194,6 +195,7 @@ static void engines(void)
     CHECK(boxbfs_engine_device_name(e, -1) != NULL);
     CHECK(boxbfs_engine_memory_bytes(e, 7, NULL) == 0);
     CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* valid-flag, the default: off */
+    CHECK(boxbfs_engine_wire(e) == BOXBFS_WIRE_LIST);   /* as asked: no atomic layout to trade */
     /* after all that, the engine still works */
     CHECK_OK(boxbfs_engine_run(e, 0, parent, level, &r));
     CHECK(level[3] == 3 && parent[3] == 2 && r != NULL && r->reached == 4);

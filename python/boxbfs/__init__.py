@@ -313,6 +313,7 @@ def _report_dict(r, engine):
         "device_names": [lib.boxbfs_engine_device_name(engine, k).decode() for k in range(nd)],
         "device_parents": [lib.boxbfs_parents_name(lib.boxbfs_engine_parents(engine, k)).decode()
                            for k in range(nd)],
+        "wire": lib.boxbfs_wire_name(lib.boxbfs_engine_wire(engine)).decode(),
         "total_bytes": r.total_bytes, "total_messages": r.total_messages,
         "phases": {_PHASES[p]: {"bytes": r.phase_bytes[p], "messages": r.phase_messages[p]}
                    for p in range(_lib.PHASE_COUNT)},

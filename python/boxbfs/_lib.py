@@ -214,6 +214,7 @@ _PROTOTYPES = {
     "boxbfs_engine_device_count": (ctypes.c_int, [_P]),
     "boxbfs_engine_device_name": (ctypes.c_char_p, [_P, ctypes.c_int]),
     "boxbfs_engine_parents": (ctypes.c_int, [_P, ctypes.c_int]),
+    "boxbfs_engine_wire": (ctypes.c_int, [_P]),
     "boxbfs_engine_link_model": (ctypes.POINTER(LinkModel), [_P]),
     "boxbfs_engine_run": (_S, [_P, ctypes.c_int64, c_int64_p, c_int32_p,
                                ctypes.POINTER(ctypes.POINTER(SearchReport))]),

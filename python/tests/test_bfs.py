@@ -115,6 +115,7 @@ def test_reference_matches_engine():
     k = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto", parents="keep")
     c = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto",
                    parents="recompute")
+    assert r.report["wire"] == "bitmap" and k.report["wire"] == "auto"
     assert k.report["device_parents"] == ["keep"] * 4
     assert c.report["device_parents"] == ["recompute"] * 4
     assert np.array_equal(lv, c.levels)

@@ -92,7 +92,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
             "parents: %s\n"
             "# link model: %s (%.3g GB/s, %.3g us per message)\n",
             boxbfs_contract_name(o->contract), boxbfs_visited_name(o->visited),
-            boxbfs_wire_name(o->wire), boxbfs_exchange_name(o->exchange),
+            boxbfs_wire_name(boxbfs_engine_wire(r->engine)), boxbfs_exchange_name(o->exchange),
             boxbfs_expand_name(o->expand), o->expand_edges_per_thread, o->expand_f0,
             boxbfs_parents_name(o->parents), o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
             o->link_model.latency_s * 1e6);
@@ -271,6 +271,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
     /* top-down levels skip the arcs into the visited prefix (README "Visited-prefix skip") */
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));
+    /* the wire that ran: options.wire is what was asked (README "Memory plan") */
+    bb_json_string(&j, "wire", boxbfs_wire_name(boxbfs_engine_wire(r->engine)));
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_begin_object(&j, "traffic");
     bb_json_int(&j, "searches", r->nroots);

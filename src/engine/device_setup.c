@@ -463,6 +463,25 @@ static boxbfs_status_t plan_fitting(boxbfs_engine_t e, int d, int parents, size_
     return plan_with(e, d, parents, p);
 }
 
+/* --contract atomic on several devices with --wire list: 1 where device d
+ * holds the list layout (an outbox of n entries, an inbox region of its
+ * range per source) within its free memory or --memory-limit, with the
+ * parents recomputed and the visited-prefix skip dropped if that is what it
+ * takes (as --parents auto would); 0 where even that does not fit (or the
+ * plan fails: bb_engine_setup_device then says why). Leaves no mark. */
+int bb_engine_list_fits(boxbfs_engine_t e, int d)
+{
+    mem_plan_t p;
+    size_t free_b;
+    int parents = e->opts.parents == BOXBFS_PARENTS_AUTO ? BOXBFS_PARENTS_RECOMPUTE
+                                                           : e->opts.parents;
+    int skip_off = e->devs[d].skip_off;
+    int fits = free_memory(e, d, &free_b) != BOXBFS_OK ||
+               plan_fitting(e, d, parents, free_b, &p) != BOXBFS_OK || p.total <= free_b;
+    e->devs[d].skip_off = skip_off;
+    return fits;
+}
+
 /* --parents auto: keep the remote parents where that plan fits the free
  * memory (or --memory-limit), else recompute them after the search. Where
  * memory is short the visited-prefix skip goes first: recomputing the

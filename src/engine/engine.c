@@ -208,13 +208,48 @@ static boxbfs_status_t setup_bottom_up(boxbfs_engine_t e)
     return bb_graph_transpose_csr(g, &e->in_offsets, &e->in_columns);
 }
 
-/* Open this process's devices, plan, check and set up each, and the exchange. */
-static boxbfs_status_t setup_local(boxbfs_engine_t e)
+/* Open this process's devices and links, and the transpose bottom-up needs. */
+static boxbfs_status_t open_local(boxbfs_engine_t e)
 {
     BB_CHECK(check_slice(e));
     BB_CHECK(open_devices(e));
     BB_CHECK(setup_links(e));
-    BB_CHECK(setup_bottom_up(e));
+    return setup_bottom_up(e);
+}
+
+/* The atomic method's --wire list holds an outbox of n entries and an inbox
+ * region of its range per source on every device, a layout over the memory
+ * budget of a device's share [README "Memory plan"]. Where some device of
+ * any process cannot hold it, every device takes the bitmap outbox of
+ * --wire auto instead (about n/8 bytes each: the wire format is the same on
+ * every device), with a warning; the report names the wire that ran. Every
+ * process calls it (a collective). */
+static boxbfs_status_t choose_wire(boxbfs_engine_t e)
+{
+    int64_t short_of = 0;
+    if (e->grid || e->ndev < 2 || e->opts.contract != BOXBFS_CONTRACT_ATOMIC ||
+        e->opts.wire != BOXBFS_WIRE_LIST)
+        return BOXBFS_OK;
+    for (int d = e->first; d < e->first + e->nlocal; d++)
+        if (!bb_engine_list_fits(e, d)) short_of = 1;
+    BB_CHECK(e->team->allreduce(e, &short_of, 1, 1));
+    if (!short_of) return BOXBFS_OK;
+    e->opts.wire = BOXBFS_WIRE_AUTO;
+    if (e->first == 0)
+        BB_WARN(-1, "--wire list needs an outbox of %lld entries and an inbox on every device, "
+                    "more than some device has free%s: the outbox is a bitmap instead (--wire "
+                    "auto)", (long long)e->graph->n,
+                e->opts.device_memory_limit ? " under --memory-limit" : "");
+    return BOXBFS_OK;
+}
+
+/* Open this process's devices, plan, check and set up each, and the
+ * exchange. Every process agrees on the opening before the wire is chosen
+ * (a collective that a failed process would never reach). */
+static boxbfs_status_t setup_local(boxbfs_engine_t e)
+{
+    BB_CHECK(e->team->agree(e, open_local(e)));
+    BB_CHECK(choose_wire(e));
     for (int d = 0; d < e->ndev; d++) e->devs[d].parents = BOXBFS_PARENTS_KEEP;   /* 2d: kept */
     for (int d = e->first; d < e->first + e->nlocal; d++)
         BB_CHECK(e->grid ? bb_grid2d_setup_device(e, d) : bb_engine_setup_device(e, d));
@@ -446,6 +481,11 @@ int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
     for (int d = 0; d < e->ndev; d++)
         if (!e->devs[d].skips) return 0;
     return 1;
+}
+
+boxbfs_wire_t boxbfs_engine_wire(boxbfs_engine_t e)
+{
+    return e ? e->opts.wire : BOXBFS_WIRE_LIST;
 }
 
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)

@@ -185,6 +185,10 @@ int bb_engine_lean_outbox(const struct boxbfs_engine *e);
 uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d);
 /* Plan, check, allocate and upload device d (engine/device_setup.c). */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
+/* Atomic, several devices, --wire list: 1 where device d holds the list
+ * layout within its memory (the parents recomputed and the skip dropped if
+ * need be), 0 where it cannot (engine.c then takes --wire auto). */
+int bb_engine_list_fits(boxbfs_engine_t e, int d);
 /* Record a device thread's failure (the first one wins) and abort the barrier. */
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
 /* The parent-gather phase for device self (engine/gather.c). */
