@@ -2,8 +2,10 @@
  * bandwidth, so a throttled search's measured exchange time (sum over levels
  * of the slowest device's exchange phase) is close to the modeled time: never
  * below it (the pacing waits from before the copy is issued), and above it by
- * at most 10 % + 2 ms + the unthrottled run's exchange time (barriers and the
- * sizes step, which pacing does not absorb; sleep overshoot). Two devices:
+ * at most 20 % + 5 ms + the unthrottled run's exchange time (barriers and the
+ * sizes step, which pacing does not absorb; sleep overshoot). The links' 20 ms
+ * latency makes the modeled time (~140 ms) large beside the few ms a loaded
+ * machine oversleeps on each of its ~7 paced copies. Two devices:
  * one pair, where the model's pair sum and the schedule's two barriered halves
  * agree. Also: an unthrottled run is far faster than the model, measured links
  * give positive figures, and the topology order is the identity on equal links. */
@@ -45,7 +47,7 @@ int main(void)
     if (g == NULL) CHECK_DONE();
     boxbfs_engine_options_init(&o);
     o.devices = 2;
-    CHECK_OK(boxbfs_links_load("10MB/s,2ms", &l));
+    CHECK_OK(boxbfs_links_load("10MB/s,20ms", &l));
     o.links = l;
     /* unthrottled: the least of 3 runs (a loaded machine stretches the barriers) */
     run(g, &o, &meas0, &model0);
@@ -63,10 +65,10 @@ int main(void)
         CHECK(meas >= 0.999 * model);
         /* what an unthrottled search spends in the exchange phase besides the
          * copies (barriers, the sizes step) is not paced away: allowed on top */
-        if (meas <= 1.10 * model + meas0 + 0.002) break;
+        if (meas <= 1.20 * model + meas0 + 0.005) break;
         CHECK(attempt < 2);
     }
-    CHECK(model > 0.01);
+    CHECK(model > 0.1);
     CHECK(meas0 < 0.5 * model0);
     CHECK(model0 > 0 && model0 == model);
     boxbfs_links_free(l);
