@@ -75,9 +75,16 @@ typedef struct {
 } bb_loop_params_t;
 /* A level's row of kstate.level_log: the frontier (all devices), its arcs,
  * nanoseconds, this device's part of the frontier (0 on one device); then,
- * with several devices, the vertices sent to each device. */
+ * with several devices, the nanoseconds of the level's expand (to the
+ * device's own barrier) and of its first meeting (until every list for it
+ * has come: a peer's lateness shows here), and the vertices sent to each
+ * device. The rest of the level's time is its update (the inboxes, the
+ * second meeting). */
 #define BB_LOG_FIELDS 4
-#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? (size_t)(ndev) : 0))
+#define BB_LOG_EXPAND_NS BB_LOG_FIELDS
+#define BB_LOG_MEET_NS (BB_LOG_FIELDS + 1)
+#define BB_LOG_SENT (BB_LOG_FIELDS + 2)
+#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 2 + (size_t)(ndev) : 0))
 
 /* The rules the engine and both backends' device loops share (plain C, and
  * host + device code where nvcc compiles this header), so that the loop

@@ -116,6 +116,26 @@ static void sweep(boxbfs_graph_t g, int64_t root, int expect_switch)
         }
 }
 
+/* A loop level across devices: each device's time splits into expand, the
+ * first meeting (exchange) and the rest (update), and the level's phases
+ * and time are the busiest device's. */
+static void loop_phases(const boxbfs_search_report_t *r, int l, int ndev)
+{
+    const boxbfs_level_report_t *L = &r->level_reports[l];
+    double busiest = 0, x = 0, m = 0, u = 0;
+    for (int d = 0; d < ndev; d++) {
+        const boxbfs_level_device_t *D = &r->level_devices[(size_t)l * ndev + d];
+        double t = D->expand_s + D->exchange_s + D->update_s;
+        CHECK(D->expand_s > 0 && D->exchange_s >= 0 && D->update_s >= 0 && D->contract_s == 0);
+        if (t > busiest) busiest = t;
+        if (D->expand_s > x) x = D->expand_s;
+        if (D->exchange_s > m) m = D->exchange_s;
+        if (D->update_s > u) u = D->update_s;
+    }
+    CHECK(fabs(L->time_s - busiest) <= 1e-8 && L->expand_s == x && L->exchange_s == m &&
+          L->update_s == u);
+}
+
 /* The device loop (levels of at most device_loop_arcs arcs without the
  * host) gives the rows of the host's levels, flagged, and on several devices
  * (the loop across devices, every device thread at once) the same messages
@@ -175,6 +195,7 @@ static void device_loop(boxbfs_graph_t g, int64_t root, int ndev, boxbfs_contrac
                         loop_levels++;
                         CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN &&
                               L->frontier_arcs <= limits[i]);
+                        if (ndev > 1) loop_phases(r, l, ndev);
                     }
                 }
                 if (i == 0 || dir == BOXBFS_SEARCH_BOTTOM_UP) CHECK(loop_levels == 0);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --throttle through the CLI: a slow link model (10 MB/s, 2 ms) paces the
+# --throttle through the CLI: a slow link model (10 MB/s, 20 ms) paces the
 # exchange so that the first root's measured exchange time matches the
 # modeled one (tests/paced.py): the left-right copies of one process (cpu
 # backend, 2 devices, each copy paced) and, built --with-mpi, the MPI
@@ -22,7 +22,7 @@ paced() {
     done
     return 1
 }
-opts="kron:10 --root 1 --backend cpu --link-model 10MB/s,2ms --no-validate"
+opts="kron:10 --root 1 --backend cpu --link-model 10MB/s,20ms --no-validate"
 
 check "peer copies, 2 devices: paced to the model" "paced '--devices 2' '$BOXBFS'"
 

@@ -52,7 +52,7 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
     uint64_t mine = peers->local_count, mine_arcs = peers->local_arcs;
     int failed = 0;
     while (!bb_loop_stops(p, &w)) {
-        double t0 = bb_now_s();
+        double t0 = bb_now_s(), t_expand, t_meet;
         uint64_t tag = peers->tag + w.runs + 1, next = 0, next_arcs = 0;
         uint64_t sent[BB_LOOP_MAX_DEV] = {0}, got[BB_LOOP_MAX_DEV] = {0};
         uint64_t nexts[BB_LOOP_MAX_DEV], arcss[BB_LOOP_MAX_DEV];
@@ -75,10 +75,12 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
                 if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
             }
         }
+        t_expand = bb_now_s();
         if (!meet(peers, ndev, self, 1, sent, NULL, tag, got, NULL)) {
             failed = 1;
             break;
         }
+        t_meet = bb_now_s();
         for (int s = 0; s < ndev; s++) {   /* the first source to deliver a vertex is its parent's */
             for (uint64_t i = 0; s != self && i < got[s]; i++) {
                 uint32_t lid = peers->from[s][i];
@@ -102,7 +104,9 @@ static boxbfs_status_t peer_levels(const bb_kstate_t *k, const bb_loop_params_t 
         log[1] = w.arcs;
         log[2] = (uint64_t)((bb_now_s() - t0) * 1e9);
         log[3] = mine;
-        for (int o = 0; o < ndev; o++) log[BB_LOG_FIELDS + o] = sent[o];
+        log[BB_LOG_EXPAND_NS] = (uint64_t)((t_expand - t0) * 1e9);
+        log[BB_LOG_MEET_NS] = (uint64_t)((t_meet - t_expand) * 1e9);
+        for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = sent[o];
         {
             uint64_t total = next, total_arcs = next_arcs;
             for (int o = 0; o < ndev; o++) {

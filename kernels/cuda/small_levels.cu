@@ -232,7 +232,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
     bb_loop_walk_t w = bb_loop_begin(&p, p.count, p.arcs);
     uint64_t mine = p.peers.local_count, mine_arcs = p.peers.local_arcs;
-    uint64_t t_prev = leader ? bb_global_ns() : 0;
+    uint64_t t_prev = leader ? bb_global_ns() : 0, t_expand = 0, t_meet = 0;   /* the leader's */
     bool failed = false;
     if (threadIdx.x < (unsigned)ndev) s_to[threadIdx.x] = p.peers.to[threadIdx.x];
     if (leader) {
@@ -272,8 +272,10 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
         if (leader) {
             uint64_t sent[BB_LOOP_MAX_DEV];
             for (int o = 0; o < ndev; o++) sent[o] = S->sent[slot][o];
+            t_expand = bb_global_ns();
             s_own.failed = !meet(p.peers, ndev, self, 1, sent, NULL, tag, s_own.got, NULL,
                                  p.peers.timeout_ns);
+            t_meet = bb_global_ns();
         }
         cluster.sync();   /* (2) every list for this device has landed */
         if (S->failed) {
@@ -318,7 +320,9 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             log[1] = w.arcs;
             log[2] = now - t_prev;
             log[3] = mine;
-            for (int o = 0; o < ndev; o++) log[BB_LOG_FIELDS + o] = o == self ? 0 : S->sent[slot][o];
+            log[BB_LOG_EXPAND_NS] = t_expand - t_prev;
+            log[BB_LOG_MEET_NS] = t_meet - t_expand;
+            for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = o == self ? 0 : S->sent[slot][o];
             t_prev = now;
         }
         cluster.sync();   /* (4) every device's next frontier is known here */

@@ -159,7 +159,9 @@ boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t ru
 /* Book level `level` of a loop across devices from row i of every device's
  * log as a host level: the round's matrices from the logs (lists only), each
  * list on its link (the frontier phase, as the exchange counts it), then
- * bb_engine_book_round; the times are the devices' own. */
+ * bb_engine_book_round; the times are the devices' own, split into expand,
+ * exchange (the first meeting) and update (the rest), each level-wide the
+ * busiest device's. */
 static void book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
 {
     int ndev = e->ndev;
@@ -168,20 +170,25 @@ static void book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
     uint64_t frontier[BB_LOOP_MAX_DEV];
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + i * row;
-        double t = (double)L[2] * 1e-9;
+        uint64_t x_ns = L[BB_LOG_EXPAND_NS], m_ns = L[BB_LOG_MEET_NS];
+        double t = (double)L[2] * 1e-9, x = (double)x_ns * 1e-9, m = (double)m_ns * 1e-9;
+        double u = L[2] > x_ns + m_ns ? (double)(L[2] - x_ns - m_ns) * 1e-9 : 0;
         frontier[s] = L[3];
         for (int d = 0; d < ndev; d++) {
             size_t cell = (size_t)s * ndev + d;
-            e->send_count[cell] = d == s ? 0 : L[BB_LOG_FIELDS + d];
+            e->send_count[cell] = d == s ? 0 : L[BB_LOG_SENT + d];
             e->as_bitmap[cell] = 0;
             e->bytes[cell] = e->send_count[cell] * 4;
             if (e->bytes[cell])
                 bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d,
                                (int64_t)e->bytes[cell], 1);
         }
-        e->traffic.level_devices[(size_t)level * ndev + s] =
-            (boxbfs_level_device_t){.frontier = (int64_t)L[3], .expand_s = t};
-        if (t > r->time_s) r->time_s = r->expand_s = t;
+        e->traffic.level_devices[(size_t)level * ndev + s] = (boxbfs_level_device_t){
+            .frontier = (int64_t)L[3], .expand_s = x, .exchange_s = m, .update_s = u};
+        if (t > r->time_s) r->time_s = t;
+        if (x > r->expand_s) r->expand_s = x;
+        if (m > r->exchange_s) r->exchange_s = m;
+        if (u > r->update_s) r->update_s = u;
     }
     r->device_loop = 1;
     bb_engine_book_round(e, level, BOXBFS_SEARCH_TOP_DOWN, frontier);
@@ -218,7 +225,7 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
     for (uint64_t i = 0; i < runs; i++) {
         int level = *level_p + (int)i;
         for (int o = 0; o < ndev; o++)
-            if (o != d && D->loop_log[i * row + BB_LOG_FIELDS + o])
+            if (o != d && D->loop_log[i * row + BB_LOG_SENT + o])
                 bb_level_set_add(&D->sent_levels, level);
     }
     settle_frontier(e, d, runs, D->ctr[BB_CTR_NEXT], D->ctr[BB_CTR_NEXT_ARCS]);
