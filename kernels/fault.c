@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 
-typedef enum { F_ALLOC, F_COPY, F_LAUNCH, F_PEER_COPY, F_RANK } fault_kind_t;
+typedef enum { F_ALLOC, F_COPY, F_LAUNCH, F_PEER_COPY, F_RANK, F_LEVEL } fault_kind_t;
 
 static struct {
     char text[96];          /* BOXBFS_FAULT as given (for the message) */
@@ -58,7 +58,7 @@ void bb_fault_set_rank(int rank) { atomic_store(&my_rank, rank); }
 static const char *kind_name(fault_kind_t k)
 {
     static const char *const names[] = {"allocation", "copy", "kernel launch", "peer copy",
-                                        "kernel launch"};
+                                        "kernel launch", "device search level"};
     return names[k];
 }
 
@@ -165,8 +165,17 @@ KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
-KERNEL(search, (const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
-                uint64_t *first_rows, uint32_t first), (k, stream, s, cache, first_rows, first))
+/* The device search: a launch like any kernel's; level:L[:dev D] makes the
+ * device (any, or ordinal D) fail as it starts level L of the search
+ * (bb_search_t.fault_level), so that its peers see it while they wait. */
+static boxbfs_status_t f_search(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
+                                uint64_t *first_rows, uint32_t first)
+{
+    FAULT_DEV(F_LAUNCH, NULL, stream, "kernel search");
+    if (spec.kind == F_LEVEL && (spec.dev < 0 || spec.dev == ordinal_))
+        s->fault_level = (int32_t)spec.nth;
+    return base->kernels.search(k, stream, s, cache, first_rows, first);
+}
 
 /* One wrapped table per backend (cpu, cuda): open must know its base. */
 enum { SLOTS = 2 };
@@ -212,7 +221,7 @@ static boxbfs_status_t parse(const char *text)
 {
     static const struct { const char *name; fault_kind_t kind; } kinds[] = {
         {"alloc", F_ALLOC}, {"copy", F_COPY}, {"launch", F_LAUNCH},
-        {"peer_copy", F_PEER_COPY}, {"rank", F_RANK}};
+        {"peer_copy", F_PEER_COPY}, {"rank", F_RANK}, {"level", F_LEVEL}};
     const char *colon = strchr(text, ':');
     char *end;
     long long a, b = -1;
@@ -227,7 +236,7 @@ static boxbfs_status_t parse(const char *text)
     }
     if (!found) goto bad;
     a = strtoll(colon + 1, &end, 10);
-    if (end == colon + 1 || a < (spec.kind == F_RANK ? 0 : 1)) goto bad;
+    if (end == colon + 1 || a < (spec.kind == F_RANK || spec.kind == F_LEVEL ? 0 : 1)) goto bad;
     if (*end == ':' && spec.kind == F_RANK) {
         b = strtoll(end + 1, &end, 10);
         if (b < 1) goto bad;
@@ -248,8 +257,8 @@ static boxbfs_status_t parse(const char *text)
 bad:
     spec.text[0] = '\0';   /* parsed again (and refused again) next time */
     return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                        "BOXBFS_FAULT='%s': expected alloc|copy|launch|peer_copy:N[:dev D] or "
-                        "rank:R[:N] (N >= 1)", text);
+                        "BOXBFS_FAULT='%s': expected alloc|copy|launch|peer_copy:N[:dev D] "
+                        "(N >= 1), level:L[:dev D] or rank:R[:N]", text);
 }
 
 boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t **ops_p)

@@ -7,6 +7,9 @@
  *                                 copy (host <-> device), launch (any kernel),
  *                                 peer_copy; the N-th such call (N >= 1) on
  *                                 any device thread, or on device ordinal D
+ *   BOXBFS_FAULT=level:L[:dev D]  the device search (any device, or ordinal D)
+ *                                 fails as it starts level L: its peers stop
+ *                                 waiting for it (the abort word)
  *   BOXBFS_FAULT=rank:R[:N]       the N-th kernel launch (default 1) of MPI
  *                                 rank R (bb_fault_set_rank) */
 #ifndef BB_FAULT_H

@@ -16,6 +16,13 @@
 
 #include "boxbfs.h"
 
+/* Code shared by the host and, where nvcc compiles this header, the device. */
+#ifdef __CUDACC__
+#define BB_HOST_DEVICE __host__ __device__
+#else
+#define BB_HOST_DEVICE
+#endif
+
 #define BB_UNSET32 UINT32_MAX   /* remote_parent entry not set */
 
 /* Layout of kstate.counters (uint64 entries in device memory). */
@@ -29,31 +36,57 @@ enum {
 #define BB_CTR_SEND_COUNT(o) (BB_CTR_SEND + (o))
 #define BB_CTR_SEND_OFFSET(ndev, o) (BB_CTR_SEND + (ndev) + (o))
 
-/* The device loop across devices (bb_loop_params_t.peers): each device
- * appends the remote vertices it wins straight into their owner's inbox
- * (peer memory) and the devices meet twice per level through mailboxes in
- * each other's memory, so a small level needs no host at all. */
+/* Devices that meet in each other's memory (the device loop across devices,
+ * bb_loop_params_t.peers, and the device search across devices,
+ * bb_search_t.peers): each device appends the remote vertices it wins
+ * straight into their owner's inbox (peer memory) and the devices meet
+ * through mailboxes in each other's memory (bb_meet's protocol below), so a
+ * level needs no host at all. */
 #define BB_LOOP_MAX_DEV 8
 #define BB_MAIL_WORDS 8            /* per source in a device's mailbox (a 64-byte line) */
 #define BB_LOOP_FAILED UINT64_MAX  /* counters[EXPANDED] of a loop that gave up waiting */
+/* The abort word (bb_loop_peers_t.abort): 0 while the search is sound; a
+ * device that fails stores its index + 1 there, or'ed with BB_ABORT_TIMEOUT
+ * where it gave up waiting for the others (one of them never came); every
+ * device polls it while it waits, so one failure ends every device's wait. */
+#define BB_ABORT_TIMEOUT 0x80000000u
 typedef struct {
     /* to[o]: where this device writes its list for device o (o's inbox
-     * region for this source); from[o]: where o's list for this device lands */
+     * region for this source); from[o]: where o's list for this device
+     * lands. to_parent[o], from_parent[o]: the same for each listed vertex's
+     * parent (a gid: the owner stores it, nothing is gathered after the
+     * search), or NULL where the parents stay with the finder (remote_parent,
+     * gathered after the search) */
     uint32_t *to[BB_LOOP_MAX_DEV];
     const uint32_t *from[BB_LOOP_MAX_DEV];
+    uint32_t *to_parent[BB_LOOP_MAX_DEV];
+    const uint32_t *from_parent[BB_LOOP_MAX_DEV];
     /* mail[o]: device o's mailbox, BB_MAIL_WORDS words per source s at s *
-     * BB_MAIL_WORDS: [0] tag of the first meeting, [1] vertices s sent o,
-     * [2] tag of the second, [3] s's next frontier, [4] its out-arcs. Tags
-     * grow by one per level across the engine's life: tag + 1 is the first
-     * level's */
+     * BB_MAIL_WORDS (bb_meet). tag: the last meeting's tag; meetings count up
+     * from it by one each, across launches (every device holds the same
+     * tag), and never repeat over the engine's life */
     uint64_t *mail[BB_LOOP_MAX_DEV];
     uint64_t tag;
     uint64_t local_count, local_arcs;   /* this device's part of count and arcs */
     uint64_t timeout_ns;                /* give up waiting for a peer after this */
-    /* cpu backend: 1 once the engine's search was aborted (stop waiting) */
-    int (*aborted)(void *ctx);
-    void *aborted_ctx;
+    /* the abort word of the engine (host memory every device reads) */
+    uint32_t *abort;
 } bb_loop_peers_t;
+
+/* A meeting (tag t, every device with the same t): device s stores, in
+ * every other device o's mailbox slot for s, the half of parity t & 1:
+ * words [4 (t & 1) + 1], [4 (t & 1) + 2] (its values for o), then [4 (t &
+ * 1)] = t after a system-scope fence (release); then it waits until every
+ * other device's tag t has come into its own mailbox (acquire) and reads
+ * their values. Two halves: a device can be one meeting ahead of another
+ * (it left meeting t, the other has yet to read t's values), never two. A
+ * wait polls the abort word and gives up after timeout_ns. A meeting of
+ * nvalues values puts 8 (1 + nvalues) bytes on each link (the books). */
+static inline BB_HOST_DEVICE uint64_t *bb_mail_half(uint64_t *mail, int src, uint64_t tag)
+{
+    return mail + (size_t)src * BB_MAIL_WORDS + 4 * (tag & 1);
+}
+enum { BB_MEET_OK = 0, BB_MEET_ABORTED = 1, BB_MEET_TIMEOUT = 2 };
 
 /* The device loop of small levels (bb_kernel_ops_t.small_levels): the
  * frontier at level `level` is in kstate.frontier. */
@@ -74,26 +107,23 @@ typedef struct {
     bb_loop_peers_t peers;     /* several devices (kstate.ndev > 1) */
 } bb_loop_params_t;
 /* A level's row of kstate.level_log: the frontier (all devices), its arcs,
- * nanoseconds, this device's part of the frontier (0 on one device); then,
- * with several devices, the nanoseconds of the level's expand (to the
- * device's own barrier) and of its first meeting (until every list for it
- * has come: a peer's lateness shows here), and the vertices sent to each
- * device. The rest of the level's time is its update (the inboxes, the
- * second meeting). */
+ * nanoseconds, and on one device 0 (the device loop) or the step
+ * (BB_STEP_*, the device search). With several devices also this device's
+ * part of the frontier (at [3]), the nanoseconds of the level's own work
+ * before its first meeting (the expand; the whole step's own work for a
+ * bottom-up step) and of its waits in meetings (a late or slower peer shows
+ * here), the step (BB_STEP_*), and the vertices sent to each device. The
+ * rest of the level's time is its update. */
 #define BB_LOG_FIELDS 4
 #define BB_LOG_EXPAND_NS BB_LOG_FIELDS
 #define BB_LOG_MEET_NS (BB_LOG_FIELDS + 1)
-#define BB_LOG_SENT (BB_LOG_FIELDS + 2)
-#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 2 + (size_t)(ndev) : 0))
+#define BB_LOG_STEP (BB_LOG_FIELDS + 2)
+#define BB_LOG_SENT (BB_LOG_FIELDS + 3)
+#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 3 + (size_t)(ndev) : 0))
 
 /* The rules the engine and both backends' device loops share (plain C, and
  * host + device code where nvcc compiles this header), so that the loop
  * stops exactly where the engine would choose otherwise. */
-#ifdef __CUDACC__
-#define BB_HOST_DEVICE __host__ __device__
-#else
-#define BB_HOST_DEVICE
-#endif
 
 /* On one device a frontier of at most this many out-arcs stays top-down under
  * auto: such a level takes a few microseconds top-down (in the device loop,
@@ -220,13 +250,28 @@ typedef struct {
     uint32_t rows;            /* rows this call logged */
     uint64_t span_ns;         /* device time from its first step's start to its last's end */
     uint32_t *frontier, *next_frontier, *frontier_bits, *own_bits;   /* as they are now */
+    /* Several devices of one process with peer access (rule.one_device 0;
+     * README "Where a search runs"): every device runs the search at once
+     * and they meet in each other's memory (bb_loop_peers_t). mine,
+     * mine_arcs: this device's part of the frontier (w holds the sums). The
+     * frontier as a bitmap: bits[b][o] is device o's bitmap b of n bits;
+     * bitmap `parity` holds the frontier, a bottom-up step writes the next
+     * one into the other bitmap of every device (its own part). */
+    bb_loop_peers_t peers;
+    uint64_t mine, mine_arcs;
+    uint32_t *bits[2][BB_LOOP_MAX_DEV];
+    int32_t parity;
+    int32_t fault_level;      /* >= 0: this device fails as it starts that level (tests:
+                               * BOXBFS_FAULT=level:L) */
+    int32_t aborted;          /* out: a meeting failed (BB_MEET_ABORTED, BB_MEET_TIMEOUT) */
+    uint32_t abort_code;      /* out: the abort word then (which device, and how) */
 } bb_search_t;
 
 /* The step that runs the level s stands at, BB_STEP_NONE when the search is
  * over or the log full. */
 static inline BB_HOST_DEVICE int bb_search_step(const bb_search_t *s)
 {
-    if (s->done || s->failed || s->rows >= s->log_cap) return BB_STEP_NONE;
+    if (s->done || s->failed || s->aborted || s->rows >= s->log_cap) return BB_STEP_NONE;
     if (s->dir == BOXBFS_SEARCH_BOTTOM_UP) return BB_STEP_BOTTOM_UP;
     return s->loop_arcs > 0 && s->w.arcs <= s->loop_arcs ? BB_STEP_LOOP : BB_STEP_TOP_DOWN;
 }
@@ -292,8 +337,13 @@ static inline BB_HOST_DEVICE bb_loop_params_t bb_search_loop_params(const bb_sea
     p.n = s->rule.n;
     p.max_arcs = s->loop_arcs;
     p.alpha = s->rule.bottom_up && s->rule.direction == BOXBFS_SEARCH_AUTO ? s->rule.alpha : 0;
-    p.td_arcs = BB_TOP_DOWN_ARCS;
+    p.td_arcs = s->rule.one_device ? BB_TOP_DOWN_ARCS : 0;
     p.log_cap = s->log_cap - s->rows;
+    if (!s->rule.one_device) {   /* this device's part of the frontier */
+        p.peers = s->peers;
+        p.peers.local_count = s->mine;
+        p.peers.local_arcs = s->mine_arcs;
+    }
     return p;
 }
 
@@ -311,6 +361,49 @@ static inline BB_HOST_DEVICE void bb_search_after_loop(bb_search_t *s, const bb_
     s->in_list = 1;
     s->in_bits = 0;
     bb_search_settle(s, BOXBFS_SEARCH_TOP_DOWN);
+}
+
+/* Several devices, before a step (bb_search_step): 1 where the frontier
+ * list must first be made from this device's part of bitmap `parity` (a
+ * top-down step or the loop after a bottom-up step); *pack_p = 1 where a
+ * bottom-up step must first pack the list into its part of bitmap `parity`
+ * and store that part into every other device's bitmap `parity` (after a
+ * top-down step or the loop; a bottom-up step stored its next part there
+ * already). */
+static inline BB_HOST_DEVICE int bb_peers_begin(bb_search_t *s, int step, int *pack_p)
+{
+    int unpack = step != BB_STEP_BOTTOM_UP && !s->in_list;
+    *pack_p = step == BB_STEP_BOTTOM_UP && !s->in_bits;
+    if (unpack) s->in_list = 1;
+    return unpack;
+}
+
+/* Several devices, after a top-down or bottom-up step found next vertices
+ * with next_arcs out-arcs on all devices together, mine and mine_arcs of
+ * them here: the next level, its direction. A top-down step leaves the next
+ * frontier as a list, a bottom-up step as the other bitmap. */
+static inline BB_HOST_DEVICE void bb_peers_advance(bb_search_t *s, int step, uint64_t next,
+                                                   uint64_t next_arcs, uint64_t mine,
+                                                   uint64_t mine_arcs)
+{
+    if (step == BB_STEP_BOTTOM_UP) s->parity ^= 1;
+    else bb_search_swap_lists(s);
+    s->in_list = step == BB_STEP_TOP_DOWN;
+    s->in_bits = step == BB_STEP_BOTTOM_UP;
+    s->mine = mine;
+    s->mine_arcs = mine_arcs;
+    s->rows++;
+    bb_loop_advance(&s->w, next, next_arcs);
+    bb_search_settle(s, s->dir);
+}
+
+/* Meetings a step of several devices holds per level: the device loop and a
+ * top-down step two (the lists' sizes, then the next frontier's), a
+ * bottom-up step one (the next frontier's), and one more before it where it
+ * packs the frontier (its parts are whole once every device has come). */
+static inline BB_HOST_DEVICE uint32_t bb_peers_meetings(int step, int pack)
+{
+    return step == BB_STEP_BOTTOM_UP ? 1u + (pack ? 1u : 0u) : 2u;
 }
 
 /* The top-down levels at which a device sent vertices to other devices:

@@ -321,6 +321,20 @@ typedef enum {
     BOXBFS_PARENTS_AUTO = 0, BOXBFS_PARENTS_KEEP = 1, BOXBFS_PARENTS_RECOMPUTE = 2
 } boxbfs_parents_t;
 
+/* Where a search runs (docs/architecture.md "Where a search runs"). DEVICE:
+ * the whole search without the host between levels: one device runs it as
+ * one launch; several devices of this process with peer access run it at
+ * once and meet in each other's memory (a vertex found for another device
+ * goes straight into its inbox with its parent: nothing is gathered after
+ * the search). It needs --contract atomic and the device loop on, and on
+ * several devices --exchange peer with peer access between every pair, no
+ * --throttle, --wire list or auto, at most 8 devices. HOST: the host drives
+ * each level (the device loop still runs the small ones). AUTO (default):
+ * DEVICE where those hold, else HOST. */
+typedef enum {
+    BOXBFS_SEARCH_ON_AUTO = 0, BOXBFS_SEARCH_ON_DEVICE = 1, BOXBFS_SEARCH_ON_HOST = 2
+} boxbfs_search_on_t;
+
 typedef enum {
     BOXBFS_ORDER_GIVEN = 0,      /* devices in the order given (--device-ids)    */
     BOXBFS_ORDER_TOPOLOGY = 1    /* greedy ring: fastest links adjacent (README)  */
@@ -367,6 +381,7 @@ typedef struct {
     boxbfs_partition_t partition;
     int grid_rows, grid_cols;
     boxbfs_parents_t parents;  /* remote parents kept or recomputed (AUTO) */
+    boxbfs_search_on_t search_on;   /* where the search runs (AUTO) */
 } boxbfs_engine_options_t;
 
 /* Fill *opts with the defaults (opts NULL: nothing). Always start from these:
@@ -452,11 +467,15 @@ boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
  * outbox is a bitmap (README "Memory plan"). BOXBFS_WIRE_LIST for a NULL
  * engine. */
 boxbfs_wire_t boxbfs_engine_wire(boxbfs_engine_t engine);
-/* 1 where each search runs on the device, without the host between levels
- * (README "The search on the device": one device, --contract atomic, the
- * device loop on; the cuda backend launches one CUDA graph per search), 0
- * where the host drives the levels (or engine is NULL). */
+/* 1 where each search runs on the devices, without the host between levels
+ * (boxbfs_search_on_t DEVICE: one device, or several that meet in each
+ * other's memory; the cuda backend launches one CUDA graph per device and
+ * search), 0 where the host drives the levels (or engine is NULL). */
 int boxbfs_engine_device_search(boxbfs_engine_t engine);
+/* What runs a search, in words: "device search" (one device), "device
+ * search across devices" (several that meet in peer memory), "host-driven
+ * levels", "2d"; "" for a NULL engine. */
+const char *boxbfs_engine_strategy(boxbfs_engine_t engine);
 /* 1 where every device's top-down levels skip the arcs into the visited
  * prefix of the vertices ranked by degree (README "Visited-prefix skip":
  * --contract atomic in one process, the rows reordered by their heads'
@@ -651,6 +670,7 @@ const char *boxbfs_search_direction_name(boxbfs_search_direction_t v);
 const char *boxbfs_partition_name(boxbfs_partition_t v);
 /* "auto", "keep", "recompute" */
 const char *boxbfs_parents_name(boxbfs_parents_t v);
+const char *boxbfs_search_on_name(boxbfs_search_on_t v);
 /* The squarest grid of devices processes: rows <= cols, rows the largest
  * divisor of devices not above its square root (16: 4 x 4, 8: 2 x 4). */
 void boxbfs_grid_default(int devices, int *rows_p, int *cols_p);

@@ -67,13 +67,19 @@ check "nccl on the cpu backend exit 1" "[ $rc -eq 1 ] && grep -q -e 'not built i
 check "memory limit exit 3" "[ $rc -eq 3 ] && grep -q 'short by' '$tmp/e6'"
 "$BOXBFS" bfs kron:8 --backend cpu --parents foo >/dev/null 2>"$tmp/e9"; rc=$?
 check "bad --parents exit 1" "[ $rc -eq 1 ] && grep -q \"parents: unknown value 'foo'\" '$tmp/e9'"
+"$BOXBFS" bfs kron:8 --backend cpu --search-on sky >/dev/null 2>"$tmp/e12"; rc=$?
+check "bad --search-on exit 1" "[ $rc -eq 1 ] && grep -q \"search-on: unknown value 'sky'\" '$tmp/e12'"
+"$BOXBFS" bfs kron:8 --backend cpu --devices 2 --contract valid-flag --search-on device \
+    >/dev/null 2>"$tmp/e13"; rc=$?
+check "--search-on device with valid-flag on 2 devices: exit 1, says why" \
+      "[ $rc -eq 1 ] && grep -q 'cannot run on these 2 devices at once: it needs --contract atomic' '$tmp/e13'"
 "$BOXBFS" bfs kron:8 --backend cpu --devices 4 --partition 2d --direction top-down \
     --parents recompute >/dev/null 2>"$tmp/e10"; rc=$?
 check "--parents recompute with --partition 2d: refused" \
       "[ $rc -ne 0 ] && grep -q 'recompute runs with the 1d partition only' '$tmp/e10'"
 # a shortfall names every part of the plan and what would help
 "$BOXBFS" bfs kron:12 --backend cpu --devices 2 --contract atomic --wire auto --parents keep \
-    --memory-limit 200000 >/dev/null 2>"$tmp/e11"; rc=$?
+    --search-on host --memory-limit 200000 >/dev/null 2>"$tmp/e11"; rc=$?
 check "memory shortfall with kept parents: names the parts, suggests recompute" \
       "[ $rc -eq 3 ] && grep -q 'remote parents .* outbox .* inbox .* parent gather' '$tmp/e11' &&
        grep -q 'or --parents recompute' '$tmp/e11'"

@@ -5,7 +5,8 @@
 # the host (--device-loop 0): totals, phases, links, every level's row and
 # every root's bytes (tests/same_traffic.py); and the loop stays off where
 # it cannot run (host staging, no peer access, --wire auto with lists that
-# could outgrow a bitmap).
+# could outgrow a bitmap). Every run here has --search-on host: the loop of
+# the host-driven levels (the search on the devices: tests/device_search.sh).
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -19,9 +20,10 @@ grid_mtx 48 "$tmp/grid.mtx"
 same_as_host() {
     name=$1 graph=$2
     shift 2
-    "$BOXBFS" bfs "$graph" --backend cpu --roots 3 "$@" --json "$tmp/loop.json" \
+    "$BOXBFS" bfs "$graph" --backend cpu --roots 3 --search-on host "$@" --json "$tmp/loop.json" \
         >"$tmp/loop.txt" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
-    "$BOXBFS" bfs "$graph" --backend cpu --roots 3 "$@" --device-loop 0 --json "$tmp/host.json" \
+    "$BOXBFS" bfs "$graph" --backend cpu --roots 3 --search-on host "$@" --device-loop 0 \
+        --json "$tmp/host.json" \
         >"$tmp/host.txt" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
     loop_rows=$(grep -c '^ *[0-9][0-9]*  *td\*' "$tmp/loop.txt")
     host_rows=$(grep -c '^ *[0-9][0-9]*  *td\*' "$tmp/host.txt")
@@ -47,7 +49,7 @@ none_in_loop() {
     "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
     grep -q '^validation: PASS' "$tmp/out" && ! grep -q '^ *[0-9][0-9]*  *td\*' "$tmp/out"
 }
-G="$BOXBFS bfs $tmp/grid.mtx --backend cpu --roots 2"
+G="$BOXBFS bfs $tmp/grid.mtx --backend cpu --roots 2 --search-on host"
 check "--exchange host: no loop across devices" "none_in_loop $G --devices 2 --exchange host"
 check "BOXBFS_DISABLE_PEER=1 (host staging): no loop" \
       "BOXBFS_DISABLE_PEER=1 none_in_loop $G --devices 2"

@@ -1,10 +1,15 @@
 #!/bin/sh
-# The device search (README "The search on the device"): one device with the
-# atomic method runs the whole search without the host. Its levels must be
-# the levels the host drives: per vertex the same level, per level of the
-# first root the same direction, device-loop mark and frontier, against
-# --contract valid-flag on the cpu backend (host-driven levels, the same
-# rules). BACKEND=cuda (tests/gpu_search.sh) runs the device search on a GPU.
+# The device search (docs/architecture.md "Where a search runs"): one device
+# with the atomic method runs the whole search without the host. Its levels
+# must be the levels the host drives: per vertex the same level, per level
+# of the first root the same direction, device-loop mark and frontier,
+# against --contract valid-flag on the cpu backend (host-driven levels, the
+# same rules). Several devices run it at once and meet in each other's
+# memory: the same rows and levels as the host-driven levels of the same
+# options, the same traffic as the cpu backend books for the same run, and a
+# device that fails mid-search ends the run within a second (exit 3, the
+# device named, no JSON). BACKEND=cuda (tests/gpu_search.sh) runs it on a GPU
+# (several devices: two GPUs where there are, and logical devices of GPU 0).
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -53,4 +58,77 @@ same "kron:14 by degree" kron:14 --relabel degree --visited bit
 "$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --json - >"$tmp/host.json" 2>/dev/null
 check "JSON: device_search true with atomic" "grep -q '\"device_search\": true' '$tmp/dev.json'"
 check "JSON: device_search false with valid-flag" "grep -q '\"device_search\": false' '$tmp/host.json'"
+
+# ---- several devices at once ------------------------------------------------
+same_traffic="$(dirname "$0")/same_traffic.py"
+# NAME DEVICES GRAPH OPTIONS...: DEVICES is "--devices N" or "--device-ids A,B"
+peers() {
+    name=$1 devs=$2 graph=$3
+    shift 3
+    ndev=$(echo "$devs" | awk '{ print $1 == "--devices" ? $2 : split($2, a, ",") }')
+    # shellcheck disable=SC2086
+    "$BOXBFS" bfs "$graph" --backend cpu --devices "$ndev" --roots 3 --contract atomic \
+        --search-on host "$@" --output "$tmp/host.out" >"$tmp/host.txt" 2>"$tmp/err" &&
+        "$BOXBFS" bfs "$graph" --backend cpu --devices "$ndev" --roots 3 --contract atomic \
+            --search-on device "$@" --json "$tmp/cpu.json" >/dev/null 2>>"$tmp/err" &&
+        "$BOXBFS" bfs "$graph" --backend "$backend" $devs --roots 3 --contract atomic \
+            --search-on device "$@" --json "$tmp/dev.json" --output "$tmp/dev.out" \
+            >"$tmp/dev.txt" 2>>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 0 ] || cat "$tmp/err"
+    rows "$tmp/host.txt" | tr -d '*' >"$tmp/host.rows"
+    rows "$tmp/dev.txt" | tr -d '*' >"$tmp/dev.rows"
+    check "$name: exit 0, validated, across devices" \
+          "[ $rc -eq 0 ] && grep -q '^validation: PASS' '$tmp/dev.txt' &&
+           grep -q 'search: device search across devices' '$tmp/dev.txt'"
+    check "$name: level rows as the host drives them" \
+          "[ -s '$tmp/dev.rows' ] && cmp -s '$tmp/host.rows' '$tmp/dev.rows'"
+    cut -d' ' -f1,2 "$tmp/host.out" >"$tmp/host.lv" 2>/dev/null
+    cut -d' ' -f1,2 "$tmp/dev.out" >"$tmp/dev.lv" 2>/dev/null
+    check "$name: levels per vertex" "[ -s '$tmp/dev.lv' ] && cmp -s '$tmp/host.lv' '$tmp/dev.lv'"
+    check "$name: traffic as the cpu backend books it" \
+          "python3 '$same_traffic' '$tmp/cpu.json' '$tmp/dev.json' peer"
+}
+
+multi="--devices 2|--devices 3"
+if [ "$backend" = cuda ]; then
+    multi="--device-ids 0,0|--device-ids 0,0,0"
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    [ "${gpus:-0}" -ge 2 ] && multi="--devices 2|$multi"
+fi
+IFS='|'
+for devs in $multi; do
+    unset IFS
+    for g in kron:14 "$tmp/grid.mtx"; do
+        n=$(basename "$g")
+        peers "$n $devs auto" "$devs" "$g"
+        peers "$n $devs auto, bit visited" "$devs" "$g" --visited bit
+        peers "$n $devs top-down, wire auto" "$devs" "$g" --direction top-down --wire auto
+        peers "$n $devs bottom-up" "$devs" "$g" --direction bottom-up --visited bit
+        peers "$n $devs device loop 100 arcs" "$devs" "$g" --device-loop 100
+        peers "$n $devs depth 3" "$devs" "$g" --max-depth 3
+    done
+    peers "kron:12 directed, reversed $devs" "$devs" kron:12 --directed --reverse --visited bit
+    peers "kron:14 by degree $devs" "$devs" kron:14 --relabel degree --visited bit
+    IFS='|'
+done
+unset IFS
+
+# a device that fails mid-search (BOXBFS_FAULT=level:L:dev D: it raises the
+# abort word as it starts level L): every device stops waiting for it, the
+# run ends within a second with exit 3 and a message naming it, no JSON
+devs=${multi%%|*}
+for at in 0 2; do
+    rm -f "$tmp/f.json"
+    t0=$(date +%s%N)
+    # shellcheck disable=SC2086
+    BOXBFS_FAULT=level:$at:dev1 "$BOXBFS" bfs kron:14 --backend "$backend" $devs --roots 2 \
+        --contract atomic --json "$tmp/f.json" >/dev/null 2>"$tmp/ferr"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    echo "  level $at: exit $rc after $ms ms: $(cat "$tmp/ferr")"
+    check "device 1 fails at level $at: exit 3, device 1 named, no JSON, within a second" \
+          "[ $rc -eq 3 ] && grep -q 'device 1' '$tmp/ferr' && [ ! -e '$tmp/f.json' ] &&
+           [ $ms -lt 1000 ]"
+done
 exit $fail

@@ -89,18 +89,41 @@ list_within() {
     run kron:16 1 --contract atomic || return 1
     ok=0
     for p in 2 4 8; do
-        run kron:16 $p --contract atomic --memory-limit "$(budget $p)" || return 1
+        run kron:16 $p --contract atomic --search-on host --memory-limit "$(budget $p)" || return 1
         fits $p "" || ok=1
         grep -q 'the outbox is a bitmap instead (--wire auto)' "$tmp/err" || ok=1
         python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["wire"] == "auto" and j["options"]["wire"] == "list"' \
             "$tmp/m$p.json" || ok=1
     done
-    run kron:16 2 --contract atomic || return 1
+    run kron:16 2 --contract atomic --search-on host || return 1
     grep -q '"wire": "list"' "$tmp/m2.json" && ! grep -q 'bitmap instead' "$tmp/err" || ok=1
     return $ok
 }
 check "kron:16 atomic --wire list under --memory-limit = the budget: --wire auto, fits at P = 2, 4, 8" \
       list_within
+
+# The search across devices under --memory-limit = the budget: where its
+# layout (an inbox of vertices and parents per other device, two frontier
+# bitmaps) does not fit, the host drives the levels, says so, and runs
+# within the budget; --search-on device refuses, naming the device.
+search_within() {
+    run kron:16 1 --contract atomic || return 1
+    ok=0
+    for p in 2 4 8; do
+        run kron:16 $p --contract atomic --memory-limit "$(budget $p)" || return 1
+        fits $p "" || ok=1
+        python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("  P=%d: %s" % (j["device_count"], j["strategy"]))' \
+            "$tmp/m$p.json"
+        if grep -q '"strategy": "host-driven levels"' "$tmp/m$p.json"; then
+            grep -q 'cannot hold the search across devices.*under --memory-limit' "$tmp/err" || ok=1
+        fi
+    done
+    run kron:16 8 --contract atomic --memory-limit 100000 --search-on device && ok=1
+    grep -q -e 'cannot hold the search across devices' -e 'needs' "$tmp/err" || ok=1
+    return $ok
+}
+check "kron:16 atomic under --memory-limit = the budget: the search on the devices where it fits, else host levels" \
+      search_within
 
 # one device cannot hold kron:14 in 8 MiB; two devices can
 limit=8388608

@@ -32,7 +32,7 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
     int32_t *level = malloc((size_t)n * 4), *ref_level = malloc((size_t)n * 4);
     boxbfs_engine_t e = NULL;
     const boxbfs_search_report_t *r;
-    int ok = 0;
+    int ok = 0, peers;
     memset(s, 0, sizeof *s);
     if (!parent || !ref_parent || !level || !ref_level) goto out;
     if (boxbfs_engine_create(g, o, &e) != BOXBFS_OK || boxbfs_engine_run(e, root, parent, level, &r) != BOXBFS_OK) {
@@ -53,6 +53,8 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
                 o->devices, boxbfs_search_direction_name(o->direction));
         goto out;
     }
+    peers = o->devices > 1 && boxbfs_engine_device_search(e);
+    if (peers) CHECK(strcmp(boxbfs_engine_strategy(e), "device search across devices") == 0);
     s->nlevels = r->nlevels;
     s->total = r->total_bytes;
     s->bitmap = r->phase_bytes[BOXBFS_PHASE_FRONTIER_BITMAP];
@@ -67,12 +69,26 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
         if (o->direction != BOXBFS_SEARCH_AUTO) CHECK(L->direction == (int)o->direction);
         /* (with --max-depth 0 the root's row is never run) */
         if (L->direction != BOXBFS_SEARCH_BOTTOM_UP || o->max_depth == 0) continue;
+        for (int c = 0; c < o->devices * o->devices; c++) bitmap += links[c];
+        CHECK(bitmap == L->bytes);
+        CHECK(L->sent_vertices == 0);
+        if (peers) {
+            /* the search across devices: every device stores its part of the
+             * next frontier into every other one's bitmap, and before that
+             * its part of this one where a top-down level left a list (then
+             * they meet once more, 8 bytes a link); the meeting at the
+             * level's end: 24 bytes a link */
+            int pack = l == 0 || r->level_reports[l - 1].direction != BOXBFS_SEARCH_BOTTOM_UP;
+            int64_t pairs = (int64_t)o->devices * (o->devices - 1);
+            CHECK(L->bitmap_messages == pairs * (1 + pack));
+            CHECK(L->bytes == (o->devices - 1) * (1 + pack) * (((n + 31) / 32) * 4) +
+                                  pairs * (24 + (pack ? 8 : 0)));
+            continue;
+        }
         /* a bottom-up level: every device's bitmap part to every other one,
          * and the reduce of the next frontier's size (with its arcs for auto);
          * the parts are whole words of the aligned ranges: n / 32 in all */
-        CHECK(L->sent_vertices == 0 && L->bitmap_messages == 0);
-        for (int c = 0; c < o->devices * o->devices; c++) bitmap += links[c];
-        CHECK(bitmap == L->bytes);
+        CHECK(L->bitmap_messages == 0);
         CHECK(L->bytes == (o->devices - 1) * (((n + 31) / 32) * 4 +
                                               2 * (o->direction == BOXBFS_SEARCH_AUTO ? 16 : 8)));
     }
@@ -167,6 +183,7 @@ static void device_loop(boxbfs_graph_t g, int64_t root, int ndev, boxbfs_contrac
                 o.direction = (boxbfs_search_direction_t)dir;
                 o.device_loop_arcs = limits[i];
                 o.max_depth = depth;
+                o.search_on = BOXBFS_SEARCH_ON_HOST;   /* the host's loop; peers: peer_search */
                 CHECK_OK(boxbfs_engine_create(g, &o, &e));
                 if (e == NULL) continue;
                 CHECK_OK(boxbfs_engine_run(e, root, parent, level, &r));
@@ -208,6 +225,89 @@ static void device_loop(boxbfs_graph_t g, int64_t root, int ndev, boxbfs_contrac
 out:
     free(parent);
     free(level);
+}
+
+/* One validated search of these options: its level rows (at most 64), the
+ * bytes of each phase and the strategy; 0 where it failed. */
+typedef struct {
+    int nlevels, on_device;
+    boxbfs_level_report_t levels[64];
+    int64_t phase[BOXBFS_PHASE_COUNT], messages;
+} books_t;
+
+static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t root, books_t *b)
+{
+    int64_t n = boxbfs_graph_vertices(g);
+    int64_t *parent = malloc((size_t)n * 8);
+    int32_t *level = malloc((size_t)n * 4);
+    boxbfs_engine_t e = NULL;
+    const boxbfs_search_report_t *r = NULL;
+    int ok = parent && level && boxbfs_engine_create(g, o, &e) == BOXBFS_OK &&
+             boxbfs_engine_run(e, root, parent, level, &r) == BOXBFS_OK &&
+             boxbfs_validate_depth(g, root, parent, level, o->max_depth, NULL) == BOXBFS_OK &&
+             r->nlevels <= 64;
+    if (!ok) fprintf(stderr, "books_of: %s\n", boxbfs_last_error());
+    memset(b, 0, sizeof *b);
+    if (ok) {
+        b->nlevels = r->nlevels;
+        b->on_device = boxbfs_engine_device_search(e);
+        memcpy(b->levels, r->level_reports, (size_t)r->nlevels * sizeof *b->levels);
+        memcpy(b->phase, r->phase_bytes, sizeof b->phase);
+        b->messages = r->total_messages;
+    }
+    boxbfs_engine_free(e);
+    free(parent);
+    free(level);
+    return ok;
+}
+
+/* The search across devices (docs/architecture.md "Where a search runs":
+ * every device at once, meeting in each other's memory) against the
+ * host-driven levels of the same options: the same rows (frontier,
+ * direction, arcs) and the same vertices sent, each with its parent (8
+ * bytes, nothing gathered after the search); per level the meetings' bytes
+ * (a top-down or loop level: 16 + 24 a link; a bottom-up one 24, and 8 more
+ * where it packed its frontier) and the bitmap parts; the same books twice. */
+static void peer_search(boxbfs_graph_t g, int64_t root, int ndev)
+{
+    static const int64_t limits[] = {1, 64, 4096, INT64_MAX};
+    const int64_t pairs = (int64_t)ndev * (ndev - 1), words = (boxbfs_graph_vertices(g) + 31) / 32;
+    for (int dir = 0; dir < 3; dir++)
+        for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+            boxbfs_engine_options_t o;
+            books_t host, dev, again;
+            int64_t sent = 0;
+            boxbfs_engine_options_init(&o);
+            o.devices = ndev;
+            o.contract = BOXBFS_CONTRACT_ATOMIC;
+            o.visited = (boxbfs_visited_t)(i % 2);
+            o.wire = i % 2 ? BOXBFS_WIRE_LIST : BOXBFS_WIRE_AUTO;
+            o.direction = (boxbfs_search_direction_t)dir;
+            o.device_loop_arcs = limits[i];
+            o.search_on = BOXBFS_SEARCH_ON_HOST;
+            CHECK(books_of(g, &o, root, &host) && !host.on_device);
+            o.search_on = BOXBFS_SEARCH_ON_DEVICE;
+            CHECK(books_of(g, &o, root, &dev) && dev.on_device);
+            CHECK(books_of(g, &o, root, &again));
+            CHECK(memcmp(dev.phase, again.phase, sizeof dev.phase) == 0 &&
+                  dev.messages == again.messages);
+            CHECK(dev.nlevels == host.nlevels);
+            for (int l = 0; l < dev.nlevels && l < host.nlevels; l++) {
+                const boxbfs_level_report_t *D = &dev.levels[l], *H = &host.levels[l];
+                int bu = D->direction == BOXBFS_SEARCH_BOTTOM_UP;
+                int pack = bu && (l == 0 || dev.levels[l - 1].direction != BOXBFS_SEARCH_BOTTOM_UP);
+                CHECK(D->frontier == H->frontier && D->direction == H->direction &&
+                      D->frontier_arcs == H->frontier_arcs &&
+                      D->unexplored_arcs == H->unexplored_arcs &&
+                      D->sent_vertices == H->sent_vertices);
+                CHECK(D->bytes == (bu ? (ndev - 1) * (1 + pack) * words * 4 +
+                                            pairs * (24 + (pack ? 8 : 0))
+                                      : 8 * D->sent_vertices + pairs * (16 + 24)));
+                sent += D->sent_vertices;
+            }
+            CHECK(dev.phase[BOXBFS_PHASE_FRONTIER] == 8 * sent);
+            CHECK(dev.phase[BOXBFS_PHASE_PARENTS] == 0);
+        }
 }
 
 static void depth_limit(boxbfs_graph_t g, int64_t root)
@@ -321,6 +421,11 @@ int main(void)
     }
     device_loop(kron, 1, 3, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_LIST);
     device_loop(kron, 1, 2, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_AUTO);
+    for (int ndev = 2; ndev <= 4; ndev++) {
+        peer_search(kron, 1, ndev);
+        peer_search(dkron, 3, ndev);
+        peer_search(hand, 0, ndev);
+    }
     depth_limit(kron, 1);
     depth_limit(dkron, 3);
     reverse(dkron, 3);

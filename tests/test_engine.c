@@ -112,6 +112,8 @@ static void sweep(boxbfs_graph_t g, const int64_t *roots, int nroots)
                         o.contract = (boxbfs_contract_t)c;
                         o.wire = (boxbfs_wire_t)w;
                         o.visited = (boxbfs_visited_t)v;
+                        o.search_on = BOXBFS_SEARCH_ON_HOST;   /* host levels' books
+                                                                * (test_direction: peers) */
                         CHECK(run_one(g, &o, roots[ri], &t[c][w][v]));
                         CHECK(t[c][w][v].links_sum == t[c][w][v].total);
                     }
@@ -146,6 +148,8 @@ static void parents_modes(boxbfs_graph_t g, int64_t root, int devs_lo, int devs_
                     o.wire = (boxbfs_wire_t)w;
                     o.visited = visited;
                     o.direction = dir ? BOXBFS_SEARCH_TOP_DOWN : BOXBFS_SEARCH_AUTO;
+                    o.search_on = BOXBFS_SEARCH_ON_HOST;   /* the search across devices
+                                                            * delivers the parents */
                     o.parents = BOXBFS_PARENTS_KEEP;
                     CHECK(run_one(g, &o, root, &keep));
                     o.parents = BOXBFS_PARENTS_RECOMPUTE;

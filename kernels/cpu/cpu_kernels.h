@@ -47,6 +47,38 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
     return lo;
 }
 
+/* Devices that work in each other's memory (peers.c): a meeting
+ * (kernels.h bb_mail_half's protocol; BB_MEET_*), the abort word raised
+ * (the first code stays); remote vertex v won from frontier vertex u (a
+ * local id) appended to its owner's inbox region (sent[owner] counts them);
+ * source s's count vertices of this device's inbox taken at level (the
+ * first to arrive wins; next frontier, its count and arcs grow); this
+ * device's part of a bitmap into every other device's bitmap bits[o]. */
+int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int nvalues,
+                const uint64_t *v0, const uint64_t *v1, uint64_t *g0, uint64_t *g1);
+void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code);
+void bb_cpu_send(const bb_kstate_t *k, const bb_loop_peers_t *p, uint32_t v, uint32_t u,
+                 uint64_t *sent);
+void bb_cpu_take_inbox(const bb_kstate_t *k, const bb_loop_peers_t *p, int s, uint64_t count,
+                       int32_t level, uint32_t *next_frontier, uint64_t *next_p,
+                       uint64_t *next_arcs_p);
+void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_t *part);
+
+/* The device loop across devices (small_levels.c): the walk where it
+ * stopped, *status_p a failed meeting's BB_MEET_*. */
+bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *p, int *status_p);
+
+/* The top-down level of the device search across devices (expand.c): the
+ * atomic expand of count frontier vertices, remote winners straight into
+ * their owners' inboxes with their parents (bb_cpu_send). */
+void bb_cpu_expand_peers(const bb_kstate_t *k, const bb_loop_peers_t *p, uint64_t count,
+                         int32_t next_level, uint64_t *sent);
+
+/* The device search across devices (search_peers.c), bb_cpu_search's for
+ * several devices. */
+boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k, bb_search_t *s, uint64_t *first_rows,
+                                    uint32_t first);
+
 /* One device's device loop (small_levels.c), for the device search too. */
 bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_params_t *p,
                                         uint64_t count, uint64_t arcs);

@@ -43,15 +43,14 @@ boxbfs_status_t bb_cpu_raise_prefix(const bb_kstate_t *k, void *stream)
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
-                                     int expand, int32_t next_level)
+/* The atomic expand of count frontier vertices; remote winners to the
+ * outbox (peers NULL) or straight into their owners' inboxes. */
+static void expand_atomic(const bb_kstate_t *k, const bb_loop_peers_t *peers, uint64_t count,
+                          int32_t next_level, uint64_t *sent)
 {
-    uint64_t *count = k->counters + BB_CTR_SEND, next = k->counters[BB_CTR_NEXT];
-    uint64_t arcs = k->counters[BB_CTR_NEXT_ARCS], skipped = 0;
+    uint64_t next = k->counters[BB_CTR_NEXT], arcs = k->counters[BB_CTR_NEXT_ARCS], skipped = 0;
     uint32_t prefix = k->rank_prefix ? k->rank_prefix[1] : 0;
-    (void)stream;
-    (void)expand;   /* one host thread: load balancing does not apply */
-    for (uint64_t i = 0; i < frontier_count; i++) {
+    for (uint64_t i = 0; i < count; i++) {
         uint32_t u = k->frontier[i];
         int64_t first = prefix ? bb_row_past_prefix(k->columns, k->rank, k->offsets[u],
                                                     k->offsets[u + 1], prefix)
@@ -68,8 +67,12 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
                 arcs += bb_cpu_degree(k, v - k->lo);
                 continue;
             }
+            if (peers) {
+                bb_cpu_send(k, peers, v, u, sent);
+                continue;
+            }
             int o = bb_cpu_owner(k, v);
-            uint64_t slot = k->range_lo[o] + count[o]++;
+            uint64_t slot = k->range_lo[o] + sent[o]++;
             if (k->outbox_bits) k->outbox_bits[v >> 5] |= 1u << (v & 31);
             else k->outbox[slot] = (uint32_t)(v - k->range_lo[o]);
             if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
@@ -81,5 +84,19 @@ boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_
     if (prefix)
         BB_DEBUG(k->self, "top-down to level %d: visited prefix %u of %llu ranks, %llu arcs skipped",
                  next_level, prefix, (unsigned long long)k->n, (unsigned long long)skipped);
+}
+
+boxbfs_status_t bb_cpu_expand_atomic(const bb_kstate_t *k, void *stream, uint64_t frontier_count,
+                                     int expand, int32_t next_level)
+{
+    (void)stream;
+    (void)expand;   /* one host thread: load balancing does not apply */
+    expand_atomic(k, NULL, frontier_count, next_level, k->counters + BB_CTR_SEND);
     return BOXBFS_OK;
+}
+
+void bb_cpu_expand_peers(const bb_kstate_t *k, const bb_loop_peers_t *p, uint64_t count,
+                         int32_t next_level, uint64_t *sent)
+{
+    expand_atomic(k, p, count, next_level, sent);
 }

@@ -2,7 +2,7 @@
  * the cuda backend runs as one CUDA graph (kernels/cuda/search.cu), here in
  * a plain loop over the cpu kernels, with the same rules (bb_search_step,
  * bb_search_begin, bb_search_advance, bb_search_after_loop), so both
- * backends log the same rows. */
+ * backends log the same rows. Several devices: search_peers.c. */
 #include "config.h"
 
 #include <string.h>
@@ -16,6 +16,7 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
 {
     double t_first = bb_now_s();
     (void)cache;
+    if (k0->ndev > 1) return bb_cpu_search_peers(k0, s, first_rows, first);
     for (int step; (step = bb_search_step(s)) != BB_STEP_NONE;) {
         uint64_t *row = k0->level_log + (size_t)s->rows * BB_LOG_FIELDS;
         bb_kstate_t k = *k0;

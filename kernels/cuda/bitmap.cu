@@ -73,20 +73,20 @@ __global__ void __launch_bounds__(kThreads) search_unpack(const bb_search_dev *d
 }
 
 __global__ void __launch_bounds__(kThreads)
-    search_zero(const bb_search_dev *d, uint64_t nwords, int own)
+    search_zero(const bb_search_dev *d, uint64_t nwords, int own, uint64_t at)
 {
-    uint32_t *bitmap = own ? d->a.k.own_bits : d->a.k.frontier_bits;
+    uint32_t *bitmap = own ? d->a.k.own_bits : d->a.k.frontier_bits + at;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride)
         bitmap[w] = 0;
 }
 
 /* Grid-stride over the list in whole blocks, so every warp groups its lanes. */
-__global__ void __launch_bounds__(kThreads) search_pack(const bb_search_dev *d)
+__global__ void __launch_bounds__(kThreads) search_pack(const bb_search_dev *d, uint64_t at)
 {
     const uint64_t count = d->a.count, stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < count; base += stride)
-        pack_one(d->a.k.frontier, count, d->a.k.frontier_bits, base + threadIdx.x);
+        pack_one(d->a.k.frontier, count, d->a.k.frontier_bits + at, base + threadIdx.x);
 }
 
 }  // namespace
@@ -129,22 +129,24 @@ boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, ui
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own)
+boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own,
+                                    uint64_t at)
 {
     uint64_t nwords = (nloc + 31) / 32;
     if (nwords == 0) return BOXBFS_OK;
     search_zero<<<bb_cuda_grid_for<search_zero>(bb_cuda_blocks(nwords, kThreads), kThreads),
-                  kThreads, 0, s>>>(d, nwords, own);
+                  kThreads, 0, s>>>(d, nwords, own, at);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
+boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
+                                    uint64_t at)
 {
     if (nloc == 0) return BOXBFS_OK;
-    BB_CHECK(bb_cuda_search_zero(d, s, nloc, 0));
+    BB_CHECK(bb_cuda_search_zero(d, s, nloc, 0, at));
     search_pack<<<bb_cuda_grid_for<search_pack>(bb_cuda_blocks(nloc, kThreads), kThreads),
-                  kThreads, 0, s>>>(d);
+                  kThreads, 0, s>>>(d, at);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

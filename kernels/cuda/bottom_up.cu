@@ -149,9 +149,8 @@ int bottom_up_grid(uint64_t nloc)
 }
 
 /* Word per thread; the byte layout sets one byte per frontier bit. */
-__global__ void __launch_bounds__(kThreads)
-    mark_frontier(const uint32_t *frontier_bits, uint64_t nwords, uint64_t n, void *visited,
-                  int bits_layout)
+__device__ __forceinline__ void mark_body(const uint32_t *frontier_bits, uint64_t nwords,
+                                          uint64_t n, void *visited, int bits_layout)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride) {
@@ -167,6 +166,19 @@ __global__ void __launch_bounds__(kThreads)
             if (v < n) ((uint8_t *)visited)[v] = 1;
         }
     }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    mark_frontier(const uint32_t *frontier_bits, uint64_t nwords, uint64_t n, void *visited,
+                  int bits_layout)
+{
+    mark_body(frontier_bits, nwords, n, visited, bits_layout);
+}
+
+/* The device search's (the frontier bitmap read from d when it runs). */
+__global__ void __launch_bounds__(kThreads) search_mark(const bb_search_dev *d, uint64_t n)
+{
+    mark_body(d->a.k.frontier_bits, (n + 31) / 32, n, d->a.k.visited, d->a.k.visited_bits);
 }
 
 }  // namespace
@@ -202,6 +214,16 @@ boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s,
     if (nloc == 0) return BOXBFS_OK;
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>();
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n)
+{
+    const uint64_t nwords = (n + 31) / 32;
+    if (nwords == 0) return BOXBFS_OK;
+    search_mark<<<bb_cuda_grid_for<search_mark>(bb_cuda_blocks(nwords, kThreads), kThreads),
+                  kThreads, 0, s>>>(d, n);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -252,6 +252,13 @@ struct bb_search_dev {
     uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo) / 4096 + 1 */
     int32_t step;           /* the step running (BB_STEP_*) */
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
+    /* several devices (search_peers.cu): each source's list for this device
+     * (the top-down step's first meeting), when the step's own work before
+     * that meeting ended, its waits in meetings so far, and whether the
+     * bottom-up step packs its frontier first */
+    uint64_t got[BB_LOOP_MAX_DEV];
+    uint64_t t_own, wait_ns;
+    int32_t pack;
 };
 
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo;
@@ -262,9 +269,36 @@ boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
-/* zero own_bits (own = 1) or frontier_bits (own = 0); pack the list into frontier_bits */
-boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own);
-boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
+/* zero own_bits (own = 1) or frontier_bits from word `at` (own = 0); pack
+ * the list into frontier_bits from word at (this device's part: at = lo / 32
+ * on several devices, 0 on one) */
+boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int own,
+                                    uint64_t at);
+boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
+                                    uint64_t at);
 boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s);
+/* visited |= frontier_bits (all n vertices; bottom_up.cu) */
+boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n);
+/* several devices: the device loop across devices (small_levels.cu), its
+ * walk into d->loop; the top-down step's expand is bb_cuda_search_expand's
+ * (remote winners into their owners' inboxes) */
+boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s);
+
+/* The device search's branches (search.cu's switch); BB_BR_NONE: none runs. */
+enum {
+    BB_BR_LOOP, BB_BR_UNPACK_LOOP, BB_BR_TOP_DOWN, BB_BR_UNPACK_TOP_DOWN, BB_BR_BOTTOM_UP,
+    BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT, BB_BR_NONE = BB_BR_COUNT
+};
+
+/* The device search across devices (search_peers.cu): decide (one thread:
+ * closes the step that ran, meets the others, picks the next) and one
+ * branch's kernels, captured into search.cu's graph. */
+#if CUDART_VERSION >= 13000
+boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
+                                     cudaGraphConditionalHandle run,
+                                     cudaGraphConditionalHandle branch);
+boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
+                                     const bb_kstate_t *k, const bb_search_t *search);
+#endif
 
 #endif /* BB_CUDA_KERNELS_H */

@@ -90,12 +90,16 @@ struct FilterAppend {
  * update's work, without the round trip through the outbox), else counts it
  * in send_count[owner] and appends the owner-local id at range_lo[owner] +
  * its slot, or with outbox_bits sets v's bit there (its parent lid in
- * remote_parent where there is one: else recomputed after the search). */
+ * remote_parent where there is one: else recomputed after the search). The
+ * device search across devices (to_list) appends it and its parent's gid
+ * straight into the owner's inbox region for this device instead (peer
+ * memory: to_list[owner], to_parent[owner]). */
 struct AtomicVisit {
     void *visited;
     int bits, ndev, self;
     const uint64_t *range_lo;
     uint32_t *outbox, *outbox_parent, *remote_parent, *outbox_bits;
+    uint32_t *const *to_list, *const *to_parent;
     unsigned long long *send_count;
     int32_t *level;
     int64_t *pred;
@@ -150,6 +154,12 @@ struct AtomicVisit {
             if (win[j] && !own[j]) {
                 int o = bb_owner(range_lo, ndev, v[j]);
                 uint64_t lo = __ldg(range_lo + o);
+                if (to_list) {
+                    unsigned long long slot = bb_keyed_append(send_count, (unsigned)o);
+                    to_list[o][slot] = (uint32_t)(v[j] - lo);
+                    to_parent[o][slot] = (uint32_t)(this->lo + u[j]);
+                    continue;
+                }
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
                 if (outbox_bits) atomicOr(outbox_bits + (v[j] >> 5), 1u << (v[j] & 31));
                 else outbox[slot] = (uint32_t)(v[j] - lo);
@@ -164,7 +174,8 @@ __host__ __device__ inline AtomicVisit atomic_visit(const bb_kstate_t &k, int32_
 {
     unsigned long long *ctr = (unsigned long long *)k.counters;
     return AtomicVisit{k.visited, k.visited_bits, k.ndev, k.self, k.range_lo, k.outbox,
-                       k.outbox_parent, k.remote_parent, k.outbox_bits, ctr + BB_CTR_SEND,
+                       k.outbox_parent, k.remote_parent, k.outbox_bits, nullptr, nullptr,
+                       ctr + BB_CTR_SEND,
                        k.level, k.pred, k.next_frontier, k.next_bits, ctr + BB_CTR_NEXT,
                        ctr + BB_CTR_NEXT_ARCS, k.offsets, k.lo, k.hi, next_level};
 }
@@ -315,16 +326,28 @@ __device__ __forceinline__ Frontier search_frontier()
                     c_step.k.rank_prefix ? c_step.k.skip : nullptr};
 }
 
+/* The step's consumer: on several devices remote winners go straight into
+ * their owners' inboxes (the peers of the step's loop parameters). */
+__device__ __forceinline__ AtomicVisit search_visit()
+{
+    AtomicVisit a = atomic_visit(c_step.k, c_step.next_level);
+    if (c_step.k.ndev > 1) {
+        a.to_list = c_step.loop.peers.to;
+        a.to_parent = c_step.loop.peers.to_parent;
+    }
+    return a;
+}
+
 template <int K>
 __global__ void __launch_bounds__(kThreads, 4) search_binsearch()
 {
-    binsearch_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
+    binsearch_body<K>(search_frontier(), search_visit());
 }
 
 template <int K>
 __global__ void __launch_bounds__(kMpThreads) search_mergepath()
 {
-    mergepath_body<K>(search_frontier(), atomic_visit(c_step.k, c_step.next_level));
+    mergepath_body<K>(search_frontier(), search_visit());
 }
 
 template <int K>

@@ -15,7 +15,8 @@
  * where the frontier is a list. One conditional node per level: each costs
  * the device a few microseconds even when it runs nothing. The graph is
  * built and instantiated once per engine device (the engine keeps it in its
- * cache slot) and launched once per search. */
+ * cache slot) and launched once per search. Several devices: every device's
+ * graph runs at once, with search_peers.cu's decide and branches. */
 #include "config.h"
 
 #include <stdio.h>
@@ -27,10 +28,6 @@
 
 namespace {
 
-enum {   /* the switch's branches; NONE: none runs (no body has its index) */
-    BR_LOOP, BR_UNPACK_LOOP, BR_TOP_DOWN, BR_UNPACK_TOP_DOWN, BR_BOTTOM_UP, BR_PACK_BOTTOM_UP,
-    BR_COUNT, BR_NONE = BR_COUNT
-};
 
 struct Cache {
     int dev;
@@ -83,10 +80,10 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->t0 = bb_global_ns();
     s->span_ns = d->t0 - d->t_first;
     cudaGraphSetConditional(run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BR_LOOP + unpack
-                                    : step == BB_STEP_TOP_DOWN  ? BR_TOP_DOWN + unpack
-                                    : step == BB_STEP_BOTTOM_UP ? BR_BOTTOM_UP + pack
-                                                                : BR_NONE);
+    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
+                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + unpack
+                                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
+                                                                : BB_BR_NONE);
 }
 
 /* A conditional node of graph g after dep, with its size bodies in bodies. */
@@ -104,19 +101,21 @@ boxbfs_status_t add_conditional(cudaGraph_t g, cudaGraphNode_t dep, cudaGraphCon
     return BOXBFS_OK;
 }
 
-/* One branch's kernels, launched on c->build while it captures. */
+/* One branch's kernels, launched on c->build while it captures (several
+ * devices: search_peers.cu's). */
 boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_search_t *s)
 {
     const uint64_t nloc = k->hi - k->lo;
-    if (br == BR_UNPACK_LOOP || br == BR_UNPACK_TOP_DOWN)
+    if (k->ndev > 1) return bb_cuda_peers_branch(c->d, c->build, br, k, s);
+    if (br == BB_BR_UNPACK_LOOP || br == BB_BR_UNPACK_TOP_DOWN)
         BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
-    if (br == BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc));
+    if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
     switch (br) {
-    case BR_LOOP:
-    case BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build);
-    case BR_TOP_DOWN:
-    case BR_UNPACK_TOP_DOWN:
-        if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1));
+    case BB_BR_LOOP:
+    case BB_BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build);
+    case BB_BR_TOP_DOWN:
+    case BB_BR_UNPACK_TOP_DOWN:
+        if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1, 0));
         return bb_cuda_search_expand(c->d, c->build, k, s->expand);
     default: return bb_cuda_search_bottom_up(c->d, c->build, nloc);
     }
@@ -139,7 +138,7 @@ boxbfs_status_t capture(Cache *c, cudaGraph_t g, Fn fn)
 boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
     cudaGraphConditionalHandle run, branch;
-    cudaGraph_t loop_body = NULL, bodies[BR_COUNT];
+    cudaGraph_t loop_body = NULL, bodies[BB_BR_COUNT];
     cudaGraphNode_t in, loop, out_s, out_rows, dec;
     size_t one = 1;
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
@@ -151,18 +150,20 @@ boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
     BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&out_s, c->graph, &loop, 1, &c->h->s, &c->d->s,
                                            sizeof c->d->s, cudaMemcpyDeviceToHost));
     BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&out_rows, c->graph, &out_s, 1, c->first_rows,
-                                           k->level_log, (size_t)c->first * BB_LOG_FIELDS * 8,
+                                           k->level_log,
+                                           (size_t)c->first * BB_LOG_ROW(k->ndev) * 8,
                                            cudaMemcpyDeviceToHost));
-    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, loop_body, BR_NONE, 0));
+    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, loop_body, BB_BR_NONE, 0));
     BB_CHECK(capture(c, loop_body, [&] {
+        if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, run, branch);
         decide<<<1, 1, 0, c->build>>>(c->d, run, branch);
         BB_CUDA_LAUNCH_CHECK();
         return BOXBFS_OK;
     }));
     BB_CUDA_CHECK(cudaGraphGetNodes(loop_body, &dec, &one));   /* decide, the only node */
-    BB_CHECK(add_conditional(loop_body, dec, branch, cudaGraphCondTypeSwitch, BR_COUNT, &loop,
+    BB_CHECK(add_conditional(loop_body, dec, branch, cudaGraphCondTypeSwitch, BB_BR_COUNT, &loop,
                              bodies));
-    for (int br = 0; br < BR_COUNT; br++)
+    for (int br = 0; br < BB_BR_COUNT; br++)
         BB_CHECK(capture(c, bodies[br], [&] { return launch_branch(c, br, k, s); }));
     BB_CUDA_CHECK(cudaGraphInstantiate(&c->exec, c->graph, 0));
     BB_CUDA_CHECK(cudaGraphUpload(c->exec, c->build));
@@ -210,9 +211,10 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     cudaStream_t st = (cudaStream_t)stream;
     Cache *c;
     BB_CHECK(bb_cuda_bind(stream));
-    if (k->ndev != 1 || k->level_log == NULL || k->visited == NULL)
+    if (k->ndev > BB_LOOP_MAX_DEV || k->level_log == NULL || k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL,
-                            "cuda search: one device with visited and a level log only");
+                            "cuda search: at most %d devices, with visited and a level log",
+                            BB_LOOP_MAX_DEV);
     if (*cache == NULL) {
         Cache *made = NULL;
         boxbfs_status_t rc = open_cache(k, s, first_rows, first, &made);

@@ -17,19 +17,21 @@
  * Several devices (one kernel each, all launched with the same totals): a
  * thread claims a neighbour in visited as the atomic method does; an own
  * one joins the next frontier, a remote one is appended to its owner's
- * inbox region for this device (peer memory). Then the devices meet: the
- * leader stores, in every other device's mailbox, how many vertices it
- * sent there and a tag (after a system-scope fence), and waits for the same
- * from each; every device takes its inbox in source order; they meet again
- * with their next frontier's size and arcs, so that all decide on the same
- * sums. A leader that waits longer than timeout_ns (a peer never launched)
- * ends the loop with BB_LOOP_FAILED. */
+ * inbox region for this device (peer memory), with its parent's gid where
+ * the owner keeps the parents (the device search). Then the devices meet
+ * (meet.cuh): the leader stores, in every other device's mailbox, how many
+ * vertices it sent there, and waits for the same from each; every device
+ * takes its inbox in source order; they meet again with their next
+ * frontier's size and arcs, so that all decide on the same sums. A meeting
+ * that fails (the abort word raised, or a peer that never came) ends the
+ * loop with BB_LOOP_FAILED. The device search runs the same levels as one
+ * of its steps (search_peer_levels). */
 #include "config.h"
 
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
-#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/meet.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -45,18 +47,6 @@ struct RoundShared {   /* one block's round of the frontier */
     uint32_t scan[kThreads], u[kThreads];
     int64_t start[kThreads];
 };
-
-__device__ __forceinline__ void store_relaxed(uint64_t *p, uint64_t v)
-{
-    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-__device__ __forceinline__ uint64_t load_acquire(const uint64_t *p)
-{
-    uint64_t v;
-    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
 
 /* Every arc u -> v of the count frontier vertices in cur (local ids),
  * visit(v, u) with v's global id; the block's threads all call it. */
@@ -91,36 +81,6 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         }
         __syncthreads();   /* the round's shared arrays are free again */
     }
-}
-
-/* The leader's half of a meeting: value[o] (o != self) into word `at` of
- * o's mailbox slot for self, then the tag into word at - 1 (one system-scope
- * fence before all the tags: a release for every peer at once); then for
- * every other device o the same from o: got[o] = its word `at` (and got2[o]
- * its word at + 1 where got2 is given). false: some device never came. */
-__device__ bool meet(const bb_loop_peers_t &peers, int ndev, int self, int at,
-                     const uint64_t *value, const uint64_t *value2, uint64_t tag,
-                     uint64_t *got, uint64_t *got2, uint64_t timeout_ns)
-{
-    for (int o = 0; o < ndev; o++) {
-        if (o == self) continue;
-        uint64_t *slot = peers.mail[o] + (size_t)self * BB_MAIL_WORDS;
-        *(volatile uint64_t *)(slot + at) = value[o];
-        if (value2) *(volatile uint64_t *)(slot + at + 1) = value2[o];
-    }
-    __threadfence_system();
-    for (int o = 0; o < ndev; o++)
-        if (o != self) store_relaxed(peers.mail[o] + (size_t)self * BB_MAIL_WORDS + at - 1, tag);
-    const uint64_t t0 = bb_global_ns();
-    for (int o = 0; o < ndev; o++) {
-        if (o == self) continue;
-        const uint64_t *slot = peers.mail[self] + (size_t)o * BB_MAIL_WORDS;
-        for (unsigned spin = 0; load_acquire(slot + at - 1) != tag; spin++)
-            if ((spin & 1023u) == 1023u && bb_global_ns() - t0 > timeout_ns) return false;
-        got[o] = *(volatile const uint64_t *)(slot + at);
-        if (got2) got2[o] = *(volatile const uint64_t *)(slot + at + 1);
-    }
-    return true;
 }
 
 /* One device's levels from a frontier of count vertices and arcs (every
@@ -213,15 +173,19 @@ struct PeerShared {
     unsigned long long sent[3][BB_LOOP_MAX_DEV];   /* this level's list for each device */
     uint64_t got[BB_LOOP_MAX_DEV];                 /* each source's list for this device */
     uint64_t total_count, total_arcs;
-    int failed;
+    int status;                                    /* the last meeting's BB_MEET_* */
 };
 
-__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
-    peer_levels(bb_kstate_t k, bb_loop_params_t p)
+/* The levels across devices from p (every thread of the cluster calls it);
+ * the walk where they stopped, *status_p a failed meeting's BB_MEET_*. */
+__device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
+                                                          const bb_loop_params_t &p,
+                                                          int *status_p)
 {
     __shared__ RoundShared sh;
     __shared__ PeerShared s_own;
     __shared__ uint32_t *s_to[BB_LOOP_MAX_DEV];   /* p.peers.to, indexed without a local copy */
+    __shared__ uint32_t *s_to_parent[BB_LOOP_MAX_DEV];
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
@@ -232,9 +196,12 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
     bb_loop_walk_t w = bb_loop_begin(&p, p.count, p.arcs);
     uint64_t mine = p.peers.local_count, mine_arcs = p.peers.local_arcs;
-    uint64_t t_prev = leader ? bb_global_ns() : 0, t_expand = 0, t_meet = 0;   /* the leader's */
-    bool failed = false;
-    if (threadIdx.x < (unsigned)ndev) s_to[threadIdx.x] = p.peers.to[threadIdx.x];
+    uint64_t t_prev = leader ? bb_global_ns() : 0, t_expand = 0, wait = 0;   /* the leader's */
+    int status = BB_MEET_OK;
+    if (threadIdx.x < (unsigned)ndev) {
+        s_to[threadIdx.x] = p.peers.to[threadIdx.x];
+        s_to_parent[threadIdx.x] = p.peers.to_parent[threadIdx.x];
+    }
     if (leader) {
         s_own.next[0] = 0;
         s_own.arcs[0] = 0;
@@ -243,7 +210,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     cluster.sync();
     while (!bb_loop_stops(&p, &w)) {
         const unsigned slot = w.runs % 3;
-        const uint64_t tag = p.peers.tag + w.runs + 1;
+        const uint64_t tag = p.peers.tag + 2 * (uint64_t)w.runs;   /* two meetings per level */
         if (leader) {
             const unsigned after = (slot + 1) % 3;
             s_own.next[after] = 0;
@@ -263,34 +230,33 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
             const int o = bb_owner(k.range_lo, ndev, v);
             const unsigned long long at = atomicAdd(&S->sent[slot][o], 1ull);
             s_to[o][at] = (uint32_t)(v - __ldg(k.range_lo + o));
-            if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
+            if (s_to_parent[o]) s_to_parent[o][at] = (uint32_t)(lo + u);
+            else if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
         });
-        /* (1) this device's expansion is done; the leader's fence below
-         * publishes the lists it observed through this barrier (cumulativity:
-         * no fence per writing thread) */
+        /* (1) this device's expansion is done; the leader's fence in the
+         * meeting publishes the lists it observed through this barrier
+         * (cumulativity: no fence per writing thread) */
         cluster.sync();
         if (leader) {
             uint64_t sent[BB_LOOP_MAX_DEV];
             for (int o = 0; o < ndev; o++) sent[o] = S->sent[slot][o];
             t_expand = bb_global_ns();
-            s_own.failed = !meet(p.peers, ndev, self, 1, sent, NULL, tag, s_own.got, NULL,
-                                 p.peers.timeout_ns);
-            t_meet = bb_global_ns();
+            s_own.status = bb_meet(p.peers, ndev, self, tag + 1, 1, sent, nullptr, s_own.got,
+                                   nullptr);
+            wait = bb_global_ns() - t_expand;
         }
         cluster.sync();   /* (2) every list for this device has landed */
-        if (S->failed) {
-            failed = true;
-            break;
-        }
+        status = S->status;
+        if (status != BB_MEET_OK) break;
         for (int s = 0; s < ndev; s++) {   /* the first source to deliver a vertex is its parent's */
             if (s == self) continue;
             const uint64_t got = S->got[s];
-            const uint32_t *in = p.peers.from[s];
+            const uint32_t *in = p.peers.from[s], *in_parent = p.peers.from_parent[s];
             for (uint64_t i = (uint64_t)rank * kThreads + threadIdx.x; i < got;
                  i += (uint64_t)kBlocks * kThreads) {
                 const uint32_t lid = __ldcg(in + i);
                 if (atomicCAS((int *)k.level + lid, -1, w.level + 1) != -1) continue;
-                k.pred[lid] = -(int64_t)s - 2;
+                k.pred[lid] = in_parent ? (int64_t)__ldcg(in_parent + i) : -(int64_t)s - 2;
                 bb_mark(k.visited, k.visited_bits, (uint32_t)(lo + lid));
                 nxt[atomicAdd(S->next + slot, 1u)] = lid;
                 atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
@@ -305,8 +271,10 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                 next[o] = s_own.next[slot];
                 next_arcs[o] = s_own.arcs[slot];
             }
-            s_own.failed = !meet(p.peers, ndev, self, 3, next, next_arcs, tag, got, got_arcs,
-                                 p.peers.timeout_ns);
+            const uint64_t t_meet = bb_global_ns();
+            s_own.status = bb_meet(p.peers, ndev, self, tag + 2, 2, next, next_arcs, got, got_arcs);
+            const uint64_t now = bb_global_ns();
+            wait += now - t_meet;
             s_own.total_count = next[self];
             s_own.total_arcs = next_arcs[self];
             for (int o = 0; o < ndev; o++) {
@@ -314,22 +282,20 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                 s_own.total_count += got[o];
                 s_own.total_arcs += got_arcs[o];
             }
-            const uint64_t now = bb_global_ns();
             uint64_t *log = k.level_log + (size_t)w.runs * row;
             log[0] = w.count;
             log[1] = w.arcs;
             log[2] = now - t_prev;
             log[3] = mine;
             log[BB_LOG_EXPAND_NS] = t_expand - t_prev;
-            log[BB_LOG_MEET_NS] = t_meet - t_expand;
+            log[BB_LOG_MEET_NS] = wait;
+            log[BB_LOG_STEP] = BB_STEP_LOOP;
             for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = o == self ? 0 : S->sent[slot][o];
             t_prev = now;
         }
         cluster.sync();   /* (4) every device's next frontier is known here */
-        if (S->failed) {
-            failed = true;
-            break;
-        }
+        status = S->status;
+        if (status != BB_MEET_OK) break;
         bb_loop_advance(&w, S->total_count, S->total_arcs);
         mine = S->next[slot];
         mine_arcs = S->arcs[slot];
@@ -339,11 +305,30 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     }
     if (leader) {
         unsigned long long *ctr = (unsigned long long *)k.counters;
-        ctr[BB_CTR_EXPANDED] = failed ? BB_LOOP_FAILED : w.runs;
+        ctr[BB_CTR_EXPANDED] = status != BB_MEET_OK ? BB_LOOP_FAILED : w.runs;
         ctr[BB_CTR_NEXT] = mine;
         ctr[BB_CTR_NEXT_ARCS] = mine_arcs;
     }
+    *status_p = status;
     cluster.sync();   /* block 0's shared memory outlives every reader */
+    return w;
+}
+
+__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
+    peer_levels(bb_kstate_t k, bb_loop_params_t p)
+{
+    int status;
+    peer_levels_body(k, p, &status);
+}
+
+/* The device search's loop step across devices: its arguments in c_step,
+ * the walk where it stopped back to d. */
+__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
+    search_peer_levels(bb_search_dev *d)
+{
+    int status;
+    const bb_loop_walk_t w = peer_levels_body(c_step.k, c_step.loop, &status);
+    if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
 }  // namespace
@@ -367,6 +352,14 @@ boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s)
 {
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
     search_levels<<<kBlocks, kThreads, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s)
+{
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
+    search_peer_levels<<<kBlocks, kThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -78,6 +78,7 @@ _ENUMS = {
     "contract": _names(lib.boxbfs_contract_name, 3),
     "visited": _names(lib.boxbfs_visited_name, 2),
     "parents": _names(lib.boxbfs_parents_name, 3),
+    "search_on": _names(lib.boxbfs_search_on_name, 3),
     "wire": _names(lib.boxbfs_wire_name, 3),
     "exchange": _names(lib.boxbfs_exchange_name, 4),
     "expand": _names(lib.boxbfs_expand_name, 3),
@@ -314,6 +315,7 @@ def _report_dict(r, engine):
         "device_parents": [lib.boxbfs_parents_name(lib.boxbfs_engine_parents(engine, k)).decode()
                            for k in range(nd)],
         "wire": lib.boxbfs_wire_name(lib.boxbfs_engine_wire(engine)).decode(),
+        "strategy": lib.boxbfs_engine_strategy(engine).decode(),
         "total_bytes": r.total_bytes, "total_messages": r.total_messages,
         "phases": {_PHASES[p]: {"bytes": r.phase_bytes[p], "messages": r.phase_messages[p]}
                    for p in range(_lib.PHASE_COUNT)},
@@ -354,7 +356,8 @@ def bfs(graph, root, devices=1, backend=None, link_model=None, max_depth=None, *
     byte counts) or "cuda"; None: cuda when this machine has enough GPUs.
     link_model: "nvlink4" (default), "expether-2x10g", "25GB/s,5us", ...
     options (the names of boxbfs bfs --help): contract, visited, wire,
-    exchange, expand, direction, parents (strings); alpha, beta (floats).
+    exchange, expand, direction, parents, search_on (strings); alpha, beta
+    (floats).
     Returns a BfsResult."""
     h = _graph(graph)
     root = _integer("root", root)
@@ -370,7 +373,8 @@ def bfs(graph, root, devices=1, backend=None, link_model=None, max_depth=None, *
     if max_depth is not None:
         opts.max_depth = _integer("max_depth", max_depth)
     for key, value in options.items():
-        if key in ("contract", "visited", "wire", "exchange", "expand", "direction", "parents"):
+        if key in ("contract", "visited", "wire", "exchange", "expand", "direction", "parents",
+                   "search_on"):
             setattr(opts, key, _enum(key, value))
         elif key in ("alpha", "beta"):
             if not isinstance(value, numbers.Real) or isinstance(value, bool):

@@ -47,7 +47,8 @@ class EngineOptions(ctypes.Structure):
                 ("alpha", ctypes.c_double), ("beta", ctypes.c_double),
                 ("max_depth", ctypes.c_int), ("device_loop_arcs", ctypes.c_int64),
                 ("partition", ctypes.c_int), ("grid_rows", ctypes.c_int),
-                ("grid_cols", ctypes.c_int), ("parents", ctypes.c_int)]
+                ("grid_cols", ctypes.c_int), ("parents", ctypes.c_int),
+                ("search_on", ctypes.c_int)]
 
 
 class LevelReport(ctypes.Structure):
@@ -159,14 +160,14 @@ def _candidates():
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "boxbfs"], capture_output=True,
                                 text=True, check=True).stdout.strip()
         if libdir:
-            yield os.path.join(libdir, "libboxbfs.so.3")
+            yield os.path.join(libdir, "libboxbfs.so.8")
             yield os.path.join(libdir, "libboxbfs.so")
     except (OSError, subprocess.CalledProcessError):
         pass
     found = ctypes.util.find_library("boxbfs")
     if found:
         yield found
-    yield "libboxbfs.so.3"
+    yield "libboxbfs.so.8"
 
 
 def _load():
@@ -215,6 +216,7 @@ _PROTOTYPES = {
     "boxbfs_engine_device_name": (ctypes.c_char_p, [_P, ctypes.c_int]),
     "boxbfs_engine_parents": (ctypes.c_int, [_P, ctypes.c_int]),
     "boxbfs_engine_wire": (ctypes.c_int, [_P]),
+    "boxbfs_engine_strategy": (ctypes.c_char_p, [_P]),
     "boxbfs_engine_link_model": (ctypes.POINTER(LinkModel), [_P]),
     "boxbfs_engine_run": (_S, [_P, ctypes.c_int64, c_int64_p, c_int32_p,
                                ctypes.POINTER(ctypes.POINTER(SearchReport))]),
@@ -223,6 +225,7 @@ _PROTOTYPES = {
     "boxbfs_contract_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_visited_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_parents_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "boxbfs_search_on_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_wire_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_exchange_name": (ctypes.c_char_p, [ctypes.c_int]),
     "boxbfs_expand_name": (ctypes.c_char_p, [ctypes.c_int]),

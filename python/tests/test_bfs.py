@@ -112,10 +112,19 @@ def test_reference_matches_engine():
     r = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="bitmap")
     assert np.array_equal(lv, r.levels)
     # the remote parents recomputed after the search: same levels and gather traffic
-    k = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto", parents="keep")
+    k = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto", parents="keep",
+                   search_on="host")
     c = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto",
                    parents="recompute")
     assert r.report["wire"] == "bitmap" and k.report["wire"] == "auto"
+    assert k.report["strategy"] == "host-driven levels"
+    # the search on the devices, which meet in each other's memory: the same
+    # levels, each remote vertex sent with its parent, nothing gathered
+    d = boxbfs.bfs(g, 2, devices=4, backend="cpu", contract="atomic", wire="auto")
+    assert d.report["strategy"] == "device search across devices"
+    assert np.array_equal(lv, d.levels)
+    assert d.report["phases"]["parent_gather"]["bytes"] == 0
+    boxbfs.validate(g, 2, d.parents, d.levels)
     assert k.report["device_parents"] == ["keep"] * 4
     assert c.report["device_parents"] == ["recompute"] * 4
     assert np.array_equal(lv, c.levels)

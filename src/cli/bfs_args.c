@@ -58,6 +58,10 @@ static void bfs_usage(FILE *f)
         "                         during the search (4 bytes per vertex outside the device's\n"
         "                         range), or recomputed after it by a pass over the device's arcs;\n"
         "                         auto (default): kept where the memory plan fits, per device\n"
+        "  --search-on auto|device|host   where a search runs: on the devices without the host\n"
+        "                         between levels (one device, or several that meet in each other's\n"
+        "                         memory: --contract atomic, --exchange peer with peer access), or\n"
+        "                         host-driven levels; auto (default): on the devices where it can\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n"
         "  --whole-graph          one device per MPI rank: every rank loads the whole graph (default:\n"
         "                         each rank loads only its rows from kron: or a .bbcsr file)\n"
@@ -191,6 +195,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
     static const char *const expands[] = {"auto", "binsearch", "mergepath"};
     static const char *const directions[] = {"auto", "top-down", "bottom-up"};
     static const char *const parents[] = {"auto", "keep", "recompute"};
+    static const char *const places[] = {"auto", "device", "host"};
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
         int64_t n;
@@ -269,6 +274,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--parents");
             if (parse_enum("--parents", v, parents, 3, &iv)) return -1;
             a->eo.parents = (boxbfs_parents_t)iv;
+        } else if (OPT("--search-on")) {
+            NEED_VALUE("--search-on");
+            if (parse_enum("--search-on", v, places, 3, &iv)) return -1;
+            a->eo.search_on = (boxbfs_search_on_t)iv;
         } else if (OPT("--exchange")) {
             NEED_VALUE("--exchange");
             if ((strcmp(v, "nccl") == 0 && !have_nccl) || (strcmp(v, "mpi") == 0 && !have_mpi)) {

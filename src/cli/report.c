@@ -74,8 +74,8 @@ static void header(FILE *f, const bb_bfs_report_t *r)
             boxbfs_search_direction_name(o->direction), o->alpha, o->beta);
     if (o->max_depth < 0) fprintf(f, "none");
     else fprintf(f, "%d", o->max_depth);
-    if (o->devices == 1) fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
-    if (boxbfs_engine_device_search(r->engine)) fprintf(f, "  levels: on the device");
+    fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
+    fprintf(f, "  search: %s", boxbfs_engine_strategy(r->engine));
     if (boxbfs_engine_prefix_skip(r->engine)) fprintf(f, "  visited-prefix skip");
     fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
     if (r->relabel)
@@ -269,6 +269,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "validation", r->validation);
     /* the levels ran on the device, no host between them (README "The search on the device") */
     bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
+    bb_json_string(&j, "strategy", boxbfs_engine_strategy(r->engine));
     /* top-down levels skip the arcs into the visited prefix (README "Visited-prefix skip") */
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));
     /* the wire that ran: options.wire is what was asked (README "Memory plan") */
@@ -368,6 +369,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "relabel", r->relabel ? "degree" : "none");
     if (r->relabel) bb_json_int(&j, "relabel_stripes", r->stripes);
     bb_json_int(&j, "device_loop_arcs", o->device_loop_arcs);
+    bb_json_string(&j, "search_on", boxbfs_search_on_name(o->search_on));
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));   /* BOXBFS_PREFIX_SKIP */
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);

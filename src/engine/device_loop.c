@@ -212,8 +212,7 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
     p.peers.local_count = e->frontier_count[d];
     p.peers.local_arcs = e->frontier_arcs[d];
     p.peers.timeout_ns = PEER_TIMEOUT_NS;
-    p.peers.aborted = bb_engine_aborted;
-    p.peers.aborted_ctx = e;
+    p.peers.abort = e->abort_word;
     for (int o = 0; o < ndev; o++) {
         p.peers.mail[o] = e->devs[o].loop_mail;
         if (o == d) continue;
@@ -221,7 +220,7 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
         p.peers.from[o] = bb_engine_inbox_region(e, d, o);
     }
     BB_CHECK(run_loop(e, d, &D->k, &p, &runs));
-    D->loop_tag += runs;
+    D->loop_tag += 2 * runs;   /* two meetings per level */
     for (uint64_t i = 0; i < runs; i++) {
         int level = *level_p + (int)i;
         for (int o = 0; o < ndev; o++)

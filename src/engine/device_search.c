@@ -1,12 +1,17 @@
-/* The device search (kernels.h bb_search_t, README "The search on the
- * device"): one device with the atomic method runs its whole search without
- * the host, every level by the engine's rules (top-down, bottom-up, or the
- * device loop), and logs one row per level. The cuda backend runs it as one
- * CUDA graph launch (a while node over the levels), so a level costs no host
- * round trip; the cpu backend runs the same steps in a plain loop. The
- * engine then books the rows as if it had run the levels, and checks that
- * each one is the level its own rule expected: the same rows as the levels
- * driven from the host. */
+/* The device search (kernels.h bb_search_t; docs/architecture.md "Where a
+ * search runs"): the whole search without the host between levels, every
+ * level by the engine's rules (top-down, bottom-up, or the device loop),
+ * one row per level in the devices' logs. One device with the atomic
+ * method: one launch (the cuda backend: one CUDA graph with a while node
+ * over the levels; the cpu backend the same steps in a plain loop). Several
+ * devices of this process with peer access: every device runs it at once
+ * and they meet in each other's memory (kernels.h bb_loop_peers_t): a
+ * vertex found for another device goes with its parent into that device's
+ * inbox, a bottom-up frontier part into every device's bitmap, and the sums
+ * the rules read meet in mailboxes; nothing is gathered after the search.
+ * The engine then books the rows as if it had run the levels (the bytes
+ * every device stored into another's memory, from the counts it logged),
+ * and checks that each one is the level its own rule expected. */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -16,11 +21,43 @@
 #include "common/error.h"
 #include "common/timer.h"
 
+#define PEER_TIMEOUT_NS 10000000000ull   /* a device that has not come in 10 s failed */
+
 int bb_search_fits(const struct boxbfs_engine *e)
 {
+    if (e->search_peers) return 1;
     return e->ndev == 1 && e->nlocal == 1 && !e->grid && e->ops->kernels.search != NULL &&
            e->opts.contract == BOXBFS_CONTRACT_ATOMIC && e->opts.device_loop_arcs > 0 &&
-           e->devs[0].k.level_log != NULL && !e->devs[0].search_off;
+           e->opts.search_on != BOXBFS_SEARCH_ON_HOST && e->devs[0].k.level_log != NULL &&
+           !e->devs[0].search_off;
+}
+
+const char *bb_search_peers_refusal(const struct boxbfs_engine *e, int peer_ok)
+{
+    const boxbfs_engine_options_t *o = &e->opts;
+    if (e->nlocal != e->ndev) return "its devices are in several processes";
+    if (e->grid) return "the 2d partition runs its own levels";
+    if (e->ndev > BB_LOOP_MAX_DEV) return "it meets at most 8 devices";
+    if (o->contract != BOXBFS_CONTRACT_ATOMIC) return "it needs --contract atomic";
+    if (o->exchange != BOXBFS_EXCHANGE_PEER) return "it needs --exchange peer";
+    if (!peer_ok) return "some pair of devices has no peer access";
+    if (o->throttle) return "--throttle paces copies that the host issues";
+    if (o->wire == BOXBFS_WIRE_BITMAP) return "its lists carry parents, --wire bitmap has none";
+    if (o->parents == BOXBFS_PARENTS_RECOMPUTE)
+        return "its parents travel with the vertices (--parents recompute)";
+    if (o->device_loop_arcs <= 0) return "--device-loop 0 keeps every level on the host";
+    if (e->ops->kernels.search == NULL) return "the backend has no device search";
+    return NULL;
+}
+
+/* Device d's inbox region for source s (s != d): the vertices, or their
+ * parents (device_setup.c's layout: every source's vertices, then every
+ * source's parents, a region of d's range each). */
+static uint32_t *peer_inbox(boxbfs_engine_t e, int d, int s, int parents)
+{
+    uint64_t nloc = e->part.lo[d + 1] - e->part.lo[d];
+    size_t region = (size_t)(s - (s > d)) + (parents ? (size_t)(e->ndev - 1) : 0);
+    return e->devs[d].k.inbox + region * nloc;
 }
 
 /* Where the engine stands before level 0 (boxbfs_engine_run's totals). */
@@ -46,7 +83,30 @@ static bb_search_t search_start(const struct boxbfs_engine *e, const bb_kstate_t
     s.next_frontier = k->next_frontier;
     s.frontier_bits = k->frontier_bits;
     s.own_bits = k->own_bits;
+    s.fault_level = -1;
     return s;
+}
+
+/* Several devices: device d's peers, bitmaps and part of the frontier. */
+static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
+{
+    bb_loop_peers_t *p = &s->peers;
+    s->log_cap = bb_loop_log_rows(e->ndev);
+    s->mine = e->frontier_count[d];
+    s->mine_arcs = e->frontier_arcs[d];
+    p->tag = e->devs[d].loop_tag;
+    p->timeout_ns = PEER_TIMEOUT_NS;
+    p->abort = e->abort_word;
+    for (int o = 0; o < e->ndev; o++) {
+        p->mail[o] = e->devs[o].loop_mail;
+        s->bits[0][o] = e->devs[o].bits[0];
+        s->bits[1][o] = e->devs[o].bits[1];
+        if (o == d) continue;
+        p->to[o] = peer_inbox(e, o, d, 0);
+        p->to_parent[o] = peer_inbox(e, o, d, 1);
+        p->from[o] = peer_inbox(e, d, o, 0);
+        p->from_parent[o] = peer_inbox(e, d, o, 1);
+    }
 }
 
 /* Book the rows one call logged, from level *level_p: each must be the
@@ -73,14 +133,185 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
     return BOXBFS_OK;
 }
 
+/* Several devices: the bytes of level `level` (row i of every device's
+ * log) on each link, by what the step stored into peer memory: every
+ * meeting's tag and values (the lists' sizes before a top-down level's
+ * lists are taken, the barrier before a bottom-up level whose frontier was
+ * packed: the sizes phase; the next frontier's size and arcs: the
+ * termination phase), the lists of vertices and their parents (the
+ * frontier phase: 8 bytes a vertex, nothing is gathered after the search),
+ * a bottom-up level's bitmap parts (its own frontier where it packed it,
+ * and its next frontier); then the level's row, times and
+ * direction as the host levels book them (level.c). */
+static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i)
+{
+    int ndev = e->ndev;
+    size_t width = BB_LOG_ROW(ndev);
+    boxbfs_level_report_t *r = &e->traffic.levels[level];
+    int step = (int)e->devs[0].loop_log[(size_t)i * width + BB_LOG_STEP];
+    int bottom_up = step == BB_STEP_BOTTOM_UP;
+    int pack = bottom_up && e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP;
+    int64_t first = pack ? 8 : bottom_up ? 0 : 16;   /* the first meeting's bytes */
+    for (int s = 0; s < ndev; s++) {
+        const uint64_t *L = e->devs[s].loop_log + (size_t)i * width;
+        uint64_t x_ns = L[BB_LOG_EXPAND_NS], m_ns = L[BB_LOG_MEET_NS];
+        double t = (double)L[2] * 1e-9, x = (double)x_ns * 1e-9, m = (double)m_ns * 1e-9;
+        double u = L[2] > x_ns + m_ns ? (double)(L[2] - x_ns - m_ns) * 1e-9 : 0;
+        uint64_t words = (e->part.lo[s + 1] - e->part.lo[s] + 31) / 32;
+        r->frontier += (int64_t)L[3];
+        for (int d = 0; d < ndev; d++) {
+            size_t cell = (size_t)s * ndev + d;
+            uint64_t sent = bottom_up || d == s ? 0 : L[BB_LOG_SENT + d];
+            e->send_count[cell] = sent;
+            e->bytes[cell] = bottom_up ? (pack ? 2 : 1) * words * 4 : 8 * sent;
+            if (d == s) {
+                e->bytes[cell] = 0;
+                continue;
+            }
+            if (first) bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, first, 1);
+            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, d, 24, 1);
+            if (bottom_up) {
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER_BITMAP, level, s, d,
+                               (int64_t)e->bytes[cell], pack ? 2 : 1);
+                r->bitmap_messages += pack ? 2 : 1;
+            } else if (sent) {   /* each vertex and its parent */
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d,
+                               (int64_t)sent * 8, 1);
+                r->sent_vertices += (int64_t)sent;
+            }
+        }
+        e->traffic.level_devices[(size_t)level * ndev + s] = (boxbfs_level_device_t){
+            .frontier = (int64_t)L[3], .expand_s = x, .exchange_s = m, .update_s = u};
+        if (t > r->time_s) r->time_s = t;
+        if (x > r->expand_s) r->expand_s = x;
+        if (m > r->exchange_s) r->exchange_s = m;
+        if (u > r->update_s) r->update_s = u;
+    }
+    r->direction = bottom_up ? BOXBFS_SEARCH_BOTTOM_UP : BOXBFS_SEARCH_TOP_DOWN;
+    r->device_loop = step == BB_STEP_LOOP;
+    r->frontier_arcs = (int64_t)e->total_arcs;
+    r->unexplored_arcs = (int64_t)e->unexplored;
+    r->modeled_exchange_s = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
+}
+
+/* Several devices: every device's rows of the last call agree with each
+ * other and with the level the engine expects; book them from *level_p on
+ * (device 0's thread, while the others wait). */
+static boxbfs_status_t book_peers(boxbfs_engine_t e, int *level_p, const bb_search_t *s)
+{
+    size_t width = BB_LOG_ROW(e->ndev);
+    for (uint32_t i = 0; i < s->rows; i++) {
+        const uint64_t *L = e->devs[0].loop_log + (size_t)i * width, *N = L + width;
+        int level = *level_p + (int)i, step = (int)L[BB_LOG_STEP];
+        int dir = step == BB_STEP_BOTTOM_UP ? BOXBFS_SEARCH_BOTTOM_UP : BOXBFS_SEARCH_TOP_DOWN;
+        for (int d = 1; d < e->ndev; d++) {
+            const uint64_t *M = e->devs[d].loop_log + (size_t)i * width;
+            if (e->devs[d].loop_runs != (int64_t)s->rows || M[0] != L[0] || M[1] != L[1] ||
+                M[BB_LOG_STEP] != L[BB_LOG_STEP])
+                return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                    "device search across devices: at level %d device %d ran "
+                                    "step %llu on %llu vertices, device 0 step %llu on %llu",
+                                    level, d, (unsigned long long)M[BB_LOG_STEP],
+                                    (unsigned long long)M[0],
+                                    (unsigned long long)L[BB_LOG_STEP],
+                                    (unsigned long long)L[0]);
+        }
+        if (L[0] != e->total_frontier || L[1] != e->total_arcs || dir != e->dir)
+            return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                "device search across devices: level %d ran %s on %llu vertices "
+                                "(%llu arcs), the engine expected %s on %llu (%llu)", level,
+                                boxbfs_search_direction_name(dir), (unsigned long long)L[0],
+                                (unsigned long long)L[1], boxbfs_search_direction_name(e->dir),
+                                (unsigned long long)e->total_frontier,
+                                (unsigned long long)e->total_arcs);
+        book_peers_level(e, level, i);
+        BB_CHECK(bb_engine_advance(e, level, i + 1 < s->rows ? N[0] : s->w.count,
+                                   i + 1 < s->rows ? N[1] : s->w.arcs));
+    }
+    *level_p += (int)s->rows;
+    e->t_level = bb_now_s();
+    return BOXBFS_OK;
+}
+
+/* The message of a search that a failed meeting ended on device d. */
+static boxbfs_status_t peers_failure(int d, const bb_search_t *s)
+{
+    uint32_t code = s->abort_code;
+    int failed = (int)(code & ~BB_ABORT_TIMEOUT) - 1;
+    if (code & BB_ABORT_TIMEOUT)
+        return bb_error_set(BOXBFS_ERR_DEVICE,
+                            "device search across devices: device %d waited %.0f s in a meeting "
+                            "for another device and gave up (a device failed, or the devices' "
+                            "kernels cannot all run at once: try --search-on host)",
+                            failed, PEER_TIMEOUT_NS * 1e-9);
+    if (failed == d && s->fault_level >= 0)
+        return bb_error_set(BOXBFS_ERR_DEVICE,
+                            "injected fault (BOXBFS_FAULT=level:%d): device %d failed as it "
+                            "started level %d of the device search", s->fault_level, d,
+                            s->fault_level);
+    return bb_error_set(BOXBFS_ERR_DEVICE,
+                        "device search across devices: device %d failed; device %d stopped",
+                        failed, d);
+}
+
+/* Several devices: every device's thread runs its search at once (each
+ * call until the search is done or the logs are full: the same on every
+ * device), then device 0 books the rows while the others wait. */
+static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    bb_search_t s = search_start(e, &D->k);
+    size_t width = BB_LOG_ROW(e->ndev);
+    int level = 0;
+    peers_start(e, d, &s);
+    while (!e->done) {
+        boxbfs_status_t st;
+        s.rows = 0;
+        st = e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache,
+                                    D->loop_log, BB_LOOP_LOG_FIRST);
+        if (st != BOXBFS_OK) {
+            bb_engine_raise_abort(e, d);   /* the others stop waiting for this device */
+            return st;
+        }
+        if (s.aborted) return peers_failure(d, &s);
+        if (s.failed)
+            return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                "device search across devices: the device loop ran no level "
+                                "at level %d on device %d", level + (int)s.rows, d);
+        D->loop_tag = s.peers.tag;
+        D->loop_runs = s.rows;
+        if (s.rows > BB_LOOP_LOG_FIRST) {   /* the first came back with s */
+            size_t first = (size_t)BB_LOOP_LOG_FIRST * width;
+            BB_CHECK(e->ops->copy_d2h(D->dev, D->loop_log + first, D->k.level_log + first,
+                                      (s.rows - BB_LOOP_LOG_FIRST) * width * 8));
+            BB_CHECK(e->ops->sync(D->dev));
+        }
+        if (e->team->barrier(e)) return BOXBFS_OK;   /* every device's rows are here */
+        if (d == 0) BB_CHECK(book_peers(e, &level, &s));
+        if (e->team->barrier(e)) return BOXBFS_OK;   /* booked: e->done is set */
+        if (d != 0) level += (int)s.rows;
+        if (e->done != s.done)
+            return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                "device search across devices: stopped at level %d where the "
+                                "engine would not", level);
+    }
+    D->loop_runs = -1;
+    D->k.frontier = s.frontier;
+    D->k.next_frontier = s.next_frontier;
+    e->frontier_count[d] = s.mine;
+    e->frontier_arcs[d] = s.mine_arcs;
+    return BOXBFS_OK;
+}
+
 /* Where the backend cannot set the search up (kernels.h search: UNSUPPORTED
  * before anything ran), returns OK with e->done unset: the host drives the
- * levels from level 0 (device_main's loop). */
+ * levels from level 0 (device_main's loop); several devices: an error. */
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
     bb_search_t s = search_start(e, &D->k);
     int level = 0;
+    if (e->search_peers) return run_peers(e, d);
     while (!e->done) {
         double t0 = bb_now_s();
         boxbfs_status_t st;

@@ -33,7 +33,13 @@ static uint64_t range_of(const struct boxbfs_engine *e, int d)
 int bb_engine_lean_outbox(const struct boxbfs_engine *e)
 {
     return e->ndev > 1 && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
-           e->opts.wire != BOXBFS_WIRE_LIST;
+           e->opts.wire != BOXBFS_WIRE_LIST && !e->search_peers;
+}
+
+/* The device loop's level log (and mailbox where several devices meet). */
+static int loop_log(const struct boxbfs_engine *e)
+{
+    return e->ndev == 1 || bb_loop_across_devices(e) || e->search_peers;
 }
 
 /* The Visited array of every device (valid-flag, atomic): all n vertices. */
@@ -123,6 +129,11 @@ static void plan_exchange(const struct boxbfs_engine *e, int d, mem_plan_t *p)
     uint64_t n = (uint64_t)e->graph->n, nloc = p->nloc;
     int ndev = e->ndev, sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
     p->inbox_entries = ndev > 1 ? (uint64_t)ndev * nloc : 0;
+    if (e->search_peers) {   /* per other source its vertices and their parents, no outbox */
+        p->inbox_entries = 2 * (uint64_t)(ndev - 1) * nloc;
+        p->inbox = (size_t)p->inbox_entries * 4;
+        return;
+    }
     if (bb_engine_lean_outbox(e)) {
         uint64_t level = lean_inbox_entries(e, d), cap = bb_engine_gather_cap(e, d);
         p->outbox = (size_t)p->bitmap_words * 4 * 2;
@@ -166,10 +177,12 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
         p->in_arcs = (uint64_t)(e->in_offsets[hi] - e->in_offsets[lo]);
         p->in_graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->in_arcs * 4;
     }
-    if (e->bottom_up)      /* the frontier of all n vertices, and this device's next part */
+    if (e->search_peers && e->bottom_up)   /* two bitmaps of all n vertices */
+        p->bitmaps = (size_t)words32(n) * 4 * 2;
+    else if (e->bottom_up)   /* the frontier of all n vertices, and this device's next part */
         p->bitmaps = (size_t)words32(n) * 4 + (size_t)words32(p->nloc) * 4;
     p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
-    if (ndev == 1 || bb_loop_across_devices(e))   /* the device loop's log, its mailbox */
+    if (loop_log(e))   /* the device loop's log, its mailbox */
         p->state += (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8 +
                     (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
     if (bb_engine_prefix_skip(e, d))   /* rank, by_rank, skip, rank_prefix */
@@ -177,7 +190,9 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     /* bb_remote_slot: the parents of the remote vertices this device finds */
-    p->remote = ndev > 1 && parents == BOXBFS_PARENTS_KEEP ? (size_t)(n - p->nloc) * 4 : 0;
+    p->remote = ndev > 1 && parents == BOXBFS_PARENTS_KEEP && !e->search_peers
+                    ? (size_t)(n - p->nloc) * 4
+                    : 0;
     /* the sort's buffers (the atomic method needs none) */
     p->work = o->contract == BOXBFS_CONTRACT_ATOMIC ? 0 : (size_t)p->work_cap * 4 * 5 + 4;
     plan_exchange(e, d, p);
@@ -368,7 +383,12 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         k->in_offsets = k->offsets;
         k->in_columns = k->columns;
     }
-    if (p->bitmaps) {
+    if (p->bitmaps && e->search_peers) {
+        for (int b = 0; b < 2; b++)
+            BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &D->bits[b]));
+        k->frontier_bits = D->bits[0];
+        k->own_bits = D->bits[1] + k->lo / 32;
+    } else if (p->bitmaps) {
         BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &k->frontier_bits));
         BB_CHECK(dev_alloc(e, d, (size_t)words32(p->nloc) * 4, &k->own_bits));
     }
@@ -378,7 +398,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
     BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 4, &k->scan));
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
-    if (ndev == 1 || bb_loop_across_devices(e)) {
+    if (loop_log(e)) {
         size_t log = (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8;
         BB_CHECK(dev_alloc(e, d, log, &k->level_log));
         /* zeros: the first read-back takes BB_LOOP_LOG_FIRST rows, written or not */
@@ -424,7 +444,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     if (sorted) BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
     if (p->inbox_shared) k->inbox = k->nbr_parent;
     else if (p->inbox_entries) BB_CHECK(dev_alloc(e, d, (size_t)p->inbox_entries * 4, &k->inbox));
-    if (ndev > 1) place_gather(e, d, p);
+    if (ndev > 1 && !e->search_peers) place_gather(e, d, p);
     if (p->scratch) {
         BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
         k->scratch_bytes = p->scratch;
@@ -482,6 +502,23 @@ int bb_engine_list_fits(boxbfs_engine_t e, int d)
     return fits;
 }
 
+/* The search across devices: 1 where device d holds its layout (an inbox
+ * of vertices and parents per other source, two frontier bitmaps) within
+ * its free memory or --memory-limit, with the visited-prefix skip dropped
+ * if that is what it takes; 0 where it does not (or the plan fails:
+ * bb_engine_setup_device then says why). Leaves no mark. */
+int bb_engine_search_fits(boxbfs_engine_t e, int d)
+{
+    mem_plan_t p;
+    size_t free_b;
+    int skip_off = e->devs[d].skip_off;
+    int fits = free_memory(e, d, &free_b) != BOXBFS_OK ||
+               plan_fitting(e, d, BOXBFS_PARENTS_KEEP, free_b, &p) != BOXBFS_OK ||
+               p.total <= free_b;
+    e->devs[d].skip_off = skip_off;
+    return fits;
+}
+
 /* --parents auto: keep the remote parents where that plan fits the free
  * memory (or --memory-limit), else recompute them after the search. Where
  * memory is short the visited-prefix skip goes first: recomputing the
@@ -490,7 +527,7 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
 {
     mem_plan_t p;
     size_t free_b;
-    int parents = e->opts.parents;
+    int parents = e->search_peers ? BOXBFS_PARENTS_KEEP : e->opts.parents;   /* delivered */
     BB_CHECK(free_memory(e, d, &free_b));
     if (parents == BOXBFS_PARENTS_AUTO) {
         BB_CHECK(plan_fitting(e, d, BOXBFS_PARENTS_KEEP, free_b, &p));

@@ -112,12 +112,32 @@ boxbfs_status_t boxbfs_engine_device_order(boxbfs_engine_t e, int *ids_p, int n)
     return BOXBFS_OK;
 }
 
-static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
+/* Peer access between every pair of this process's devices (enabled where
+ * possible): *ok_p = 0 and the first pair without it in *a_p, *b_p where
+ * some pair has none. BOXBFS_DISABLE_PEER=1 pretends none has (tests). */
+static boxbfs_status_t enable_peers(boxbfs_engine_t e, int *ok_p, int *a_p, int *b_p)
 {
-    int ndev = e->ndev;
-    size_t cells = (size_t)ndev * (size_t)ndev;
     const char *env = getenv("BOXBFS_DISABLE_PEER");
     int no_peer = env != NULL && strcmp(env, "1") == 0;
+    *ok_p = 1;
+    for (int a = e->first; a < e->first + e->nlocal; a++)
+        for (int b = e->first; b < e->first + e->nlocal; b++) {
+            int ok = 0;
+            if (a == b) continue;
+            if (!no_peer) BB_CHECK(e->ops->enable_peer(e->handles[a], e->handles[b], &ok));
+            if (!ok && *ok_p) {
+                *ok_p = 0;
+                *a_p = a;
+                *b_p = b;
+            }
+        }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
+{
+    int ndev = e->ndev, ok = 1, a = 0, b = 0;
+    size_t cells = (size_t)ndev * (size_t)ndev;
     e->xchg = (bb_exchange_t){.ndev = ndev, .run = bb_exchange_leftright, .ops = e->ops,
                               .devs = e->handles, .barrier = &e->barrier,
                               .traffic = &e->traffic,
@@ -128,19 +148,12 @@ static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
         /* the communicators open once every process's setup succeeded */
         e->xchg.run = bb_exchange_nccl;
     } else if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
-        for (int a = 0; a < ndev; a++)
-            for (int b = 0; b < ndev; b++) {
-                int ok = 1;
-                if (a == b) continue;
-                /* BOXBFS_DISABLE_PEER=1 pretends peer access is missing (tests) */
-                if (no_peer) ok = 0;
-                else BB_CHECK(e->ops->enable_peer(e->handles[a], e->handles[b], &ok));
-                if (!ok && !e->xchg.staged) {
-                    BB_WARN(-1, "no peer access %d -> %d: using the host-staged exchange "
-                                "(--exchange host)", a, b);
-                    e->xchg.staged = 1;
-                }
-            }
+        BB_CHECK(enable_peers(e, &ok, &a, &b));
+        if (!ok) {
+            BB_WARN(-1, "no peer access %d -> %d: using the host-staged exchange "
+                        "(--exchange host)", a, b);
+            e->xchg.staged = 1;
+        }
     } else {
         e->xchg.staged = 1;
     }
@@ -243,12 +256,60 @@ static boxbfs_status_t choose_wire(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
+/* Where the search runs (boxbfs_search_on_t): on several devices at once
+ * where they can meet in each other's memory, with the abort word they
+ * poll; --search-on device where that cannot be says why. */
+static boxbfs_status_t choose_search(boxbfs_engine_t e)
+{
+    int ok = 1, a = 0, b = 0;
+    const char *why;
+    if (e->ndev > 1 && e->nlocal == e->ndev && e->opts.exchange == BOXBFS_EXCHANGE_PEER)
+        BB_CHECK(enable_peers(e, &ok, &a, &b));
+    why = bb_search_peers_refusal(e, ok);
+    if (e->opts.search_on == BOXBFS_SEARCH_ON_DEVICE) {
+        if (e->ndev == 1 && (e->opts.contract != BOXBFS_CONTRACT_ATOMIC ||
+                             e->opts.device_loop_arcs <= 0 || e->grid))
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "--search-on device needs --contract atomic, the device loop "
+                                "on (--device-loop > 0) and the 1d partition");
+        if (e->ndev > 1 && why)
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "--search-on device: the search cannot run on these %d devices "
+                                "at once: %s", e->ndev, why);
+        if (e->ndev > 1 && !ok)
+            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                                "--search-on device: device %d has no peer access to device %d",
+                                a, b);
+    }
+    e->search_peers = e->ndev > 1 && why == NULL && e->opts.search_on != BOXBFS_SEARCH_ON_HOST;
+    for (int d = 0; e->search_peers && d < e->ndev; d++) {
+        if (bb_engine_search_fits(e, d)) continue;
+        if (e->opts.search_on == BOXBFS_SEARCH_ON_DEVICE)
+            return bb_error_set(BOXBFS_ERR_DEVICE_MEMORY,
+                                "--search-on device: device %d cannot hold the search across "
+                                "devices (an inbox of vertices and parents per other device)%s; "
+                                "try more devices or --search-on auto", d,
+                                e->opts.device_memory_limit ? " under --memory-limit" : "");
+        BB_WARN(-1, "device %d cannot hold the search across devices (an inbox of vertices and "
+                    "parents per other device)%s: the host drives the levels", d,
+                e->opts.device_memory_limit ? " under --memory-limit" : "");
+        e->search_peers = 0;
+    }
+    if (e->ndev > 1 && e->nlocal == e->ndev) {   /* devices that may meet: their abort word */
+        BB_CHECK(e->ops->host_alloc(e->handles[0], sizeof *e->abort_word,
+                                    (void **)&e->abort_word));
+        *e->abort_word = 0;
+    }
+    return BOXBFS_OK;
+}
+
 /* Open this process's devices, plan, check and set up each, and the
  * exchange. Every process agrees on the opening before the wire is chosen
  * (a collective that a failed process would never reach). */
 static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
     BB_CHECK(e->team->agree(e, open_local(e)));
+    BB_CHECK(choose_search(e));
     BB_CHECK(choose_wire(e));
     for (int d = 0; d < e->ndev; d++) e->devs[d].parents = BOXBFS_PARENTS_KEEP;   /* 2d: kept */
     for (int d = e->first; d < e->first + e->nlocal; d++)
@@ -282,6 +343,7 @@ static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_optio
         {"exchange", (unsigned)o->exchange, BOXBFS_EXCHANGE_NCCL},
         {"expand method", (unsigned)o->expand, BOXBFS_EXPAND_MERGEPATH},
         {"parents mode", (unsigned)o->parents, BOXBFS_PARENTS_RECOMPUTE},
+        {"search place", (unsigned)o->search_on, BOXBFS_SEARCH_ON_HOST},
     };
     for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
         if (enums[i].value > enums[i].max)
@@ -422,6 +484,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     /* communicators first: they use the devices' contexts and streams */
     if (e->xchg.nccl) bb_nccl_ops_ptr->close(e->xchg.nccl);
     bb_grid2d_free(e);
+    if (e->abort_word) e->ops->host_free(e->handles[0], e->abort_word);
     for (int d = 0; e->devs && d < e->ndev; d++) {
         bb_engine_dev_t *D = &e->devs[d];
         if (D->search_cache) e->ops->kernels.search_free(D->search_cache);
@@ -475,6 +538,14 @@ int boxbfs_engine_device_search(boxbfs_engine_t e)
     return e != NULL && bb_search_fits(e);
 }
 
+const char *boxbfs_engine_strategy(boxbfs_engine_t e)
+{
+    if (e == NULL) return "";
+    if (e->grid) return "2d";
+    if (!bb_search_fits(e)) return "host-driven levels";
+    return e->ndev > 1 ? "device search across devices" : "device search";
+}
+
 int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
 {
     if (e == NULL || e->grid) return 0;
@@ -494,6 +565,14 @@ boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)
     return (boxbfs_parents_t)e->devs[device].parents;
 }
 
+void bb_engine_raise_abort(boxbfs_engine_t e, int d)
+{
+    uint32_t none = 0;
+    if (e->abort_word)   /* the first failure stays: it names the device that failed */
+        __atomic_compare_exchange_n(e->abort_word, &none, (uint32_t)d + 1, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE);
+}
+
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
 {
     pthread_mutex_lock(&e->fail_lock);
@@ -504,8 +583,6 @@ void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
     pthread_mutex_unlock(&e->fail_lock);
     e->team->fail(e);
 }
-
-int bb_engine_aborted(void *ctx) { return bb_barrier_aborted(&((boxbfs_engine_t)ctx)->barrier); }
 
 int boxbfs_engine_device_count(boxbfs_engine_t e) { return e ? e->ndev : 0; }
 

@@ -61,6 +61,8 @@ typedef struct {
                                       not fit this device: it runs without (device_setup.c) */
     int skips;                     /* its rows are ranked: it runs with the skip (every
                                       rank learns the others' in the team's describe) */
+    uint32_t *bits[2];             /* the search across devices: the frontier bitmaps (n bits
+                                      each; bb_search_t.bits) */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
@@ -111,6 +113,11 @@ struct boxbfs_engine {
     boxbfs_search_report_t report;
     struct bb_grid2d *grid;     /* --partition 2d (engine2d.c); NULL for 1D */
     uint32_t *skip_order;       /* the visited-prefix skip's degree order during setup */
+    /* The search runs on every device of this process at once, and they
+     * meet in each other's memory (device_search.c; bb_search_peers_refusal
+     * says where it cannot); the abort word they poll (host memory). */
+    int search_peers;
+    uint32_t *abort_word;
 };
 
 /* What differs between "all devices in this process" (bb_team_threads) and
@@ -189,12 +196,13 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
  * layout within its memory (the parents recomputed and the skip dropped if
  * need be), 0 where it cannot (engine.c then takes --wire auto). */
 int bb_engine_list_fits(boxbfs_engine_t e, int d);
+/* The search across devices (e->search_peers): 1 where device d holds its
+ * layout within its memory (the visited-prefix skip dropped if need be). */
+int bb_engine_search_fits(boxbfs_engine_t e, int d);
 /* Record a device thread's failure (the first one wins) and abort the barrier. */
 void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
 /* The parent-gather phase for device self (engine/gather.c). */
 boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self);
-/* 1 once the search was aborted (ctx: the engine); for the cpu device loop. */
-int bb_engine_aborted(void *ctx);
 
 /* level.c, for the device loop: device d's counters to its host copy (and
  * sync); where device d takes source o's message; termination, totals and
@@ -241,6 +249,11 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
  * booked (e->done left unset where the backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
+/* Why the search cannot run on these several devices at once (a phrase
+ * for a message), NULL where it can; peer_ok: every pair has peer access. */
+const char *bb_search_peers_refusal(const struct boxbfs_engine *e, int peer_ok);
+/* Device d failed: every device's wait in a meeting ends (the abort word). */
+void bb_engine_raise_abort(boxbfs_engine_t e, int d);
 /* Whether device d's rows are ranked for the visited-prefix skip
  * (device_setup.c; kstate rank_prefix). */
 int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d);

@@ -438,7 +438,10 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
-    if (bb_search_fits(e)) BB_CHECK_GOTO(bb_search_run(e, d), st, out);   /* to the end */
+    if (bb_search_fits(e)) {   /* to the end */
+        BB_CHECK_GOTO(bb_search_run(e, d), st, out);
+        if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;
+    }
     for (int level = 0; !e->done; level++) {
         uint64_t fcount = e->frontier_count[d], runs = 0;
         int dir = e->dir, packed = e->prev_dir == BOXBFS_SEARCH_BOTTOM_UP;
@@ -500,13 +503,16 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
                                       e->frontier_arcs), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;
     }
-    if (e->ndev > 1) BB_CHECK_GOTO(bb_engine_gather(e, d), st, out);
+    if (e->ndev > 1 && !e->search_peers) BB_CHECK_GOTO(bb_engine_gather(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
     BB_CHECK_GOTO(copy_results(e, d), st, out);
     BB_CHECK_GOTO(e->team->finish(e, d), st, out);
 out:
-    if (st != BOXBFS_OK) bb_engine_fail(e, st);
+    if (st != BOXBFS_OK) {
+        bb_engine_raise_abort(e, d);
+        bb_engine_fail(e, st);
+    }
     return BOXBFS_OK;
 }
 
@@ -561,6 +567,7 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
     e->gather_modeled_s = 0;
     memset(&e->report, 0, sizeof e->report);
     bb_barrier_reset(&e->barrier);
+    if (e->abort_word) __atomic_store_n(e->abort_word, 0, __ATOMIC_RELEASE);
     bb_traffic_reset(&e->traffic);
     BB_CHECK_GOTO(bb_traffic_level(&e->traffic, 0), st, out);
     e->traffic.levels[0].direction = e->dir;   /* the row stays as is with --max-depth 0 */

@@ -102,6 +102,11 @@ const char *boxbfs_parents_name(boxbfs_parents_t v)
     return v == BOXBFS_PARENTS_KEEP ? "keep" : v == BOXBFS_PARENTS_RECOMPUTE ? "recompute" : "auto";
 }
 
+const char *boxbfs_search_on_name(boxbfs_search_on_t v)
+{
+    return v == BOXBFS_SEARCH_ON_DEVICE ? "device" : v == BOXBFS_SEARCH_ON_HOST ? "host" : "auto";
+}
+
 /* ---- 2D partition (README "2D partition") ---- */
 const char *boxbfs_partition_name(boxbfs_partition_t v)
 {

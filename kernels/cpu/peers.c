@@ -1,0 +1,83 @@
+/* Devices emulated by host threads that work in each other's memory, as the
+ * GPUs do over peer access (the device loop and the device search across
+ * devices): a vertex won for another device goes straight into its inbox
+ * (with its parent where the owner keeps it), a bitmap part into every
+ * other device's copy, and the devices meet in each other's mailboxes with
+ * the GPUs' protocol (kernels.h, bb_mail_half): values, then the tag with
+ * release; then each other device's tag with acquire, and its values. A wait
+ * polls the abort word, so one device's failure ends every wait. */
+#include "config.h"
+
+#include <sched.h>
+#include <string.h>
+
+#include "common/timer.h"
+#include "kernels/cpu/cpu_kernels.h"
+
+void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code)
+{
+    uint32_t none = 0;
+    if (p->abort)   /* the first failure stays: it names the device that failed */
+        __atomic_compare_exchange_n(p->abort, &none, code, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int nvalues,
+                const uint64_t *v0, const uint64_t *v1, uint64_t *g0, uint64_t *g1)
+{
+    double t0 = bb_now_s();
+    for (int o = 0; o < ndev; o++) {
+        uint64_t *half = bb_mail_half(p->mail[o], self, tag);
+        if (o == self) continue;
+        if (nvalues > 0) half[1] = v0[o];
+        if (nvalues > 1) half[2] = v1[o];
+        __atomic_store_n(half, tag, __ATOMIC_RELEASE);
+    }
+    for (int o = 0; o < ndev; o++) {
+        const uint64_t *half = bb_mail_half(p->mail[self], o, tag);
+        if (o == self) continue;
+        while (__atomic_load_n(half, __ATOMIC_ACQUIRE) != tag) {
+            if (p->abort && __atomic_load_n(p->abort, __ATOMIC_ACQUIRE) != 0)
+                return BB_MEET_ABORTED;
+            if (bb_now_s() - t0 > (double)p->timeout_ns * 1e-9) {
+                bb_cpu_raise_abort(p, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
+                return BB_MEET_TIMEOUT;
+            }
+            sched_yield();   /* the device threads may share cores */
+        }
+        if (nvalues > 0) g0[o] = half[1];
+        if (nvalues > 1) g1[o] = half[2];
+    }
+    return BB_MEET_OK;
+}
+
+void bb_cpu_send(const bb_kstate_t *k, const bb_loop_peers_t *p, uint32_t v, uint32_t u,
+                 uint64_t *sent)
+{
+    int o = bb_cpu_owner(k, v);
+    uint64_t slot = sent[o]++;
+    p->to[o][slot] = (uint32_t)(v - k->range_lo[o]);
+    if (p->to_parent[o]) p->to_parent[o][slot] = (uint32_t)(k->lo + u);
+    else if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
+}
+
+void bb_cpu_take_inbox(const bb_kstate_t *k, const bb_loop_peers_t *p, int s, uint64_t count,
+                       int32_t level, uint32_t *next_frontier, uint64_t *next_p,
+                       uint64_t *next_arcs_p)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        uint32_t lid = p->from[s][i];
+        if (k->level[lid] != -1) continue;
+        k->level[lid] = level;
+        k->pred[lid] = p->from_parent[s] ? (int64_t)p->from_parent[s][i] : -(int64_t)s - 2;
+        bb_cpu_visit(k, k->lo + lid);
+        next_frontier[(*next_p)++] = lid;
+        *next_arcs_p += bb_cpu_degree(k, lid);
+    }
+}
+
+void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_t *part)
+{
+    uint64_t words = (k->hi - k->lo + 31) / 32;
+    for (int o = 0; o < k->ndev; o++)
+        if (o != k->self) memcpy(bits[o] + k->lo / 32, part, words * 4);
+}

@@ -1,0 +1,272 @@
+/* The device search across devices on the GPUs (docs/architecture.md "Where
+ * a search runs"): search.cu's graph on every device at once, no host
+ * between levels; the devices work in each other's memory over peer access
+ * and meet in each other's mailboxes (meet.cuh). This file holds what
+ * differs from one device: decide and the branches.
+ *   decide (one thread): closes the step that ran (a top-down or bottom-up
+ *     step meets the others with its part of the next frontier, size and
+ *     arcs; the loop's last meeting did so already), logs the row, picks
+ *     the next step by the engine's rules, sets its arguments;
+ *   loop: [unpack] the device loop across devices (small_levels.cu);
+ *   top-down: [unpack] the atomic expand (expand.cu: remote winners go
+ *     straight into their owners' inboxes with their parents), meet (each
+ *     list's size), take the inboxes;
+ *   bottom-up: [pack this device's part of the frontier bitmap, store it
+ *     into every other device's copy, meet], mark the frontier visited, the
+ *     bottom-up step (bottom_up.cu) into this device's part of the other
+ *     bitmap, store that part into every other device's.
+ * The cpu backend runs the same steps (kernels/cpu/search_peers.c), so both
+ * log the same rows and book the same bytes. */
+#include "config.h"
+
+#include "kernels/cuda/meet.cuh"
+
+#if CUDART_VERSION >= 13000
+
+namespace {
+
+constexpr int kThreads = 256;
+
+/* A failed meeting's end of the search (its BB_MEET_* in status). */
+__device__ void stop(bb_search_t *s, int status)
+{
+    s->aborted = status;
+    s->abort_code = s->peers.abort ? *(volatile uint32_t *)s->peers.abort : 0;
+}
+
+__global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
+                             cudaGraphConditionalHandle branch)
+{
+    bb_search_t *s = &d->s;
+    bb_kstate_t *k = &d->a.k;
+    const int ndev = k->ndev, self = k->self;
+    const size_t width = BB_LOG_ROW(ndev);
+    const uint64_t at = k->lo / 32;
+    unsigned long long *ctr = (unsigned long long *)k->counters;
+    const uint64_t now = bb_global_ns();
+    if (d->step == BB_STEP_NONE) {
+        d->t_first = now;
+    } else if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
+        const uint32_t runs = d->loop.runs;
+        if (ctr[BB_CTR_EXPANDED] == BB_LOOP_FAILED) {
+            const uint32_t code = s->peers.abort ? *(volatile uint32_t *)s->peers.abort : 0;
+            stop(s, code & BB_ABORT_TIMEOUT ? BB_MEET_TIMEOUT : BB_MEET_ABORTED);
+        } else {
+            bb_search_after_loop(s, &d->loop);
+            s->mine = ctr[BB_CTR_NEXT];
+            s->mine_arcs = ctr[BB_CTR_NEXT_ARCS];
+            s->peers.tag += 2 * (uint64_t)runs;
+        }
+    } else if (!s->aborted) {   /* a top-down or bottom-up step: the level's end */
+        uint64_t next[BB_LOOP_MAX_DEV], arcs[BB_LOOP_MAX_DEV];
+        uint64_t got[BB_LOOP_MAX_DEV] = {0}, got_arcs[BB_LOOP_MAX_DEV] = {0};
+        for (int o = 0; o < ndev; o++) {
+            next[o] = ctr[BB_CTR_NEXT];
+            arcs[o] = ctr[BB_CTR_NEXT_ARCS];
+        }
+        const uint64_t waited = d->wait_ns;
+        const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 2, next, arcs, got, got_arcs);
+        const uint64_t met = bb_global_ns();
+        if (st != BB_MEET_OK) {
+            stop(s, st);
+        } else {
+            uint64_t total = next[self], total_arcs = arcs[self];
+            uint64_t *row = d->log + (size_t)s->rows * width;
+            for (int o = 0; o < ndev; o++) {
+                if (o == self) continue;
+                total += got[o];
+                total_arcs += got_arcs[o];
+            }
+            row[0] = s->w.count;
+            row[1] = s->w.arcs;
+            row[2] = met - d->t0;
+            row[3] = s->mine;
+            row[BB_LOG_EXPAND_NS] = d->step == BB_STEP_BOTTOM_UP ? now - d->t0 - waited
+                                                                  : d->t_own - d->t0;
+            row[BB_LOG_MEET_NS] = waited + (met - now);
+            row[BB_LOG_STEP] = (uint64_t)d->step;
+            for (int o = 0; o < ndev; o++)
+                row[BB_LOG_SENT + o] =
+                    d->step == BB_STEP_TOP_DOWN && o != self ? ctr[BB_CTR_SEND_COUNT(o)] : 0;
+            bb_peers_advance(s, d->step, total, total_arcs, next[self], arcs[self]);
+        }
+    }
+    int step = bb_search_step(s);
+    if (step != BB_STEP_NONE && s->fault_level == s->w.level) {   /* tests: this device fails */
+        bb_raise_abort(s->peers, (uint32_t)self + 1);
+        s->aborted = BB_MEET_ABORTED;
+        s->abort_code = (uint32_t)self + 1;
+        step = BB_STEP_NONE;
+    }
+    int pack = 0;
+    const int unpack = step != BB_STEP_NONE && bb_peers_begin(s, step, &pack);
+    for (size_t i = 0; i < BB_CTR_COUNT(ndev); i++) ctr[i] = 0;
+    k->frontier = s->frontier;
+    k->next_frontier = s->next_frontier;
+    k->next_bits = nullptr;
+    if (step == BB_STEP_BOTTOM_UP) {   /* the frontier's bitmap; the next one's part here */
+        k->frontier_bits = s->bits[s->parity][self];
+        k->own_bits = s->bits[s->parity ^ 1][self] + at;
+    } else if (unpack) {   /* the part search_unpack makes the list of */
+        k->own_bits = s->bits[s->parity][self] + at;
+    }
+    if (step == BB_STEP_TOP_DOWN && k->rank_prefix) {   /* search_prefix raises [1] from [0] */
+        k->rank_prefix[0] = k->rank_prefix[1];
+        if (bb_prefix_raises(s->w.arcs, k->n)) k->rank_prefix[1] = (uint32_t)k->n;
+    }
+    d->a.count = s->mine;
+    d->a.next_level = s->w.level + 1;
+    d->a.expand = s->expand;
+    d->a.loop = bb_search_loop_params(s);   /* the top-down step's consumer reads its peers */
+    k->level_log = d->log + (size_t)s->rows * width;
+    d->pack = pack;
+    d->wait_ns = 0;
+    d->t_own = 0;
+    d->step = step;
+    d->t0 = bb_global_ns();
+    s->span_ns = d->t0 - d->t_first;
+    cudaGraphSetConditional(run, step != BB_STEP_NONE);
+    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
+                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + unpack
+                                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
+                                                                : BB_BR_NONE);
+}
+
+/* The top-down step's meeting: each list's size for its owner; what every
+ * source sent here into d->got (zeros where the meeting failed). */
+__global__ void meet_sizes(bb_search_dev *d)
+{
+    bb_search_t *s = &d->s;
+    const int ndev = d->a.k.ndev, self = d->a.k.self;
+    const unsigned long long *ctr = (const unsigned long long *)d->a.k.counters;
+    uint64_t sent[BB_LOOP_MAX_DEV], got[BB_LOOP_MAX_DEV] = {0};
+    const uint64_t t = bb_global_ns();
+    for (int o = 0; o < ndev; o++) sent[o] = o == self ? 0 : ctr[BB_CTR_SEND_COUNT(o)];
+    d->t_own = t;
+    const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 1, sent, nullptr, got, nullptr);
+    d->wait_ns += bb_global_ns() - t;
+    if (st != BB_MEET_OK) {
+        stop(s, st);
+        for (int o = 0; o < ndev; o++) got[o] = 0;
+    }
+    for (int o = 0; o < ndev; o++) d->got[o] = got[o];
+}
+
+/* The packing bottom-up step's meeting: every part of the frontier is here. */
+__global__ void meet_parts(bb_search_dev *d)
+{
+    bb_search_t *s = &d->s;
+    const uint64_t t = bb_global_ns();
+    const int st = bb_meet(s->peers, d->a.k.ndev, d->a.k.self, ++s->peers.tag, 0, nullptr,
+                           nullptr, nullptr, nullptr);
+    d->wait_ns += bb_global_ns() - t;
+    if (st != BB_MEET_OK) stop(s, st);
+}
+
+/* Every source's list for this device (d->got of them): the first to claim
+ * a vertex gives it its level and its parent (a gid), and it joins the next
+ * frontier (one atomic per warp; its arcs summed per block). */
+__global__ void __launch_bounds__(kThreads) take_inboxes(const bb_search_dev *d)
+{
+    const bb_kstate_t &k = d->a.k;
+    const int ndev = k.ndev, self = k.self;
+    const int32_t level = d->a.next_level;
+    unsigned long long *ctr = (unsigned long long *)k.counters;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    __shared__ bb_block_sum arcs_acc;
+    arcs_acc.begin();
+    for (int o = 0; o < ndev; o++) {
+        if (o == self) continue;
+        const uint64_t got = d->got[o];
+        const uint32_t *in = d->s.peers.from[o], *in_parent = d->s.peers.from_parent[o];
+        for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < got; base += stride) {
+            const uint64_t i = base + threadIdx.x;   /* (the loop is block-uniform) */
+            uint32_t lid = 0;
+            bool fresh = false;
+            if (i < got) {
+                lid = __ldcg(in + i);
+                fresh = atomicCAS((int *)k.level + lid, -1, level) == -1;
+                if (fresh) {
+                    k.pred[lid] = (int64_t)__ldcg(in_parent + i);
+                    bb_mark(k.visited, k.visited_bits, (uint32_t)(k.lo + lid));
+                }
+            }
+            const unsigned long long slot = bb_warp_append(ctr + BB_CTR_NEXT, fresh ? 1u : 0u);
+            if (fresh) k.next_frontier[slot] = lid;
+            bb_warp_add(&arcs_acc.value, fresh ? bb_degree(k.offsets, lid) : 0ull);
+        }
+    }
+    arcs_acc.end(ctr + BB_CTR_NEXT_ARCS);
+}
+
+/* This device's part (words words from word at) of bitmap b (the frontier,
+ * or with next the one the bottom-up step wrote) into every other device's
+ * bitmap b: consecutive threads, consecutive words. */
+__global__ void __launch_bounds__(kThreads) push_part(const bb_search_dev *d, int next,
+                                                      uint64_t words, uint64_t at)
+{
+    const bb_search_t &s = d->s;
+    const int ndev = d->a.k.ndev, self = d->a.k.self, b = next ? s.parity ^ 1 : s.parity;
+    const uint32_t *part = s.bits[b][self] + at;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
+        const uint32_t x = part[w];
+        for (int o = 0; o < ndev; o++)
+            if (o != self) s.bits[b][o][at + w] = x;
+    }
+}
+
+boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, uint64_t at)
+{
+    const uint64_t words = (nloc + 31) / 32;
+    if (words == 0) return BOXBFS_OK;
+    push_part<<<bb_cuda_grid_for<push_part>(bb_cuda_blocks(words, kThreads), kThreads), kThreads,
+                0, s>>>(d, next, words, at);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+}  // namespace
+
+boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
+                                     cudaGraphConditionalHandle run,
+                                     cudaGraphConditionalHandle branch)
+{
+    decide_peers<<<1, 1, 0, s>>>(d, run, branch);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
+                                     const bb_kstate_t *k, const bb_search_t *search)
+{
+    const uint64_t nloc = k->hi - k->lo, at = k->lo / 32;
+    if (branch == BB_BR_UNPACK_LOOP || branch == BB_BR_UNPACK_TOP_DOWN)
+        BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
+    switch (branch) {
+    case BB_BR_LOOP:
+    case BB_BR_UNPACK_LOOP: return bb_cuda_search_peer_loop(d, s);
+    case BB_BR_TOP_DOWN:
+    case BB_BR_UNPACK_TOP_DOWN:
+        BB_CHECK(bb_cuda_search_expand(d, s, k, search->expand));
+        meet_sizes<<<1, 1, 0, s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+        if (nloc == 0) return BOXBFS_OK;
+        take_inboxes<<<bb_cuda_grid_for<take_inboxes>(bb_cuda_blocks(nloc, kThreads), kThreads),
+                       kThreads, 0, s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+        return BOXBFS_OK;
+    default:
+        if (branch == BB_BR_PACK_BOTTOM_UP) {
+            BB_CHECK(bb_cuda_search_pack(d, s, nloc, at));
+            BB_CHECK(push(d, s, 0, nloc, at));
+            meet_parts<<<1, 1, 0, s>>>(d);
+            BB_CUDA_LAUNCH_CHECK();
+        }
+        BB_CHECK(bb_cuda_search_mark(d, s, k->n));
+        BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc));
+        return push(d, s, 1, nloc, at);
+    }
+}
+
+#endif
