@@ -332,8 +332,8 @@ __device__ __forceinline__ AtomicVisit search_visit()
 {
     AtomicVisit a = atomic_visit(c_step.k, c_step.next_level);
     if (c_step.k.ndev > 1) {
-        a.to_list = c_step.loop.peers.to;
-        a.to_parent = c_step.loop.peers.to_parent;
+        a.to_list = c_step.peers->to;
+        a.to_parent = c_step.peers->to_parent;
     }
     return a;
 }

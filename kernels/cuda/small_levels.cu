@@ -240,8 +240,9 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
         if (leader) {
             uint64_t sent[BB_LOOP_MAX_DEV];
             for (int o = 0; o < ndev; o++) sent[o] = S->sent[slot][o];
+            const bb_loop_peers_t peers = p.peers;   /* p may be __constant__: no address */
             t_expand = bb_global_ns();
-            s_own.status = bb_meet(p.peers, ndev, self, tag + 1, 1, sent, nullptr, s_own.got,
+            s_own.status = bb_meet(peers, ndev, self, tag + 1, 1, sent, nullptr, s_own.got,
                                    nullptr);
             wait = bb_global_ns() - t_expand;
         }
@@ -271,8 +272,9 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
                 next[o] = s_own.next[slot];
                 next_arcs[o] = s_own.arcs[slot];
             }
+            const bb_loop_peers_t peers = p.peers;
             const uint64_t t_meet = bb_global_ns();
-            s_own.status = bb_meet(p.peers, ndev, self, tag + 2, 2, next, next_arcs, got, got_arcs);
+            s_own.status = bb_meet(peers, ndev, self, tag + 2, 2, next, next_arcs, got, got_arcs);
             const uint64_t now = bb_global_ns();
             wait += now - t_meet;
             s_own.total_count = next[self];
