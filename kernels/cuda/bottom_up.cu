@@ -132,12 +132,13 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
     bottom_up_body(k, next_level);
 }
 
-/* The device search's: its arguments in c_step (cuda_kernels.h bb_search_args). */
-__constant__ bb_search_args c_step;
+/* The device search's: its arguments in c_steps[slot] (cuda_kernels.h
+ * bb_search_args; slot: the engine device). */
+__constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
-__global__ void __launch_bounds__(kThreads) search_bottom_up()
+__global__ void __launch_bounds__(kThreads) search_bottom_up(unsigned slot)
 {
-    bottom_up_body(c_step.k, c_step.next_level);
+    bottom_up_body(c_steps[slot].k, c_steps[slot].next_level);
 }
 
 /* Grid of a bottom-up step over nloc vertices: a warp per word, as many
@@ -209,11 +210,13 @@ extern "C" boxbfs_status_t bb_cuda_mark_frontier(const bb_kstate_t *k, void *str
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc)
+boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
+                                         unsigned slot)
 {
     if (nloc == 0) return BOXBFS_OK;
-    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
-    search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>();
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
+                                          cudaMemcpyDeviceToDevice, s));
+    search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>(slot);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -266,11 +266,14 @@ struct bb_search_dev {
 };
 
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo;
+ * slot: the engine device, whose copy of the arguments the hot kernels read
+ * from their file's __constant__ array; the expand takes it from k->self;
  * the top-down step takes k's expand_k and, where k has the visited-prefix
  * skip (rank_prefix), raises it first; expand: the engine's option). */
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
                                       const bb_kstate_t *k, int expand);
-boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
+boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
+                                         unsigned slot);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
 /* zero own_bits (own = 1) or frontier_bits from word `at` (own = 0); pack
@@ -280,13 +283,13 @@ boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint
                                     uint64_t at);
 boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                     uint64_t at);
-boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s);
+boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot);
 /* visited |= frontier_bits (all n vertices; bottom_up.cu) */
 boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n);
 /* several devices: the device loop across devices (small_levels.cu), its
  * walk into d->loop; the top-down step's expand is bb_cuda_search_expand's
  * (remote winners into their owners' inboxes) */
-boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s);
+boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot);
 
 /* The device search's branches (search.cu's switch); BB_BR_NONE: none runs. */
 enum {

@@ -316,38 +316,41 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
     }
 }
 
-/* The producers with their arguments in c_step (cuda_kernels.h bb_search_args). */
-__constant__ bb_search_args c_step;
+/* The producers with their arguments in c_steps[slot] (cuda_kernels.h
+ * bb_search_args; slot: the engine device, since logical devices of one GPU
+ * share its constant memory). */
+__constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
-__device__ __forceinline__ Frontier search_frontier()
+__device__ __forceinline__ Frontier search_frontier(unsigned slot)
 {
-    return Frontier{c_step.k.frontier, c_step.k.offsets, c_step.k.columns, c_step.k.scan,
-                    (uint32_t)c_step.count, expand_mode(c_step.expand), c_step.k.expand_f0,
-                    c_step.k.rank_prefix ? c_step.k.skip : nullptr};
+    const bb_search_args &c = c_steps[slot];
+    return Frontier{c.k.frontier, c.k.offsets, c.k.columns, c.k.scan, (uint32_t)c.count,
+                    expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr};
 }
 
 /* The step's consumer: on several devices remote winners go straight into
  * their owners' inboxes (the peers of the step's loop parameters). */
-__device__ __forceinline__ AtomicVisit search_visit()
+__device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
 {
-    AtomicVisit a = atomic_visit(c_step.k, c_step.next_level);
-    if (c_step.k.ndev > 1) {
-        a.to_list = c_step.peers->to;
-        a.to_parent = c_step.peers->to_parent;
+    const bb_search_args &c = c_steps[slot];
+    AtomicVisit a = atomic_visit(c.k, c.next_level);
+    if (c.k.ndev > 1) {
+        a.to_list = c.peers->to;
+        a.to_parent = c.peers->to_parent;
     }
     return a;
 }
 
 template <int K>
-__global__ void __launch_bounds__(kThreads, 4) search_binsearch()
+__global__ void __launch_bounds__(kThreads, 4) search_binsearch(unsigned slot)
 {
-    binsearch_body<K>(search_frontier(), search_visit());
+    binsearch_body<K>(search_frontier(slot), search_visit(slot));
 }
 
 template <int K>
-__global__ void __launch_bounds__(kMpThreads) search_mergepath()
+__global__ void __launch_bounds__(kMpThreads) search_mergepath(unsigned slot)
 {
-    mergepath_body<K>(search_frontier(), search_visit());
+    mergepath_body<K>(search_frontier(slot), search_visit(slot));
 }
 
 template <int K>
@@ -356,7 +359,9 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
 {
     const int mode = expand_mode(expand);
     const int grid = bb_cuda_grid_for<search_scan_tiles>(scan_tiles_of(nloc), kScanThreads);
-    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
+    const unsigned slot = (unsigned)k->self;
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
+                                          cudaMemcpyDeviceToDevice, s));
     if (k->rank_prefix) {
         raise_prefix<<<bb_cuda_persistent_grid<raise_prefix>(kPrefixThreads), kPrefixThreads, 0,
                        s>>>(prefix_args(*k));
@@ -370,12 +375,12 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
     BB_CUDA_LAUNCH_CHECK();
     if (mode != MODE_MERGEPATH) {
         search_binsearch<K><<<bb_cuda_persistent_grid<search_binsearch<K>>(kThreads), kThreads, 0,
-                              s>>>();
+                              s>>>(slot);
         BB_CUDA_LAUNCH_CHECK();
     }
     if (mode != MODE_BINSEARCH) {
         search_mergepath<K><<<bb_cuda_persistent_grid<search_mergepath<K>>(kMpThreads),
-                              kMpThreads, 0, s>>>();
+                              kMpThreads, 0, s>>>(slot);
         BB_CUDA_LAUNCH_CHECK();
     }
     return BOXBFS_OK;

@@ -112,12 +112,12 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
     switch (br) {
     case BB_BR_LOOP:
-    case BB_BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build);
+    case BB_BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build, 0);
     case BB_BR_TOP_DOWN:
     case BB_BR_UNPACK_TOP_DOWN:
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1, 0));
         return bb_cuda_search_expand(c->d, c->build, k, s->expand);
-    default: return bb_cuda_search_bottom_up(c->d, c->build, nloc);
+    default: return bb_cuda_search_bottom_up(c->d, c->build, nloc, 0);
     }
 }
 

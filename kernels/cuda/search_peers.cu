@@ -245,7 +245,7 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
         BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
     switch (branch) {
     case BB_BR_LOOP:
-    case BB_BR_UNPACK_LOOP: return bb_cuda_search_peer_loop(d, s);
+    case BB_BR_UNPACK_LOOP: return bb_cuda_search_peer_loop(d, s, (unsigned)k->self);
     case BB_BR_TOP_DOWN:
     case BB_BR_UNPACK_TOP_DOWN:
         BB_CHECK(bb_cuda_search_expand(d, s, k, search->expand));
@@ -264,7 +264,7 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
             BB_CUDA_LAUNCH_CHECK();
         }
         BB_CHECK(bb_cuda_search_mark(d, s, k->n));
-        BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc));
+        BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->self));
         return push(d, s, 1, nloc, at);
     }
 }

@@ -154,15 +154,17 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                       p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
 }
 
-/* The device search's loop step: its arguments in c_step (cuda_kernels.h
- * bb_search_args), the walk where it stopped back to d. */
-__constant__ bb_search_args c_step;
+/* The device search's loop step: its arguments in c_steps[slot]
+ * (cuda_kernels.h bb_search_args; slot: the engine device, since logical
+ * devices of one GPU share its constant memory), the walk where it stopped
+ * back to d. */
+__constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
-    search_levels(bb_search_dev *d)
+    search_levels(bb_search_dev *d, unsigned slot)
 {
-    const bb_loop_walk_t w = one_device_levels(c_step.k, c_step.loop, c_step.loop.count,
-                                               c_step.loop.arcs);
+    const bb_search_args &c = c_steps[slot];
+    const bb_loop_walk_t w = one_device_levels(c.k, c.loop, c.loop.count, c.loop.arcs);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
@@ -326,10 +328,10 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
 /* The device search's loop step across devices: its arguments in c_step,
  * the walk where it stopped back to d. */
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
-    search_peer_levels(bb_search_dev *d)
+    search_peer_levels(bb_search_dev *d, unsigned slot)
 {
     int status;
-    const bb_loop_walk_t w = peer_levels_body(c_step.k, c_step.loop, &status);
+    const bb_loop_walk_t w = peer_levels_body(c_steps[slot].k, c_steps[slot].loop, &status);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
@@ -350,18 +352,20 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s)
+boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
-    search_levels<<<kBlocks, kThreads, 0, s>>>(d);
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
+                                          cudaMemcpyDeviceToDevice, s));
+    search_levels<<<kBlocks, kThreads, 0, s>>>(d, slot);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s)
+boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &d->a, sizeof d->a, 0, cudaMemcpyDeviceToDevice, s));
-    search_peer_levels<<<kBlocks, kThreads, 0, s>>>(d);
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
+                                          cudaMemcpyDeviceToDevice, s));
+    search_peer_levels<<<kBlocks, kThreads, 0, s>>>(d, slot);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
