@@ -3,93 +3,48 @@
  * visited layout x direction (top-down, bottom-up, auto) on kron:14, a
  * directed kron:12 and a hand graph with isolated vertices gives
  * trees that pass the Graph500 validator with the reference levels, and the
- * same traffic (totals, phases, link matrix, per-level rows) as the cpu
- * backend with the same options. Built with NCCL, --exchange nccl with every
- * contraction x wire (visited alternating, every expand) gives the same trees
- * and the traffic of the peer exchange (= the cpu backend's). Three engine
- * devices on GPU 0 run every contraction with parents kept and recomputed
- * against the cpu backend the same way. Bad device ids
- * and a too small memory limit fail with their own status and a message,
- * without leaking; so does NCCL's refusal of a GPU given twice. */
+ * same traffic (totals, phases and links with their messages, per level its
+ * row and its bytes per link: books.h) as the cpu backend with the same
+ * options. Built with NCCL, --exchange nccl with every contraction x wire
+ * (visited alternating, every expand) gives the same trees and the books of
+ * the cpu backend's host-staged exchange (both run host-driven levels on
+ * several devices: books_reference_options). Three engine devices on GPU 0
+ * run every contraction with parents kept and recomputed against the cpu
+ * backend the same way. Bad device ids and a too small memory limit fail
+ * with their own status and a message, without leaking; so does NCCL's
+ * refusal of a GPU given twice.
+ *
+ * The work is cut into parts (one graph, device count and contraction each)
+ * spread over GPU_ENGINE_SHARDS (default 8) processes that run at once,
+ * balanced by the parts' engine runs: with no arguments the test starts
+ * itself once per shard (--shard K/S runs shard K of S alone) and fails if
+ * any shard fails. A difference is named by field, level and link.
+ * GPU_ENGINE_DRY_RUN=N runs every part on the cpu backend as if there were
+ * N GPUs, against itself (the test's own plumbing, where there is no GPU). */
 #include "config.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "boxbfs.h"
+#include "books.h"
 #include "check.h"
 
 #define NROOTS 3
+
+/* the backend under test: cuda, or cpu in a dry run */
+static boxbfs_backend_t gpu_backend = BOXBFS_BACKEND_CUDA;
 
 typedef struct {
     boxbfs_graph_t g;
     int64_t roots[NROOTS];
     int32_t *ref_level[NROOTS];
 } case_t;
-
-/* What a search reports about traffic, copied out of the engine. */
-typedef struct {
-    int64_t total, messages, reached, phase[BOXBFS_PHASE_COUNT], phase_msg[BOXBFS_PHASE_COUNT];
-    int nlevels, levels, ndev;
-    int64_t *link, *link_msg;
-    boxbfs_level_report_t *lv;
-} snap_t;
-
-static void snap_free(snap_t *s)
-{
-    free(s->link);
-    free(s->link_msg);
-    free(s->lv);
-}
-
-static int snap_take(snap_t *s, const boxbfs_search_report_t *r, int ndev)
-{
-    size_t cells = (size_t)ndev * (size_t)ndev;
-    memset(s, 0, sizeof *s);
-    s->total = r->total_bytes;
-    s->messages = r->total_messages;
-    s->reached = r->reached;
-    memcpy(s->phase, r->phase_bytes, sizeof s->phase);
-    memcpy(s->phase_msg, r->phase_messages, sizeof s->phase_msg);
-    s->nlevels = r->nlevels;
-    s->levels = r->levels;
-    s->ndev = ndev;
-    s->link = malloc(cells * 8);
-    s->link_msg = malloc(cells * 8);
-    s->lv = malloc((size_t)(r->nlevels > 0 ? r->nlevels : 1) * sizeof *s->lv);
-    if (!s->link || !s->link_msg || !s->lv) {
-        snap_free(s);
-        return 0;
-    }
-    memcpy(s->link, r->link_bytes, cells * 8);
-    memcpy(s->link_msg, r->link_messages, cells * 8);
-    memcpy(s->lv, r->level_reports, (size_t)r->nlevels * sizeof *s->lv);
-    return 1;
-}
-
-/* Every count the engine reports is a property of the algorithm: equal. */
-static int snap_equal(const snap_t *a, const snap_t *b)
-{
-    size_t cells = (size_t)a->ndev * (size_t)a->ndev;
-    if (a->total != b->total || a->messages != b->messages || a->reached != b->reached ||
-        a->nlevels != b->nlevels || a->levels != b->levels ||
-        memcmp(a->phase, b->phase, sizeof a->phase) != 0 ||
-        memcmp(a->phase_msg, b->phase_msg, sizeof a->phase_msg) != 0 ||
-        memcmp(a->link, b->link, cells * 8) != 0 ||
-        memcmp(a->link_msg, b->link_msg, cells * 8) != 0)
-        return 0;
-    for (int l = 0; l < a->nlevels; l++) {
-        const boxbfs_level_report_t *x = &a->lv[l], *y = &b->lv[l];
-        if (x->level != y->level || x->frontier != y->frontier ||
-            x->sent_vertices != y->sent_vertices || x->bytes != y->bytes ||
-            x->messages != y->messages || x->bitmap_messages != y->bitmap_messages ||
-            x->direction != y->direction || x->frontier_arcs != y->frontier_arcs ||
-            x->device_loop != y->device_loop ||
-            x->unexplored_arcs != y->unexplored_arcs)
-            return 0;
-    }
-    return 1;
-}
 
 static const char *describe(const boxbfs_engine_options_t *o)
 {
@@ -104,33 +59,32 @@ static const char *describe(const boxbfs_engine_options_t *o)
     return buf;
 }
 
-/* The cpu backend's reports for the case's roots with these options (the
- * expand method does not change them). Returns 0 on failure, snaps freed. */
-static int cpu_reports(const case_t *c, const boxbfs_engine_options_t *opts, snap_t *snaps)
+/* The cpu backend's books for the case's roots with these options (the
+ * expand method does not change them; --exchange nccl is checked against
+ * the host-staged exchange: books.h, books_reference_options). Returns 0
+ * on failure, books freed. */
+static int cpu_reports(const case_t *c, const boxbfs_engine_options_t *opts, books_t *books)
 {
     boxbfs_engine_options_t o = *opts;
     boxbfs_engine_t e = NULL;
     const boxbfs_search_report_t *r;
     int taken = 0;
-    o.backend = BOXBFS_BACKEND_CPU;
-    o.device_ids = NULL;
-    /* NCCL moves the same messages as the left-right schedule: same counts */
-    if (o.exchange == BOXBFS_EXCHANGE_NCCL) o.exchange = BOXBFS_EXCHANGE_PEER;
+    books_reference_options(&o);
     CHECK_OK(boxbfs_engine_create(c->g, &o, &e));
     for (; e && taken < NROOTS; taken++) {
         boxbfs_status_t st = boxbfs_engine_run(e, c->roots[taken], NULL, NULL, &r);
         CHECK_OK(st);
-        if (st != BOXBFS_OK || !snap_take(&snaps[taken], r, o.devices)) break;
+        if (st != BOXBFS_OK || !books_take(&books[taken], r, o.devices)) break;
     }
     boxbfs_engine_free(e);
     if (taken == NROOTS) return 1;
-    while (taken > 0) snap_free(&snaps[--taken]);
+    while (taken > 0) books_free(&books[--taken]);
     return 0;
 }
 
 /* Run the case's roots on the cuda backend; check trees and levels against
  * the reference and traffic against the cpu backend's reports. */
-static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const snap_t *cpu)
+static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const books_t *cpu)
 {
     boxbfs_engine_t e = NULL;
     int64_t n = boxbfs_graph_vertices(c->g);
@@ -141,7 +95,8 @@ static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const s
     if (parent && level) CHECK_OK(boxbfs_engine_create(c->g, o, &e));
     for (int i = 0; e && i < NROOTS; i++) {
         int64_t root = c->roots[i];
-        snap_t gs;
+        books_t gs;
+        char why[200];
         memset(parent, 0x5a, (size_t)n * 8);   /* poison: every entry must be written */
         memset(level, 0x5a, (size_t)n * 4);
         if (boxbfs_engine_run(e, root, parent, level, &r) != BOXBFS_OK) {
@@ -160,17 +115,14 @@ static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const s
                     boxbfs_graph_name(c->g), describe(o), (long long)root);
             check_failures++;
         }
-        CHECK(snap_take(&gs, r, o->devices));
+        CHECK(books_take(&gs, r, o->devices));
         if (gs.link == NULL) continue;
-        if (!snap_equal(&cpu[i], &gs)) {
-            fprintf(stderr,
-                    "%s %s root %lld: traffic differs from the cpu backend "
-                    "(bytes %lld vs %lld, levels %d vs %d)\n",
-                    boxbfs_graph_name(c->g), describe(o), (long long)root, (long long)gs.total,
-                    (long long)cpu[i].total, gs.nlevels, cpu[i].nlevels);
+        if (!books_compare(&gs, &cpu[i], "gpu", "cpu", why, sizeof why)) {
+            fprintf(stderr, "%s %s root %lld: traffic differs from the cpu backend: %s\n",
+                    boxbfs_graph_name(c->g), describe(o), (long long)root, why);
             check_failures++;
         }
-        snap_free(&gs);
+        books_free(&gs);
     }
     boxbfs_engine_free(e);
     free(parent);
@@ -185,11 +137,11 @@ static void compare_expands(const case_t *c, boxbfs_engine_options_t *o, int one
     static const boxbfs_expand_t expands[] = {BOXBFS_EXPAND_BINSEARCH, BOXBFS_EXPAND_MERGEPATH,
                                               BOXBFS_EXPAND_AUTO};
     static const int ks[] = {1, 2, 4, 16};
-    snap_t cpu[NROOTS];
+    books_t cpu[NROOTS];
     if (!cpu_reports(c, o, cpu)) return;
     if (one_expand) {
         check_gpu(c, o, cpu);
-        for (int i = 0; i < NROOTS; i++) snap_free(&cpu[i]);
+        for (int i = 0; i < NROOTS; i++) books_free(&cpu[i]);
         return;
     }
     for (int x = 0; x < 3; x++) {
@@ -203,78 +155,85 @@ static void compare_expands(const case_t *c, boxbfs_engine_options_t *o, int one
             check_gpu(c, o, cpu);
         }
     o->expand_edges_per_thread = 8;
-    for (int i = 0; i < NROOTS; i++) snap_free(&cpu[i]);
+    for (int i = 0; i < NROOTS; i++) books_free(&cpu[i]);
 }
 
 static void compare(const case_t *c, boxbfs_engine_options_t *o) { compare_expands(c, o, 0); }
 
-/* Every contraction x wire x visited layout: direction auto with every
+/* One contraction's x wire x visited layout: direction auto with every
  * expand, top-down and bottom-up with the default one. */
-static void sweep(const case_t *c, int ndev)
+static void sweep(const case_t *c, int ndev, int ct)
 {
     boxbfs_engine_options_t o;
-    for (int ct = 0; ct < 3; ct++)
-        for (int w = 0; w < 3; w++)
-            for (int v = 0; v < 2; v++)
-                for (int dir = 0; dir < 3; dir++) {
-                    boxbfs_engine_options_init(&o);
-                    o.backend = BOXBFS_BACKEND_CUDA;
-                    o.devices = ndev;
-                    o.contract = (boxbfs_contract_t)ct;
-                    o.wire = (boxbfs_wire_t)w;
-                    o.visited = (boxbfs_visited_t)v;
-                    o.direction = (boxbfs_search_direction_t)dir;
-                    compare_expands(c, &o, dir != BOXBFS_SEARCH_AUTO);
-                }
+    for (int w = 0; w < 3; w++)
+        for (int v = 0; v < 2; v++)
+            for (int dir = 0; dir < 3; dir++) {
+                boxbfs_engine_options_init(&o);
+                o.backend = gpu_backend;
+                o.devices = ndev;
+                o.contract = (boxbfs_contract_t)ct;
+                o.wire = (boxbfs_wire_t)w;
+                o.visited = (boxbfs_visited_t)v;
+                o.direction = (boxbfs_search_direction_t)dir;
+                compare_expands(c, &o, dir != BOXBFS_SEARCH_AUTO);
+            }
+}
+
 #ifdef BB_HAVE_NCCL
-    for (int ct = 0; ct < 3; ct++)
-        for (int w = 0; w < 3; w++) {
-            boxbfs_engine_options_init(&o);
-            o.backend = BOXBFS_BACKEND_CUDA;
-            o.devices = ndev;
-            o.exchange = BOXBFS_EXCHANGE_NCCL;
-            o.contract = (boxbfs_contract_t)ct;
-            o.wire = (boxbfs_wire_t)w;
-            o.visited = (boxbfs_visited_t)((ct + w) % 2);
-            compare(c, &o);
-        }
-#endif
-    if (ndev > 1) {   /* staged through pinned host memory: copies into another device */
+/* NCCL with one contraction x every wire (visited alternating). */
+static void sweep_nccl(const case_t *c, int ndev, int ct)
+{
+    boxbfs_engine_options_t o;
+    for (int w = 0; w < 3; w++) {
         boxbfs_engine_options_init(&o);
-        o.backend = BOXBFS_BACKEND_CUDA;
+        o.backend = gpu_backend;
         o.devices = ndev;
-        o.exchange = BOXBFS_EXCHANGE_HOST;
-        o.wire = BOXBFS_WIRE_AUTO;
-        compare(c, &o);
-        o.contract = BOXBFS_CONTRACT_ATOMIC;
-        o.visited = BOXBFS_VISITED_BIT;
+        o.exchange = BOXBFS_EXCHANGE_NCCL;
+        o.contract = (boxbfs_contract_t)ct;
+        o.wire = (boxbfs_wire_t)w;
+        o.visited = (boxbfs_visited_t)((ct + w) % 2);
         compare(c, &o);
     }
 }
+#endif
 
-/* Three engine devices on GPU 0 (peer copies become copies within it):
- * every contraction x wire list and auto x parents kept and recomputed, auto
- * and top-down (README "Memory plan": the atomic method's bitmap outbox, the
+/* Staged through pinned host memory: copies into another device. */
+static void sweep_host(const case_t *c, int ndev)
+{
+    boxbfs_engine_options_t o;
+    boxbfs_engine_options_init(&o);
+    o.backend = gpu_backend;
+    o.devices = ndev;
+    o.exchange = BOXBFS_EXCHANGE_HOST;
+    o.wire = BOXBFS_WIRE_AUTO;
+    compare(c, &o);
+    o.contract = BOXBFS_CONTRACT_ATOMIC;
+    o.visited = BOXBFS_VISITED_BIT;
+    compare(c, &o);
+}
+
+/* Three engine devices on GPU 0 (peer copies become copies within it), one
+ * contraction: wire list and auto x parents kept and recomputed, auto and
+ * top-down (README "Memory plan": the atomic method's bitmap outbox, the
  * recomputed parents, the parent gather's rounds) against the cpu backend. */
-static void logical(const case_t *c)
+static void logical(const case_t *c, int ct)
 {
     static const int gpu0[3] = {0, 0, 0};
     boxbfs_engine_options_t o;
-    for (int ct = 0; ct < 3; ct++)
-        for (int w = 0; w < 3; w += 2)
-            for (int par = 1; par <= 2; par++)
-                for (int dir = 0; dir < 2; dir++) {
-                    boxbfs_engine_options_init(&o);
-                    o.backend = BOXBFS_BACKEND_CUDA;
-                    o.devices = 3;
-                    o.device_ids = gpu0;
-                    o.contract = (boxbfs_contract_t)ct;
-                    o.wire = (boxbfs_wire_t)w;
-                    o.parents = (boxbfs_parents_t)par;
-                    o.visited = (boxbfs_visited_t)((ct + par) % 2);
-                    o.direction = dir ? BOXBFS_SEARCH_TOP_DOWN : BOXBFS_SEARCH_AUTO;
-                    compare_expands(c, &o, 1);
-                }
+    for (int w = 0; w < 3; w += 2)
+        for (int par = 1; par <= 2; par++)
+            for (int dir = 0; dir < 2; dir++) {
+                boxbfs_engine_options_init(&o);
+                o.backend = gpu_backend;
+                o.devices = 3;
+                o.device_ids = gpu0;
+                o.contract = (boxbfs_contract_t)ct;
+                o.wire = (boxbfs_wire_t)w;
+                o.parents = (boxbfs_parents_t)par;
+                o.visited = (boxbfs_visited_t)((ct + par) % 2);
+                o.direction = dir ? BOXBFS_SEARCH_TOP_DOWN : BOXBFS_SEARCH_AUTO;
+                compare_expands(c, &o, 1);
+            }
 }
 
 static int case_init(case_t *c, boxbfs_graph_t g, const int64_t *roots)
@@ -389,14 +348,90 @@ static void errors(int available)
     boxbfs_graph_free(g);
 }
 
-int main(void)
+/* ---- parts and shards ---------------------------------------------------- */
+
+typedef enum { PART_SWEEP, PART_NCCL, PART_HOST, PART_LOGICAL, PART_ERRORS } part_kind_t;
+
+typedef struct {
+    part_kind_t kind;
+    int ndev, c, ct;   /* devices, case, contraction */
+    double weight;     /* engine runs x devices: the part's expected cost */
+    int shard;
+} part_t;
+
+#define MAX_SHARDS 64
+
+static const char *const kind_names[] = {"sweep", "nccl", "host", "logical", "errors"};
+
+/* Every part of the test for `available` GPUs, in the order a single process
+ * ran them (device counts ascending, then the logical devices, the errors);
+ * *count_p parts. NULL when out of memory. */
+static part_t *list_parts(int available, int *count_p)
 {
-    int available = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
+    int cap = available * 3 * 7 + 9 + 1, n = 0;
+    part_t *p = calloc((size_t)cap, sizeof *p);
+    if (p == NULL) return NULL;
+    for (int ndev = 1; ndev <= available; ndev++)
+        for (int c = 0; c < 3; c++) {
+            for (int ct = 0; ct < 3; ct++) {
+                /* 3 wires x 2 layouts x (11 expands of auto + top-down + bottom-up) */
+                p[n++] = (part_t){PART_SWEEP, ndev, c, ct, 78.0 * ndev, 0};
+#ifdef BB_HAVE_NCCL
+                if (gpu_backend == BOXBFS_BACKEND_CUDA)   /* 3 wires x 11 expands, + NCCL's start */
+                    p[n++] = (part_t){PART_NCCL, ndev, c, ct, 33.0 * ndev * 2, 0};
+#endif
+            }
+            if (ndev > 1) p[n++] = (part_t){PART_HOST, ndev, c, 0, 22.0 * ndev, 0};
+        }
+    for (int c = 0; c < 3; c++)
+        for (int ct = 0; ct < 3; ct++) p[n++] = (part_t){PART_LOGICAL, 3, c, ct, 8.0 * 3, 0};
+    if (gpu_backend == BOXBFS_BACKEND_CUDA) p[n++] = (part_t){PART_ERRORS, 1, 0, 0, 5.0, 0};
+    *count_p = n;
+    return p;
+}
+
+/* Heaviest part first to the least loaded shard (ties: the lower index):
+ * the same assignment in every process. */
+static void assign_shards(part_t *p, int n, int shards)
+{
+    double load[MAX_SHARDS] = {0};
+    for (int i = 0; i < n; i++) p[i].shard = -1;
+    for (int k = 0; k < n; k++) {
+        int best = -1, s = 0;
+        for (int i = 0; i < n; i++)
+            if (p[i].shard < 0 && (best < 0 || p[i].weight > p[best].weight)) best = i;
+        for (int t = 1; t < shards; t++)
+            if (load[t] < load[s]) s = t;
+        p[best].shard = s;
+        load[s] += p[best].weight;
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Shard `shard` of `shards`: its parts, in the listing's order. After a
+ * failure at some device count, parts with more devices and the logical
+ * devices are skipped, as one process did (the first failures say it). */
+static int run_shard(int shard, int shards, int dry_devices)
+{
+    int available = dry_devices ? dry_devices : boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
     boxbfs_graph_t kron = NULL, dkron = NULL, hand;
     boxbfs_load_options_t directed = {BOXBFS_DIRECTION_DIRECTED, 0, 0};
     case_t cases[3];
     int64_t roots[NROOTS], droots[NROOTS], hand_roots[NROOTS] = {0, 6, 21};
+    int nparts = 0, failed_ndev = 0, skipped = 0, ran = 0;
+    part_t *parts;
+    double t_shard = now_s();
     if (available == 0) SKIP("no GPU (or the cuda backend is not built in)");
+    parts = list_parts(available, &nparts);
+    CHECK(parts != NULL);
+    if (parts == NULL) CHECK_DONE();
+    assign_shards(parts, nparts, shards);
     CHECK_OK(boxbfs_graph_load("kron:14", NULL, &kron));
     CHECK_OK(boxbfs_graph_load("kron:12", &directed, &dkron));   /* in-arcs for bottom-up */
     hand = hand_graph();
@@ -405,6 +440,7 @@ int main(void)
         boxbfs_graph_free(kron);
         boxbfs_graph_free(dkron);
         boxbfs_graph_free(hand);
+        free(parts);
         CHECK_DONE();
     }
     pick_roots(kron, roots);
@@ -412,13 +448,116 @@ int main(void)
     CHECK(case_init(&cases[0], kron, roots));
     CHECK(case_init(&cases[1], hand, hand_roots));
     CHECK(case_init(&cases[2], dkron, droots));
-    for (int ndev = 1; ndev <= available && check_failures == 0; ndev++) {
-        fprintf(stderr, "%d GPU%s\n", ndev, ndev == 1 ? "" : "s");
-        for (int i = 0; i < 3; i++) sweep(&cases[i], ndev);
+    for (int i = 0; i < nparts; i++) {
+        const part_t *q = &parts[i];
+        const case_t *c = &cases[q->c];
+        int before = check_failures;
+        double t0 = now_s();
+        if (q->shard != shard) continue;
+        if (check_failures && q->kind != PART_ERRORS &&
+            (q->kind == PART_LOGICAL || q->ndev > failed_ndev)) {
+            skipped++;
+            continue;
+        }
+        switch (q->kind) {
+        case PART_SWEEP: sweep(c, q->ndev, q->ct); break;
+#ifdef BB_HAVE_NCCL
+        case PART_NCCL: sweep_nccl(c, q->ndev, q->ct); break;
+#endif
+        case PART_HOST: sweep_host(c, q->ndev); break;
+        case PART_LOGICAL: logical(c, q->ct); break;
+        case PART_ERRORS: errors(available); break;
+        default: break;
+        }
+        ran++;
+        if (check_failures > before && failed_ndev == 0) failed_ndev = q->ndev;
+        fprintf(stderr, "shard %d/%d: %s N=%d%s %s %s: %.1f s%s\n", shard, shards,
+                kind_names[q->kind], q->ndev, q->kind == PART_LOGICAL ? " on GPU 0" : "",
+                boxbfs_graph_name(c->g),
+                q->kind == PART_HOST || q->kind == PART_ERRORS
+                    ? "-" : boxbfs_contract_name((boxbfs_contract_t)q->ct),
+                now_s() - t0, check_failures > before ? " FAILED" : "");
     }
-    fprintf(stderr, "3 engine devices on GPU 0\n");
-    for (int i = 0; i < 3 && check_failures == 0; i++) logical(&cases[i]);
-    errors(available);
+    fprintf(stderr, "shard %d/%d: %d parts in %.1f s%s", shard, shards, ran, now_s() - t_shard,
+            skipped ? "" : "\n");
+    if (skipped) fprintf(stderr, ", %d skipped after failures with %d device(s)\n", skipped,
+                         failed_ndev);
     for (int i = 0; i < 3; i++) case_free(&cases[i]);
+    free(parts);
     CHECK_DONE();
+}
+
+/* Start this program once per shard (--shard K/S), all at once, and wait:
+ * 1 if any failed (or died), 77 if every one skipped, 0 otherwise. */
+static int run_all(const char *self, int shards)
+{
+    pid_t pid[MAX_SHARDS];
+    int fails = 0, skips = 0;
+    double t0 = now_s();
+    for (int k = 0; k < shards; k++) {
+        char arg[32];
+        snprintf(arg, sizeof arg, "%d/%d", k, shards);
+        pid[k] = fork();
+        if (pid[k] == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);   /* no shard outlives a killed test */
+            execl("/proc/self/exe", self, "--shard", arg, (char *)NULL);
+            execl(self, self, "--shard", arg, (char *)NULL);
+            fprintf(stderr, "shard %s: cannot start %s\n", arg, self);
+            _exit(99);
+        }
+        if (pid[k] < 0) {
+            fprintf(stderr, "shard %s: fork failed\n", arg);
+            fails++;
+        }
+    }
+    for (int k = 0; k < shards; k++) {
+        int status = 0;
+        if (pid[k] <= 0) continue;
+        if (waitpid(pid[k], &status, 0) < 0) status = -1;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+            skips++;
+        } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fails++;
+            if (WIFSIGNALED(status))
+                fprintf(stderr, "shard %d/%d: killed by signal %d\n", k, shards, WTERMSIG(status));
+            else
+                fprintf(stderr, "shard %d/%d: exit %d\n", k, shards,
+                        WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+    }
+    fprintf(stderr, "%d shard(s) in %.1f s: %d failed, %d skipped\n", shards, now_s() - t0, fails,
+            skips);
+    if (fails) return 1;
+    return skips == shards ? 77 : 0;
+}
+
+static int positive_env(const char *name, int dflt, int max)
+{
+    const char *v = getenv(name);
+    char *end;
+    long x;
+    if (v == NULL || *v == '\0') return dflt;
+    x = strtol(v, &end, 10);
+    if (*end != '\0' || x < 1 || x > max) {
+        fprintf(stderr, "%s=%s: use a number in [1, %d]\n", name, v, max);
+        exit(99);
+    }
+    return (int)x;
+}
+
+int main(int argc, char **argv)
+{
+    int dry = getenv("GPU_ENGINE_DRY_RUN") ? positive_env("GPU_ENGINE_DRY_RUN", 2, 8) : 0;
+    int shards = positive_env("GPU_ENGINE_SHARDS", 8, MAX_SHARDS), k = 0, s = 0;
+    char tail;
+    if (dry) gpu_backend = BOXBFS_BACKEND_CPU;
+    if (argc == 1) return run_all(argv[0], shards);
+    if (argc != 3 || strcmp(argv[1], "--shard") != 0 ||
+        sscanf(argv[2], "%d/%d%c", &k, &s, &tail) != 2 || s < 1 || s > MAX_SHARDS || k < 0 ||
+        k >= s) {
+        fprintf(stderr, "usage: %s [--shard K/S]   (shard K of S, 0 <= K < S <= %d; no "
+                        "arguments: every shard at once)\n", argv[0], MAX_SHARDS);
+        return 99;
+    }
+    return run_shard(k, s, dry);
 }

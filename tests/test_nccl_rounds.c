@@ -6,18 +6,23 @@
  * queued (eager), a receive takes the next message of its pair in issue
  * order and must have the size the receiver expects, and a rank's round ends
  * once its own messages are through, whatever the others do; each round
- * starts after a random delay of up to 300 us. An engine is created on the
- * cpu backend with --exchange peer (nccl is refused there) and its exchange
- * switched to bb_exchange_nccl over these communicators, as setup does for
- * --exchange nccl. The 2D engine on grids 1x1 .. 3x3 and the 1D engine
- * (top-down, and auto: bitmap rounds too) on as many devices, every wire
- * format, on kron:10, from several roots, twice each: validated trees with
- * the reference's levels, the same traffic as peer (totals, phases and their
- * messages, links, the level table, per-level links), every queued message
- * received with its size and nothing left over. Without the barrier that
- * ends each NCCL round, a device racing ahead rewrites sizes a slower one
- * still reads (2D: fold after expand; 1D and 2D: the parent gather's
- * answers after its requests) and this test fails. */
+ * starts after a random delay of up to 300 us. nccl is refused on the cpu
+ * backend, so an engine is created there with --exchange host, whose setup
+ * decides as nccl's does (host-driven levels: the device loop and the device
+ * search across devices need --exchange peer), and switched to
+ * bb_exchange_nccl over these communicators, as setup does for --exchange
+ * nccl. The 2D engine on grids 1x1 .. 3x3 and the 1D engine (top-down, and
+ * auto: bitmap rounds too; valid-flag and atomic) on as many devices, every
+ * wire format, on kron:10, from several roots, twice each: validated trees
+ * with the reference's levels, the books of the cpu backend's reference for
+ * a cuda run with --exchange nccl (books_reference_options, the one
+ * test_gpu_engine checks the GPUs against: every count, per level and link),
+ * every queued message received with its size and nothing left over. With
+ * --exchange peer as that reference (as test_gpu_engine had it), the levels
+ * of the device loop differ in device_loop and this test fails; without the
+ * barrier that ends each NCCL round, a device racing ahead rewrites sizes a
+ * slower one still reads (2D: fold after expand; 1D and 2D: the parent
+ * gather's answers after its requests) and this test fails. */
 #include "config.h"
 
 #include <pthread.h>
@@ -27,6 +32,7 @@
 #include <unistd.h>
 
 #include "boxbfs.h"
+#include "books.h"
 #include "check.h"
 #include "common/error.h"
 #include "engine/engine.h"
@@ -177,26 +183,13 @@ static const bb_nccl_ops_t fake_ops = {
 
 const bb_nccl_ops_t *const bb_nccl_ops_ptr = &fake_ops;
 
-typedef struct {
-    int64_t total_bytes, total_messages, phase_bytes[BOXBFS_PHASE_COUNT],
-        phase_messages[BOXBFS_PHASE_COUNT];
-    int64_t *links, *link_messages, *level_rows, *level_links;
-    int nlevels;
-} books_t;
-
-static void books_free(books_t *b)
-{
-    free(b->links);
-    free(b->link_messages);
-    free(b->level_rows);
-    free(b->level_links);
-    memset(b, 0, sizeof *b);
-}
-
-/* One search on rows x cols devices (2D: that grid; 1D: as many devices);
- * nccl: over the fake communicators. Its books in b_p. */
+/* One search on rows x cols devices (2D: that grid; 1D: as many devices)
+ * with contraction ct; nccl: over the fake communicators, else the cpu
+ * backend's reference for a cuda run with --exchange nccl
+ * (books_reference_options). Its books in b_p. */
 static int search(boxbfs_graph_t g, boxbfs_partition_t part, boxbfs_search_direction_t dir,
-                  int rows, int cols, boxbfs_wire_t wire, int nccl, int64_t root, books_t *b_p)
+                  int rows, int cols, boxbfs_contract_t ct, boxbfs_wire_t wire, int nccl,
+                  int64_t root, books_t *b_p)
 {
     int64_t n = boxbfs_graph_vertices(g);
     int64_t *parent = malloc((size_t)n * 8);
@@ -206,30 +199,41 @@ static int search(boxbfs_graph_t g, boxbfs_partition_t part, boxbfs_search_direc
     boxbfs_engine_options_t o;
     boxbfs_engine_t e = NULL;
     const boxbfs_search_report_t *r;
-    books_t b;
     int ok = 0;
-    memset(&b, 0, sizeof b);
     boxbfs_engine_options_init(&o);
-    o.backend = BOXBFS_BACKEND_CPU;
+    o.backend = BOXBFS_BACKEND_CUDA;   /* the run this one stands for */
+    o.exchange = BOXBFS_EXCHANGE_NCCL;
     o.partition = part;
     o.direction = dir;
+    o.contract = ct;
     o.devices = (int)P;
     if (part == BOXBFS_PARTITION_2D) {
         o.grid_rows = rows;
         o.grid_cols = cols;
     }
     o.wire = wire;
-    o.exchange = BOXBFS_EXCHANGE_PEER;
+    if (nccl) {
+        /* nccl is refused on the cpu backend: created as host-staged, whose
+         * setup decides as nccl's does (no device loop or device search across
+         * devices, no peer access needed), then switched to the NCCL exchange
+         * as setup and team->nccl_open do for --exchange nccl */
+        o.backend = BOXBFS_BACKEND_CPU;
+        o.exchange = BOXBFS_EXCHANGE_HOST;
+    } else {
+        books_reference_options(&o);
+    }
     if (!parent || !level) goto out;
     CHECK_OK(boxbfs_engine_create(g, &o, &e));
     if (e == NULL) goto out;
-    if (nccl) {   /* what setup and team->nccl_open do for --exchange nccl */
+    if (nccl) {
+        e->opts.exchange = BOXBFS_EXCHANGE_NCCL;   /* what the levels see at run time */
         e->xchg.run = bb_exchange_nccl;
         e->xchg.staged = 0;
         CHECK_OK(bb_nccl_ops_ptr->open(e->order, e->ndev, &e->xchg.nccl));
     }
-    snprintf(what, sizeof what, "%s %s %dx%d %s root %lld", boxbfs_partition_name(part),
-             nccl ? "nccl" : "peer", rows, cols, boxbfs_wire_name(wire), (long long)root);
+    snprintf(what, sizeof what, "%s %s %dx%d %s %s %s root %lld", boxbfs_partition_name(part),
+             nccl ? "nccl" : "reference", rows, cols, boxbfs_search_direction_name(dir),
+             boxbfs_contract_name(ct), boxbfs_wire_name(wire), (long long)root);
     for (int rep = 0; rep < 2; rep++) {   /* the engine runs again on the same communicators */
         if (boxbfs_engine_run(e, root, parent, level, &r) != BOXBFS_OK) {
             fprintf(stderr, "%s: %s\n", what, boxbfs_last_error());
@@ -237,46 +241,12 @@ static int search(boxbfs_graph_t g, boxbfs_partition_t part, boxbfs_search_direc
         }
     }
     if (!check_tree_levels(g, root, parent, level, what)) goto out;
-    b.total_bytes = r->total_bytes;
-    b.total_messages = r->total_messages;
-    memcpy(b.phase_bytes, r->phase_bytes, sizeof b.phase_bytes);
-    memcpy(b.phase_messages, r->phase_messages, sizeof b.phase_messages);
-    b.nlevels = r->nlevels;
-    b.links = malloc(P * P * 8);
-    b.link_messages = malloc(P * P * 8);
-    b.level_rows = malloc((size_t)r->nlevels * 6 * 8 + 8);
-    b.level_links = malloc((size_t)r->nlevels * P * P * 8 + 8);
-    if (!b.links || !b.link_messages || !b.level_rows || !b.level_links) goto out;
-    memcpy(b.links, r->link_bytes, P * P * 8);
-    memcpy(b.link_messages, r->link_messages, P * P * 8);
-    memcpy(b.level_links, r->level_link_bytes, (size_t)r->nlevels * P * P * 8);
-    for (int l = 0; l < r->nlevels; l++) {
-        const boxbfs_level_report_t *L = &r->level_reports[l];
-        int64_t row[6] = {L->level, L->frontier, L->sent_vertices, L->bytes, L->messages,
-                          L->bitmap_messages};
-        memcpy(b.level_rows + (size_t)l * 6, row, sizeof row);
-    }
-    *b_p = b;
-    memset(&b, 0, sizeof b);
-    ok = 1;
+    ok = books_take(b_p, r, (int)P);
 out:
-    books_free(&b);
     boxbfs_engine_free(e);   /* closes the fake communicators: left-over messages count */
     free(parent);
     free(level);
     return ok;
-}
-
-static int same_books(const books_t *a, const books_t *b, size_t P)
-{
-    return a->total_bytes == b->total_bytes && a->total_messages == b->total_messages &&
-           memcmp(a->phase_bytes, b->phase_bytes, sizeof a->phase_bytes) == 0 &&
-           memcmp(a->phase_messages, b->phase_messages, sizeof a->phase_messages) == 0 &&
-           memcmp(a->links, b->links, P * P * 8) == 0 &&
-           memcmp(a->link_messages, b->link_messages, P * P * 8) == 0 &&
-           a->nlevels == b->nlevels &&
-           memcmp(a->level_rows, b->level_rows, (size_t)a->nlevels * 6 * 8) == 0 &&
-           memcmp(a->level_links, b->level_links, (size_t)a->nlevels * P * P * 8) == 0;
 }
 
 int main(void)
@@ -294,31 +264,35 @@ int main(void)
         for (int i = 0; i < 3; i++)
             while (off[roots[i] + 1] == off[roots[i]]) roots[i]++;
     }
-    for (int p = 0; p < 3; p++)   /* 1D top-down (remote parents: a real gather); 1D auto; 2D */
+    /* 1D top-down (remote parents: a real gather) and auto, valid-flag and
+     * atomic (the device loop and the device search across devices run
+     * with peer copies, never with NCCL); 2D */
+    for (int p = 0; p < 5; p++)
         for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
             for (size_t w = 0; w < sizeof wires / sizeof wires[0]; w++)
                 for (int i = 0; i < 3; i++) {
-                    boxbfs_partition_t part = p < 2 ? BOXBFS_PARTITION_1D : BOXBFS_PARTITION_2D;
-                    boxbfs_search_direction_t dir = p == 1 ? BOXBFS_SEARCH_AUTO
-                                                           : BOXBFS_SEARCH_TOP_DOWN;
+                    boxbfs_partition_t part = p < 4 ? BOXBFS_PARTITION_1D : BOXBFS_PARTITION_2D;
+                    boxbfs_search_direction_t dir = p % 2 ? BOXBFS_SEARCH_AUTO
+                                                          : BOXBFS_SEARCH_TOP_DOWN;
+                    boxbfs_contract_t ct = p == 2 || p == 3 ? BOXBFS_CONTRACT_ATOMIC
+                                                            : BOXBFS_CONTRACT_VALID_FLAG;
                     int rows = grids[gi][0], cols = grids[gi][1];
-                    books_t peer, nccl;
+                    books_t ref, nccl;
+                    char why[200];
                     if (part == BOXBFS_PARTITION_1D && rows > cols) continue;   /* same count */
-                    memset(&peer, 0, sizeof peer);
+                    memset(&ref, 0, sizeof ref);
                     memset(&nccl, 0, sizeof nccl);
-                    CHECK(search(g, part, dir, rows, cols, wires[w], 0, roots[i], &peer));
-                    CHECK(search(g, part, dir, rows, cols, wires[w], 1, roots[i], &nccl));
-                    if (peer.links && nccl.links &&
-                        !same_books(&peer, &nccl, (size_t)(rows * cols))) {
-                        fprintf(stderr, "%s %dx%d %s root %lld: nccl's books differ from peer's "
-                                "(bytes %lld / %lld, messages %lld / %lld)\n",
-                                boxbfs_partition_name(part), rows, cols,
-                                boxbfs_wire_name(wires[w]), (long long)roots[i],
-                                (long long)nccl.total_bytes, (long long)peer.total_bytes,
-                                (long long)nccl.total_messages, (long long)peer.total_messages);
+                    CHECK(search(g, part, dir, rows, cols, ct, wires[w], 0, roots[i], &ref));
+                    CHECK(search(g, part, dir, rows, cols, ct, wires[w], 1, roots[i], &nccl));
+                    if (ref.link && nccl.link &&
+                        !books_compare(&nccl, &ref, "nccl", "reference", why, sizeof why)) {
+                        fprintf(stderr, "%s %dx%d %s %s %s root %lld: nccl's books differ from "
+                                "the cpu reference's: %s\n", boxbfs_partition_name(part), rows,
+                                cols, boxbfs_search_direction_name(dir), boxbfs_contract_name(ct),
+                                boxbfs_wire_name(wires[w]), (long long)roots[i], why);
                         check_failures++;
                     }
-                    books_free(&peer);
+                    books_free(&ref);
                     books_free(&nccl);
                     searches += 2;
                 }
