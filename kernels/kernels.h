@@ -261,6 +261,11 @@ typedef struct {
     uint64_t mine, mine_arcs;
     uint32_t *bits[2][BB_LOOP_MAX_DEV];
     int32_t parity;
+    /* stage[o], stage_parent[o]: this device's own memory where a top-down
+     * step gathers its list for device o (vertices, parents) before it copies
+     * it into o's inbox in one stream of whole lines (the scattered stores of
+     * the expand stay local) */
+    uint32_t *stage[BB_LOOP_MAX_DEV], *stage_parent[BB_LOOP_MAX_DEV];
     int32_t fault_level;      /* >= 0: this device fails as it starts that level (tests:
                                * BOXBFS_FAULT=level:L) */
     int32_t aborted;          /* out: a meeting failed (BB_MEET_ABORTED, BB_MEET_TIMEOUT) */

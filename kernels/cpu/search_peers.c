@@ -5,8 +5,9 @@
  * so both backends book the same bytes:
  *   loop       the device loop across devices (bb_cpu_peer_levels);
  *   top-down   the atomic expand, remote winners with their parents into
- *              their owners' inboxes; meet (the lists' sizes); take the
- *              inboxes; meet (the next frontier's size and arcs);
+ *              this device's list for their owner, the lists into their
+ *              owners' inboxes; meet (the lists' sizes); take the inboxes;
+ *              meet (the next frontier's size and arcs);
  *   bottom-up  (after a list: pack it into this device's part of the
  *              frontier bitmap, store the part into every other device's
  *              copy, meet) mark the frontier visited, search the parents,
@@ -43,9 +44,19 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
 {
     int ndev = k->ndev, self = k->self;
     uint64_t got[BB_LOOP_MAX_DEV] = {0}, next, arcs;
+    bb_loop_peers_t staged = s->peers;   /* the lists gathered here first */
     double t0 = bb_now_s();
+    for (int o = 0; o < ndev; o++) {
+        staged.to[o] = s->stage[o];
+        staged.to_parent[o] = s->stage_parent[o];
+    }
     if (k->rank_prefix && bb_prefix_raises(s->w.arcs, k->n)) bb_cpu_raise_prefix(k, NULL);
-    bb_cpu_expand_peers(k, &s->peers, s->mine, s->w.level + 1, sent);
+    bb_cpu_expand_peers(k, &staged, s->mine, s->w.level + 1, sent);
+    for (int o = 0; o < ndev; o++)
+        if (o != self && sent[o]) {
+            memcpy(s->peers.to[o], s->stage[o], sent[o] * 4);
+            memcpy(s->peers.to_parent[o], s->stage_parent[o], sent[o] * 4);
+        }
     *own_s = bb_now_s() - t0;
     if (!meet(s, ndev, self, 1, sent, NULL, got, NULL, wait_s)) return 0;
     next = k->counters[BB_CTR_NEXT];

@@ -241,10 +241,10 @@ struct bb_search_args {
     int32_t next_level;
     int32_t expand;         /* boxbfs_expand_t */
     bb_loop_params_t loop;  /* the device loop's (bb_search_loop_params) */
-    /* loop.peers in the search's global memory (bb_search_dev): the kernels
-     * read these arguments from a __constant__ copy, whose addresses they
-     * cannot hand on (no generic address reaches constant memory) */
-    const bb_loop_peers_t *peers;
+    /* the search's state in global memory (bb_search_dev.s): the kernels read
+     * these arguments from a __constant__ copy, whose addresses they cannot
+     * hand on (no generic address reaches constant memory) */
+    const bb_search_t *search;
 };
 
 /* The device search's state in device memory. */

@@ -328,15 +328,15 @@ __device__ __forceinline__ Frontier search_frontier(unsigned slot)
                     expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr};
 }
 
-/* The step's consumer: on several devices remote winners go straight into
- * their owners' inboxes (the peers of the step's loop parameters). */
+/* The step's consumer: on several devices remote winners go to this
+ * device's list for their owner (bb_search_t.stage). */
 __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
 {
     const bb_search_args &c = c_steps[slot];
     AtomicVisit a = atomic_visit(c.k, c.next_level);
-    if (c.k.ndev > 1) {
-        a.to_list = c.peers->to;
-        a.to_parent = c.peers->to_parent;
+    if (c.k.ndev > 1) {   /* gathered here, copied into the owners' inboxes after */
+        a.to_list = c.search->stage;
+        a.to_parent = c.search->stage_parent;
     }
     return a;
 }

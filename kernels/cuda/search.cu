@@ -232,7 +232,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");
     c->h->s = *s;
     c->h->a.k = *k;
-    c->h->a.peers = &c->d->a.loop.peers;
+    c->h->a.search = &c->d->s;
     c->h->log = k->level_log;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;

@@ -8,9 +8,9 @@
  *     arcs; the loop's last meeting did so already), logs the row, picks
  *     the next step by the engine's rules, sets its arguments;
  *   loop: [unpack] the device loop across devices (small_levels.cu);
- *   top-down: [unpack] the atomic expand (expand.cu: remote winners go
- *     straight into their owners' inboxes with their parents), meet (each
- *     list's size), take the inboxes;
+ *   top-down: [unpack] the atomic expand (expand.cu: remote winners with
+ *     their parents into this device's list for their owner), the lists
+ *     into their owners' inboxes, meet (each list's size), take the inboxes;
  *   bottom-up: [pack this device's part of the frontier bitmap, store it
  *     into every other device's copy, meet], mark the frontier visited, the
  *     bottom-up step (bottom_up.cu) into this device's part of the other
@@ -199,6 +199,24 @@ __global__ void __launch_bounds__(kThreads) take_inboxes(const bb_search_dev *d)
     arcs_acc.end(ctr + BB_CTR_NEXT_ARCS);
 }
 
+/* This device's lists (stage[o], stage_parent[o], counters' send counts)
+ * into their owners' inboxes: consecutive threads, consecutive entries. */
+__global__ void __launch_bounds__(kThreads) push_lists(const bb_search_dev *d)
+{
+    const bb_search_t &s = d->s;
+    const int ndev = d->a.k.ndev, self = d->a.k.self;
+    const unsigned long long *ctr = (const unsigned long long *)d->a.k.counters;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (int o = 0; o < ndev; o++) {
+        if (o == self) continue;
+        const uint64_t count = ctr[BB_CTR_SEND_COUNT(o)];
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+            s.peers.to[o][i] = s.stage[o][i];
+            s.peers.to_parent[o][i] = s.stage_parent[o][i];
+        }
+    }
+}
+
 /* This device's part (words words from word at) of bitmap b (the frontier,
  * or with next the one the bottom-up step wrote) into every other device's
  * bitmap b: consecutive threads, consecutive words. */
@@ -249,6 +267,8 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
     case BB_BR_TOP_DOWN:
     case BB_BR_UNPACK_TOP_DOWN:
         BB_CHECK(bb_cuda_search_expand(d, s, k, search->expand));
+        push_lists<<<bb_cuda_persistent_grid<push_lists>(kThreads), kThreads, 0, s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
         meet_sizes<<<1, 1, 0, s>>>(d);
         BB_CUDA_LAUNCH_CHECK();
         if (nloc == 0) return BOXBFS_OK;

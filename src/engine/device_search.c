@@ -97,6 +97,7 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     p->tag = e->devs[d].loop_tag;
     p->timeout_ns = PEER_TIMEOUT_NS;
     p->abort = e->abort_word;
+    uint64_t at = 0, remote = (uint64_t)e->graph->n - (e->part.lo[d + 1] - e->part.lo[d]);
     for (int o = 0; o < e->ndev; o++) {
         p->mail[o] = e->devs[o].loop_mail;
         s->bits[0][o] = e->devs[o].bits[0];
@@ -106,6 +107,9 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
         p->to_parent[o] = peer_inbox(e, o, d, 1);
         p->from[o] = peer_inbox(e, d, o, 0);
         p->from_parent[o] = peer_inbox(e, d, o, 1);
+        s->stage[o] = e->devs[d].stage + at;   /* device_setup.c's layout */
+        s->stage_parent[o] = e->devs[d].stage + remote + at;
+        at += e->part.lo[o + 1] - e->part.lo[o];
     }
 }
 

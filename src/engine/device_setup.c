@@ -129,9 +129,11 @@ static void plan_exchange(const struct boxbfs_engine *e, int d, mem_plan_t *p)
     uint64_t n = (uint64_t)e->graph->n, nloc = p->nloc;
     int ndev = e->ndev, sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
     p->inbox_entries = ndev > 1 ? (uint64_t)ndev * nloc : 0;
-    if (e->search_peers) {   /* per other source its vertices and their parents, no outbox */
+    if (e->search_peers) {   /* per other source its vertices and their parents, no outbox;
+                              * the lists for the other ranges gathered before they go */
         p->inbox_entries = 2 * (uint64_t)(ndev - 1) * nloc;
         p->inbox = (size_t)p->inbox_entries * 4;
+        p->outbox = (size_t)(n - nloc) * 4 * 2;
         return;
     }
     if (bb_engine_lean_outbox(e)) {
@@ -435,7 +437,9 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt_parent));
         BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
     }
-    if (bb_engine_lean_outbox(e)) {   /* the bitmap, then the lists unpacked from it */
+    if (e->search_peers) {
+        BB_CHECK(dev_alloc(e, d, p->outbox, &D->stage));
+    } else if (bb_engine_lean_outbox(e)) {   /* the bitmap, then the lists unpacked from it */
         BB_CHECK(dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox_bits));
         BB_CHECK(dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox));
     } else if (p->outbox) {

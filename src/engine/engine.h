@@ -63,6 +63,9 @@ typedef struct {
                                       rank learns the others' in the team's describe) */
     uint32_t *bits[2];             /* the search across devices: the frontier bitmaps (n bits
                                       each; bb_search_t.bits) */
+    uint32_t *stage;               /* and its top-down lists for the other devices before
+                                      they go into their inboxes: the vertices of each other
+                                      range in turn, then their parents (bb_search_t.stage) */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
