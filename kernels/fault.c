@@ -165,6 +165,8 @@ KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
+KERNEL(peers_wake, (const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p), (k, stream, p))
+
 /* The device search: a launch like any kernel's; level:L[:dev D] makes the
  * device (any, or ordinal D) fail as it starts level L of the search
  * (bb_search_t.fault_level), so that its peers see it while they wait. */
@@ -299,7 +301,8 @@ boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t
             .gather_recompute = f_gather_recompute,
             .bottom_up = f_bottom_up, .mark_frontier = f_mark_frontier,
             .small_levels = f_small_levels, .search = f_search,
-            .search_free = base->kernels.search_free};
+            .search_free = base->kernels.search_free, .peers_wake = f_peers_wake,
+            .rank_rows = base->kernels.rank_rows, .raise_prefix = base->kernels.raise_prefix};
         wrapped_base[slot] = base;
     }
     pthread_mutex_unlock(&wrap_lock);

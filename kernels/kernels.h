@@ -646,6 +646,14 @@ typedef struct {
     boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first);
     void (*search_free)(void *cache);
+    /* Before a search across devices, outside its time (every device at
+     * once): a word stored into each 1/256th of every other device's inbox
+     * region for this device (p->to), then a meeting of tag p->tag + 1. A
+     * link between GPUs that was idle for some milliseconds sleeps, and the
+     * first store across it waits ~0.1 ms (NVLink); this wakes every lane of
+     * every link before the search's first level. Synchronous; DEVICE where
+     * the meeting failed. */
+    boxbfs_status_t (*peers_wake)(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p);
     /* The visited-prefix skip's setup (once, before the first search):
      * by_rank = order (host memory: the n vertices by decreasing degree,
      * bb_graph_degree_order), rank its inverse, then each of this device's
@@ -701,6 +709,8 @@ typedef struct {
     boxbfs_status_t PREFIX##_search(const bb_kstate_t *k, void *stream, bb_search_t *s,        \
                                     void **cache, uint64_t *first_rows, uint32_t first);       \
     void PREFIX##_search_free(void *cache);                                                    \
+    boxbfs_status_t PREFIX##_peers_wake(const bb_kstate_t *k, void *stream,                    \
+                                        const bb_loop_peers_t *p);                             \
     boxbfs_status_t PREFIX##_rank_rows(const bb_kstate_t *k, void *stream,                     \
                                        const int64_t *offsets, const uint32_t *order);         \
     boxbfs_status_t PREFIX##_raise_prefix(const bb_kstate_t *k, void *stream);

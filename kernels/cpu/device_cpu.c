@@ -184,6 +184,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .small_levels = bb_cpu_small_levels,
         .search = bb_cpu_search,
         .search_free = bb_cpu_search_free,
+        .peers_wake = bb_cpu_peers_wake,
         .rank_rows = bb_cpu_rank_rows,
         .raise_prefix = bb_cpu_raise_prefix,
     },

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
@@ -80,4 +81,14 @@ void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_
     uint64_t words = (k->hi - k->lo + 31) / 32;
     for (int o = 0; o < k->ndev; o++)
         if (o != k->self) memcpy(bits[o] + k->lo / 32, part, words * 4);
+}
+
+/* Host memory has no links to wake: the meeting alone, as on the GPUs. */
+boxbfs_status_t bb_cpu_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
+{
+    (void)stream;
+    if (bb_cpu_meet(p, k->ndev, k->self, p->tag + 1, 0, NULL, NULL, NULL, NULL) != BB_MEET_OK)
+        return bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
+                            "search (another device failed)", k->self);
+    return BOXBFS_OK;
 }

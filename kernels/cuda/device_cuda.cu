@@ -300,6 +300,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .small_levels = bb_cuda_small_levels,
         .search = bb_cuda_search,
         .search_free = bb_cuda_search_free,
+        .peers_wake = bb_cuda_peers_wake,
         .rank_rows = bb_cuda_rank_rows,
         .raise_prefix = bb_cuda_raise_prefix,
     },

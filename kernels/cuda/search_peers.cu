@@ -290,3 +290,44 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
 }
 
 #endif
+
+namespace {
+
+constexpr int kWakeLines = 256;
+
+/* kernels.h peers_wake: thread t stores into the t-th 256th of every other
+ * device's inbox region for this device (its content means nothing until a
+ * meeting counts it), then thread 0 meets the others; *status its BB_MEET_*. */
+__global__ void __launch_bounds__(kWakeLines)
+    wake(bb_loop_peers_t p, const uint64_t *range_lo, int ndev, int self,
+         unsigned long long *status)
+{
+    for (int o = 0; o < ndev; o++) {
+        const uint64_t span = o == self ? 0 : range_lo[o + 1] - range_lo[o];
+        if (span) p.to[o][threadIdx.x * span / kWakeLines] = 0;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const bb_loop_peers_t peers = p;   /* a parameter's address: not for bb_meet */
+        *status = (unsigned long long)bb_meet(peers, ndev, self, p.tag + 1, 0, nullptr, nullptr,
+                                              nullptr, nullptr);
+    }
+}
+
+}  // namespace
+
+extern "C" boxbfs_status_t bb_cuda_peers_wake(const bb_kstate_t *k, void *stream,
+                                              const bb_loop_peers_t *p)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    unsigned long long *status = (unsigned long long *)k->counters + BB_CTR_EXPANDED, got = 0;
+    BB_CHECK(bb_cuda_bind(stream));
+    wake<<<1, kWakeLines, 0, s>>>(*p, k->range_lo, k->ndev, k->self, status);
+    BB_CUDA_LAUNCH_CHECK();
+    BB_CUDA_CHECK(cudaMemcpyAsync(&got, status, sizeof got, cudaMemcpyDeviceToHost, s));
+    BB_CUDA_CHECK(cudaStreamSynchronize(s));
+    if (got != BB_MEET_OK)
+        return bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
+                            "search (another device failed)", k->self);
+    return BOXBFS_OK;
+}

@@ -307,6 +307,17 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
     return BOXBFS_OK;
 }
 
+boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d)
+{
+    bb_search_t s = search_start(e, &e->devs[d].k);
+    boxbfs_status_t st;
+    peers_start(e, d, &s);
+    st = e->ops->kernels.peers_wake(&e->devs[d].k, e->ops->stream(e->devs[d].dev), &s.peers);
+    if (st != BOXBFS_OK) bb_engine_raise_abort(e, d);
+    e->devs[d].loop_tag += 1;
+    return st;
+}
+
 /* Where the backend cannot set the search up (kernels.h search: UNSUPPORTED
  * before anything ran), returns OK with e->done unset: the host drives the
  * levels from level 0 (device_main's loop); several devices: an error. */

@@ -252,6 +252,9 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
  * booked (e->done left unset where the backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
+/* Several devices, before a search's time starts: every link between the
+ * devices woken (kernels.h peers_wake), device d's part. */
+boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d);
 /* Why the search cannot run on these several devices at once (a phrase
  * for a message), NULL where it can; peer_ok: every pair has peer access. */
 const char *bb_search_peers_refusal(const struct boxbfs_engine *e, int peer_ok);

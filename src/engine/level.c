@@ -436,6 +436,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
     e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
     D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
+    if (e->search_peers) BB_CHECK_GOTO(bb_search_wake(e, d), st, out);   /* untimed */
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     if (bb_search_fits(e)) {   /* to the end */
