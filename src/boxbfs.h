@@ -386,8 +386,9 @@ typedef struct {
 
 /* Fill *opts with the defaults (opts NULL: nothing). Always start from these:
  * a field added in a later version then gets its default.
- * Defaults: cpu backend, 1 device, valid-flag, byte visited, list wire,
- * peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
+ * Defaults: cpu backend, 1 device, atomic contraction, bit visited (the
+ * fastest validated pair on every backend and device count; valid-flag and
+ * byte visited, GPU-BOX's, are selectable), list wire, peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
  * nvlink4 link model, direction AUTO with alpha = 15, beta = 18, no depth
  * limit, device loop for levels of up to 16384 arcs, parents AUTO. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);

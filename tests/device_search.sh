@@ -55,7 +55,8 @@ same "kron:14 by degree" kron:14 --relabel degree --visited bit
 # marked as such in the JSON (device_search), none of the host's
 "$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --contract atomic --json - \
     >"$tmp/dev.json" 2>/dev/null
-"$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --json - >"$tmp/host.json" 2>/dev/null
+"$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --contract valid-flag --json - \
+    >"$tmp/host.json" 2>/dev/null
 check "JSON: device_search true with atomic" "grep -q '\"device_search\": true' '$tmp/dev.json'"
 check "JSON: device_search false with valid-flag" "grep -q '\"device_search\": false' '$tmp/host.json'"
 

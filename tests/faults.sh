@@ -54,11 +54,11 @@ B="$BOXBFS bfs kron:6 --backend cpu --roots 2 --seed 3 $files"
 sweep "2 devices peer" alloc 200 1 -- $B --devices 2
 sweep "2 devices peer" copy 200 2 -- $B --devices 2
 sweep "2 devices peer" launch 200 2 -- $B --devices 2
-sweep "3 devices peer" peer_copy 200 2 -- $B --devices 3
+sweep "3 devices peer valid-flag" peer_copy 200 2 -- $B --devices 3 --contract valid-flag
 sweep "2 devices host atomic" copy 200 2 -- $B --devices 2 --exchange host --contract atomic
 sweep "2 devices sort-unique" launch 200 2 -- $B --devices 2 --contract sort-unique
-sweep "4 devices valid-flag top-down" launch 200 2 -- $B --devices 4 --direction top-down
-sweep "3 devices host bitmap wire" launch 200 2 -- $B --devices 3 --exchange host --wire bitmap
+sweep "4 devices valid-flag top-down" launch 200 2 -- $B --devices 4 --direction top-down --contract valid-flag
+sweep "3 devices host bitmap wire" launch 200 2 -- $B --devices 3 --exchange host --wire bitmap --contract valid-flag
 sweep "3 devices bottom-up" copy 200 2 -- $B --devices 3 --direction bottom-up
 sweep "1 device" alloc 200 1 -- $B --devices 1
 sweep "1 device" launch 200 2 -- $B --devices 1
@@ -94,7 +94,7 @@ check "--memory-limit 1000: exit 3, needed and free named, more devices suggeste
 
 # an existing output file is left as it was when the run fails
 echo keep >o.txt
-BOXBFS_FAULT="launch:20" timeout 60 $B --devices 2 >"$tmp/out" 2>"$tmp/err"
+BOXBFS_FAULT="launch:20" timeout 60 $B --devices 2 --contract valid-flag >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "a failing run leaves an existing --output file as it was" \
       "[ $rc -eq 3 ] && [ \"\$(cat o.txt)\" = keep ] && [ \$(ls | wc -l) -eq 1 ]"

@@ -125,11 +125,14 @@ search_within() {
 check "kron:16 atomic under --memory-limit = the budget: the search on the devices where it fits, else host levels" \
       search_within
 
-# one device cannot hold kron:14 in 8 MiB; two devices can
+# one device cannot hold kron:14 in 8 MiB with valid-flag and byte Visited
+# (the sort's buffers); two devices can
 limit=8388608
-"$BOXBFS" bfs kron:14 --backend cpu --devices 1 --roots 1 --memory-limit $limit >/dev/null 2>"$tmp/err1"
+"$BOXBFS" bfs kron:14 --backend cpu --devices 1 --roots 1 --memory-limit $limit \
+    --contract valid-flag --visited byte >/dev/null 2>"$tmp/err1"
 rc1=$?
-"$BOXBFS" bfs kron:14 --backend cpu --devices 2 --roots 1 --memory-limit $limit >"$tmp/out2" 2>&1
+"$BOXBFS" bfs kron:14 --backend cpu --devices 2 --roots 1 --memory-limit $limit \
+    --contract valid-flag --visited byte >"$tmp/out2" 2>&1
 rc2=$?
 check "--memory-limit 8 MiB: kron:14 does not fit one device (exit 3, more devices suggested)" \
       "[ $rc1 -eq 3 ] && grep -q 'try more devices' '$tmp/err1'"

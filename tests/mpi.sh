@@ -92,8 +92,9 @@ for p in 1 2 3 4; do
 done
 
 # bitmaps on the wire: same bytes as well
-"$BOXBFS" bfs kron:10 $roots --backend cpu --devices 3 --wire auto --json "$tmp/s.json" >/dev/null 2>&1
-$MPIRUN -np 3 "$BOXBFS" bfs kron:10 $roots --backend cpu --exchange mpi --wire auto \
+"$BOXBFS" bfs kron:10 $roots --backend cpu --devices 3 --contract valid-flag --wire auto \
+    --json "$tmp/s.json" >/dev/null 2>&1
+$MPIRUN -np 3 "$BOXBFS" bfs kron:10 $roots --backend cpu --exchange mpi --contract valid-flag --wire auto \
     --json "$tmp/m.json" >/dev/null 2>&1
 check "np 3 --wire auto: same traffic" "same_traffic '$tmp/s.json' '$tmp/m.json'"
 

@@ -99,6 +99,26 @@ st=$?
 check "--relabel sideways: exit status 1 and the message names the value" \
     '[ $st -eq 1 ] && grep -q "relabel: unknown value .sideways." "$tmp/e"'
 
+# --relabel auto (the default): degree on a large skewed graph (a star of
+# 2^20 + 24 vertices: the top 1 % hold half the arcs), none on a large flat
+# one (a perfect matching) and on small graphs; the copy's time is reported
+# as construction, apart from the searches
+awk 'BEGIN { for (i = 1; i < 1048600; i++) print 0, i }' >"$tmp/star.txt"
+awk 'BEGIN { for (i = 0; i < 1048600; i += 2) print i, i + 1 }' >"$tmp/pairs.txt"
+"$BOXBFS" bfs "$tmp/star.txt" --backend cpu --roots 2 --json "$tmp/star.json" >"$tmp/star.out" 2>&1
+check "--relabel auto, a large star: relabeled by degree, construction time apart, validated" \
+    "grep -q '\"relabel\": \"degree\"' '$tmp/star.json' && grep -q '\"relabel_asked\": \"auto\"' '$tmp/star.json' &&
+     grep -q '\"relabel_s\"' '$tmp/star.json' && grep -q 'construction: not timed; --relabel auto' '$tmp/star.out' &&
+     grep -q '^validation: PASS' '$tmp/star.out'"
+"$BOXBFS" bfs "$tmp/pairs.txt" --backend cpu --roots 2 --json "$tmp/pairs.json" >/dev/null 2>&1
+check "--relabel auto, a large matching: not relabeled" \
+    "grep -q '\"relabel\": \"none\"' '$tmp/pairs.json' && ! grep -q '\"relabel_s\"' '$tmp/pairs.json'"
+"$BOXBFS" bfs kron:12 --backend cpu --roots 2 --json "$tmp/small.json" >/dev/null 2>&1
+check "--relabel auto, kron:12 (at most 2^20 vertices): not relabeled" \
+    "grep -q '\"relabel\": \"none\"' '$tmp/small.json'"
+"$BOXBFS" bfs "$tmp/star.txt" --backend cpu --roots 2 --relabel none --json "$tmp/star0.json" >/dev/null 2>&1
+check "--relabel none on the star: not relabeled" "grep -q '\"relabel_asked\": \"none\"' '$tmp/star0.json' && grep -q '\"relabel\": \"none\"' '$tmp/star0.json'"
+
 if have_mpi; then
     $MPIRUN -np 2 "$BOXBFS" bfs kron:8 --backend cpu --exchange mpi --roots 1 --relabel degree \
         >/dev/null 2>"$tmp/mpi_err"
@@ -112,5 +132,8 @@ if have_mpi; then
              >/dev/null 2>&1 &&
          cut -d" " -f1,2 "$tmp/mpi.out" | sort >"$tmp/a" && cut -d" " -f1,2 "$tmp/one.out" | sort >"$tmp/b" &&
          cmp -s "$tmp/a" "$tmp/b" && grep -q "validation: PASS" "$tmp/mpi.txt"'
+    check "mpirun with per-rank slices: --relabel auto keeps the order (exit 0)" \
+        '$MPIRUN -np 2 "$BOXBFS" bfs kron:8 --backend cpu --exchange mpi --roots 1 --relabel auto \
+             --json "$tmp/mpi_auto.json" >/dev/null 2>&1 && grep -q "\"relabel\": \"none\"" "$tmp/mpi_auto.json"'
 fi
 exit $fail

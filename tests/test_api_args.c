@@ -180,9 +180,11 @@ static void engines(void)
     CHECK(boxbfs_engine_wire(NULL) == BOXBFS_WIRE_LIST);
     boxbfs_engine_free(NULL);
 
-    /* a real engine, bad roots, devices and arrays */
+    /* a real engine, bad roots, devices and arrays (the paper's valid-flag: no
+     * visited-prefix skip, no atomic layout; atomic is the default) */
     boxbfs_engine_options_init(&o);
     o.devices = 2;
+    o.contract = BOXBFS_CONTRACT_VALID_FLAG;
     CHECK_OK(boxbfs_engine_create(g, &o, &e));
     CHECK_FAILS(boxbfs_engine_run(e, 4, parent, level, &r), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_engine_run(e, -1, parent, level, &r), BOXBFS_ERR_INVALID_ARG);
@@ -194,7 +196,7 @@ static void engines(void)
     CHECK(boxbfs_engine_device_name(e, 5) != NULL);
     CHECK(boxbfs_engine_device_name(e, -1) != NULL);
     CHECK(boxbfs_engine_memory_bytes(e, 7, NULL) == 0);
-    CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* valid-flag, the default: off */
+    CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* valid-flag: off */
     CHECK(boxbfs_engine_wire(e) == BOXBFS_WIRE_LIST);   /* as asked: no atomic layout to trade */
     /* after all that, the engine still works */
     CHECK_OK(boxbfs_engine_run(e, 0, parent, level, &r));

@@ -181,6 +181,7 @@ static void memory_and_errors(boxbfs_graph_t g)
     size_t vb_byte = 0, vb_bit = 0;
     boxbfs_engine_options_init(&o);
     o.devices = 2;
+    o.visited = BOXBFS_VISITED_BYTE;
     CHECK_OK(boxbfs_engine_create(g, &o, &e));
     boxbfs_engine_memory_bytes(e, 0, &vb_byte);
     CHECK(boxbfs_engine_run(e, -1, NULL, NULL, NULL) == BOXBFS_ERR_INVALID_ARG);

@@ -47,6 +47,10 @@ int main(void)
     if (g == NULL) CHECK_DONE();
     boxbfs_engine_options_init(&o);
     o.devices = 2;
+    /* host-driven levels with and without the throttle (the copies it paces):
+     * the paper's valid-flag, named since atomic is the default */
+    o.contract = BOXBFS_CONTRACT_VALID_FLAG;
+    o.visited = BOXBFS_VISITED_BYTE;
     CHECK_OK(boxbfs_links_load("10MB/s,20ms", &l));
     o.links = l;
     /* unthrottled: the least of 3 runs (a loaded machine stretches the barriers) */

@@ -26,8 +26,9 @@ static void bfs_usage(FILE *f)
         "  --backend cpu|cuda     default: cuda when a GPU is present, else cpu\n"
         "  --devices N            devices (default: all GPUs, or 2 emulated on cpu)\n"
         "  --device-ids A,B,...   which GPUs (cuda)\n"
-        "  --contract sort-unique|valid-flag|atomic   frontier contraction (default valid-flag)\n"
-        "  --visited byte|bit     Visited array layout (default byte)\n"
+        "  --contract sort-unique|valid-flag|atomic   frontier contraction (default atomic;\n"
+        "                         the papers' valid-flag [003] and sort-unique [004] on request)\n"
+        "  --visited byte|bit     Visited array layout (default bit; byte: the paper's)\n"
         "  --wire list|bitmap|auto     frontier wire format (default list)\n"
         "  --exchange peer|host|mpi|nccl   left-right peer copies, staged through host\n"
         "                         memory, one device per MPI rank (mpirun -np N; built\n"
@@ -41,8 +42,11 @@ static void bfs_usage(FILE *f)
         "                         holds fewer than vertices / B (default 18)\n"
         "  --max-depth K          stop after K levels: vertices deeper than K stay unreached\n"
         "  --reverse              follow the arcs of a directed graph against their direction\n"
-        "  --relabel none|degree  search a copy numbered by decreasing degree, hubs first (one\n"
-        "                         range per device; ids in the output stay the input's; default none)\n"
+        "  --relabel none|degree|auto   search a copy numbered by decreasing degree, hubs first\n"
+        "                         (one range per device; ids in the output stay the input's; its\n"
+        "                         time is construction, not search); auto (default): degree where\n"
+        "                         the graph has > 2^20 vertices and the top 1%% by degree hold\n"
+        "                         >= 20%% of the arcs (Kronecker, social), none elsewhere (roads)\n"
         "  --device-loop ARCS     top-down levels of at most ARCS frontier arcs run inside one\n"
         "                         kernel launch per device, without the host (default 16384; 0: off)\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
@@ -309,9 +313,9 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
         } else if (strcmp(arg, "--reverse") == 0) {
             a->reverse = 1;
         } else if (OPT("--relabel")) {
-            static const char *const relabels[] = {"none", "degree"};
+            static const char *const relabels[] = {"none", "degree", "auto"};
             NEED_VALUE("--relabel");
-            if (parse_enum("--relabel", v, relabels, 2, &a->relabel)) return -1;
+            if (parse_enum("--relabel", v, relabels, 3, &a->relabel)) return -1;
         } else if (OPT("--expand")) {
             NEED_VALUE("--expand");
             if (parse_enum("--expand", v, expands, 3, &iv)) return -1;

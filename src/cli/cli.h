@@ -87,6 +87,15 @@ boxbfs_status_t bb_cli_load_graph(const char *verb, const char *spec,
  * Refuses a slice (usage error). Returns 0 or the exit code, after a message. */
 int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int64_t count,
                    double *seconds_p);
+/* --relabel auto (bfs's default): relabel where the graph is whole, has more
+ * than BB_RELABEL_MIN_VERTICES vertices and the 1 % of its vertices of highest
+ * out-degree hold at least BB_RELABEL_MIN_SHARE of its arcs (Kronecker graphs:
+ * more than half; road networks: a few percent). Returns 1 when it pays, with
+ * that share in *share_p (0 where it was not computed). docs/performance.md
+ * "Defaults" gives the figures behind it. */
+#define BB_RELABEL_MIN_VERTICES (INT64_C(1) << 20)
+#define BB_RELABEL_MIN_SHARE 0.2
+int bb_cli_relabel_pays(boxbfs_graph_t g, double *share_p);
 /* The internal id of the i-th vertex in the input's order (per-vertex files
  * keep that order, relabeled or not). */
 int64_t bb_cli_input_vertex(boxbfs_graph_t g, int64_t i);
@@ -184,7 +193,8 @@ typedef struct {
     int backend_given, devices_given, validate, nroots;
     int whole_graph;        /* --whole-graph: every MPI rank loads the whole graph */
     int reverse;            /* --reverse: search the graph with its arcs turned around */
-    int relabel;            /* --relabel degree: search a copy numbered by degree */
+    int relabel;            /* --relabel: 0 none, 1 degree (a copy numbered by degree),
+                               2 auto (degree where bb_cli_relabel_pays: the default) */
     int grid_given, direction_given;   /* --grid, --direction (README "2D partition") */
     int64_t *given_roots;   /* external ids */
     int ngiven;
@@ -230,6 +240,8 @@ typedef struct {
     int per_process;             /* one device per MPI rank (--exchange mpi, nccl under mpirun) */
     int reverse;                 /* the graph searched is the input's reverse */
     int relabel;                 /* ... numbered by degree, with stripes of it */
+    int relabel_auto;            /* --relabel auto chose (relabel or not) */
+    double relabel_share;        /* auto: the arcs' share of the top 1 % of vertices */
     int stripes;
     double relabel_s;            /* the time relabel took (not in any search's) */
     int sliced;                  /* per_process: each rank loaded its slice */

@@ -249,6 +249,7 @@ int bb_cmd_bfs(int argc, char **argv)
     memset(&sigma, 0, sizeof sigma);
     boxbfs_engine_options_init(&a.eo);
     a.validate = 1;
+    a.relabel = 2;   /* auto */
     a.nroots = 64;
     a.seed = 1;
     if (bb_bfs_parse_args(argc, argv, &a) != 0) {
@@ -302,6 +303,13 @@ int bb_cmd_bfs(int argc, char **argv)
         r.reverse = 1;
     }
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
+    if (rc == 0 && a.relabel == 2) {   /* auto: where the degrees are skewed */
+        r.relabel_auto = 1;
+        a.relabel = bb_cli_relabel_pays(r.graph, &r.relabel_share);
+        boxbfs_log(BOXBFS_LOG_INFO, "--relabel auto: %s (%lld vertices, the top 1 %% by degree "
+                   "hold %.1f %% of the arcs)", a.relabel ? "by degree" : "none",
+                   (long long)boxbfs_graph_vertices(r.graph), 100 * r.relabel_share);
+    }
     if (rc == 0 && a.relabel) {   /* the same roots, one stripe per device (or rank) */
         int procs = boxbfs_mpi_launched_processes();
         r.stripes = a.eo.devices > 0 ? a.eo.devices : procs > 1 ? procs : 1;

@@ -1,8 +1,11 @@
 /* --relabel degree (bfs, msbfs, bc): the graph the search runs on, numbered by
- * degree (README "Vertex order by degree"), with the ids the CLI holds
- * following their vertices; per-vertex files are written in the input's
- * vertex order all the same. */
+ * degree (docs/architecture.md "Vertex order by degree"), with the ids the CLI
+ * holds following their vertices; per-vertex files are written in the input's
+ * vertex order all the same. bfs's default, --relabel auto, relabels where
+ * bb_cli_relabel_pays says so (docs/performance.md "Defaults"). */
 #include "config.h"
+
+#include <string.h>
 
 #include "cli/cli.h"
 #include "common/timer.h"
@@ -35,6 +38,53 @@ int bb_cli_relabel(boxbfs_graph_t *graph_p, int stripes, int64_t *ids, int64_t c
     *seconds_p = bb_now_s() - t0;
     boxbfs_log(BOXBFS_LOG_INFO, "relabeled by degree (%d stripes) in %.3f s", stripes, *seconds_p);
     return 0;
+}
+
+/* The 1 % of vertices of highest out-degree hold *share_p of the arcs: exact
+ * counts per degree below 4096, log2 buckets above (a bucket taken in part
+ * counts its mean degree, which can only understate the share). */
+static double top_share(const struct boxbfs_graph *g)
+{
+    enum { EXACT = 4096, LOG = 64 };
+    static int64_t exact[EXACT];
+    int64_t nlog[LOG] = {0}, alog[LOG] = {0};
+    double want = (double)g->n / 100, got = 0, arcs = 0;
+    if (g->arcs <= 0) return 0;
+    memset(exact, 0, sizeof exact);
+    for (int64_t v = 0; v < g->n; v++) {
+        int64_t d = g->offsets[v + 1] - g->offsets[v];
+        if (d < EXACT) {
+            exact[d]++;
+        } else {
+            int b = 0;
+            while ((d >> b) > 1) b++;
+            nlog[b]++;
+            alog[b] += d;
+        }
+    }
+    for (int b = LOG - 1; b >= 0 && got < want; b--) {
+        if (nlog[b] == 0) continue;
+        double take = nlog[b] < want - got ? (double)nlog[b] : want - got;
+        arcs += (double)alog[b] * take / (double)nlog[b];
+        got += take;
+    }
+    for (int64_t d = EXACT - 1; d > 0 && got < want; d--) {
+        double take = exact[d] < want - got ? (double)exact[d] : want - got;
+        arcs += take * (double)d;
+        got += take;
+    }
+    return arcs / (double)g->arcs;
+}
+
+int bb_cli_relabel_pays(boxbfs_graph_t g, double *share_p)
+{
+    double share = 0;
+    /* a slice cannot be renumbered; a small graph's Visited bits (n / 8 bytes)
+     * stay in cache in any order */
+    int pays = !bb_graph_is_slice(g) && g->n > BB_RELABEL_MIN_VERTICES &&
+               (share = top_share(g)) >= BB_RELABEL_MIN_SHARE;
+    if (share_p != NULL) *share_p = share;
+    return pays;
 }
 
 int64_t bb_cli_input_vertex(boxbfs_graph_t g, int64_t i)

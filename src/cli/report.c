@@ -79,8 +79,8 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     if (boxbfs_engine_prefix_skip(r->engine)) fprintf(f, "  visited-prefix skip");
     fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
     if (r->relabel)
-        fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, not timed)", r->stripes,
-                r->relabel_s);
+        fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, construction: not timed%s)",
+                r->stripes, r->relabel_s, r->relabel_auto ? "; --relabel auto" : "");
     fputc('\n', f);
     if (o->partition == BOXBFS_PARTITION_2D)
         fprintf(f, "# partition: 2d  grid: %dx%d (device p at grid row p %% %d, column p / %d: "
@@ -367,6 +367,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_int(&j, "max_depth", o->max_depth);
     bb_json_bool(&j, "reverse", r->reverse);
     bb_json_string(&j, "relabel", r->relabel ? "degree" : "none");
+    bb_json_string(&j, "relabel_asked", r->relabel_auto ? "auto" : r->relabel ? "degree" : "none");
     if (r->relabel) bb_json_int(&j, "relabel_stripes", r->stripes);
     bb_json_int(&j, "device_loop_arcs", o->device_loop_arcs);
     bb_json_string(&j, "search_on", boxbfs_search_on_name(o->search_on));

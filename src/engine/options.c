@@ -14,14 +14,18 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     memset(opts, 0, sizeof *opts);
     opts->backend = BOXBFS_BACKEND_CPU;
     opts->devices = 1;
-    opts->contract = BOXBFS_CONTRACT_VALID_FLAG;
-    opts->visited = BOXBFS_VISITED_BYTE;
+    /* the fastest validated configuration on every backend and device count
+     * (docs/performance.md "Defaults": kron:24 on one H100 180 GTEPS with
+     * valid-flag and byte Visited, 286 with these; two H100s 145 against 182);
+     * the papers' valid-flag and byte Visited stay selectable */
+    opts->contract = BOXBFS_CONTRACT_ATOMIC;
+    opts->visited = BOXBFS_VISITED_BIT;
     opts->wire = BOXBFS_WIRE_LIST;
     opts->exchange = BOXBFS_EXCHANGE_PEER;
     /* binary-search expand with 8 edges per thread: the fastest measured on an
      * H200 (kron:24, atomic: K = 1, 2, 4, 8 gave 17.8, 23.1, 30.1, 37.2 GTEPS;
-     * auto with K = 4 32.5; tools/results/h200/expand-402511b). 004 found K = 4
-     * best on Kepler. */
+     * auto with K = 4 32.5; commit 402511b, docs/performance.md). 004 found
+     * K = 4 best on Kepler. */
     opts->expand = BOXBFS_EXPAND_BINSEARCH;
     opts->expand_edges_per_thread = 8;
     opts->expand_f0 = 10;                /* [002 §5.1] */
