@@ -15,38 +15,6 @@
 #include "common/error.h"
 #include "common/timer.h"
 
-#define PEER_TIMEOUT_NS 10000000000ull   /* a peer that has not launched in 10 s failed */
-
-/* The loop across devices needs every device in this process (the threads
- * team), peer access (the lists go straight to peer memory), the visited
- * array (a remote vertex is sent once) and lists on the wire: the bytes
- * booked are those the host levels would move. Under --wire auto a list
- * is sent only while it is shorter than the owner's bitmap: the loop runs
- * only where no level of it could send more vertices than the smallest
- * range has words. */
-int bb_loop_across_devices(const struct boxbfs_engine *e)
-{
-    const boxbfs_engine_options_t *o = &e->opts;
-    uint64_t words = UINT64_MAX;
-    if (e->ndev < 2 || e->ndev > BB_LOOP_MAX_DEV || e->nlocal != e->ndev || e->grid ||
-        o->device_loop_arcs <= 0 || o->exchange != BOXBFS_EXCHANGE_PEER || o->throttle ||
-        o->contract == BOXBFS_CONTRACT_SORT_UNIQUE || o->wire == BOXBFS_WIRE_BITMAP)
-        return 0;
-    for (int d = 0; d < e->ndev; d++) {
-        uint64_t w = (e->part.lo[d + 1] - e->part.lo[d] + 31) / 32;
-        if (w < words) words = w;
-    }
-    return o->wire == BOXBFS_WIRE_LIST || (uint64_t)o->device_loop_arcs <= words;
-}
-
-/* Rows of a device's loop log: BB_LOOP_LOG on one device; across devices
- * no more bytes than a P-th of that (the per-device memory plan). */
-uint32_t bb_loop_log_rows(int ndev)
-{
-    if (ndev == 1) return BB_LOOP_LOG;
-    return (uint32_t)((size_t)BB_LOOP_LOG * BB_LOG_FIELDS / ((size_t)ndev * BB_LOG_ROW(ndev)));
-}
-
 /* Top-down, a frontier within device_loop_arcs: one device, or every device
  * of the process where bb_loop_across_devices (and the exchange is not
  * staged: peer access is missing somewhere). */
@@ -90,7 +58,7 @@ static boxbfs_status_t run_loop(boxbfs_engine_t e, int d, const bb_kstate_t *k,
         return bb_error_set(BOXBFS_ERR_DEVICE,
                             "device loop on device %d: another device did not reach the level "
                             "in %.0f s (it failed, or the kernels cannot run at once: try "
-                            "--device-loop 0)", d, PEER_TIMEOUT_NS * 1e-9);
+                            "--device-loop 0)", d, BB_PEER_TIMEOUT_NS * 1e-9);
     if (runs > p->log_cap)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "device loop ran %llu levels, log holds %u",
                             (unsigned long long)runs, p->log_cap);
@@ -118,25 +86,6 @@ static void settle_frontier(boxbfs_engine_t e, int d, uint64_t runs, uint64_t ne
     e->frontier_arcs[d] = next_arcs;
 }
 
-/* Book level `level` of one device from its log row L (frontier, arcs,
- * nanoseconds), run top-down in the device loop or, by the device search, in
- * direction dir; then advance to the next frontier of next vertices with
- * next_arcs arcs. */
-boxbfs_status_t bb_loop_book_row(boxbfs_engine_t e, int level, const uint64_t *L, int dir,
-                                 int device_loop, uint64_t next, uint64_t next_arcs)
-{
-    boxbfs_level_report_t *r = &e->traffic.levels[level];
-    double s = (double)L[2] * 1e-9;
-    r->direction = dir;
-    r->device_loop = device_loop;
-    r->frontier = (int64_t)L[0];
-    r->frontier_arcs = (int64_t)L[1];
-    r->unexplored_arcs = (int64_t)e->unexplored;
-    r->time_s = r->expand_s = s;
-    e->traffic.level_devices[level] = (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
-    return bb_engine_advance(e, level, next, next_arcs);
-}
-
 /* Book the runs levels one device's loop ran from level *level_p (one row
  * each, times from the device's log; next and next_arcs: the frontier it
  * left); *level_p moves past them. */
@@ -147,7 +96,7 @@ boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t ru
     const uint64_t *log = D->loop_log;
     for (uint64_t i = 0; i < runs; i++) {
         const uint64_t *L = log + i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
-        BB_CHECK(bb_loop_book_row(e, *level_p + (int)i, L, BOXBFS_SEARCH_TOP_DOWN, 1,
+        BB_CHECK(bb_engine_book_row(e, *level_p + (int)i, L, BOXBFS_SEARCH_TOP_DOWN, 1,
                                   i + 1 < runs ? N[0] : next, i + 1 < runs ? N[1] : next_arcs));
     }
     settle_frontier(e, d, runs, next, next_arcs);
@@ -211,7 +160,7 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
     p.peers.tag = D->loop_tag;
     p.peers.local_count = e->frontier_count[d];
     p.peers.local_arcs = e->frontier_arcs[d];
-    p.peers.timeout_ns = PEER_TIMEOUT_NS;
+    p.peers.timeout_ns = BB_PEER_TIMEOUT_NS;
     p.peers.abort = e->abort_word;
     for (int o = 0; o < ndev; o++) {
         p.peers.mail[o] = e->devs[o].loop_mail;

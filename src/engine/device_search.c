@@ -21,8 +21,6 @@
 #include "common/error.h"
 #include "common/timer.h"
 
-#define PEER_TIMEOUT_NS 10000000000ull   /* a device that has not come in 10 s failed */
-
 int bb_search_fits(const struct boxbfs_engine *e)
 {
     if (e->search_peers) return 1;
@@ -95,7 +93,7 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     s->mine = e->frontier_count[d];
     s->mine_arcs = e->frontier_arcs[d];
     p->tag = e->devs[d].loop_tag;
-    p->timeout_ns = PEER_TIMEOUT_NS;
+    p->timeout_ns = BB_PEER_TIMEOUT_NS;
     p->abort = e->abort_word;
     uint64_t at = 0, remote = (uint64_t)e->graph->n - (e->part.lo[d + 1] - e->part.lo[d]);
     for (int o = 0; o < e->ndev; o++) {
@@ -130,7 +128,7 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
                                 (unsigned long long)L[1], boxbfs_search_direction_name(e->dir),
                                 (unsigned long long)e->total_frontier,
                                 (unsigned long long)e->total_arcs);
-        BB_CHECK(bb_loop_book_row(e, level, L, dir, loop, i + 1 < s->rows ? N[0] : s->w.count,
+        BB_CHECK(bb_engine_book_row(e, level, L, dir, loop, i + 1 < s->rows ? N[0] : s->w.count,
                                   i + 1 < s->rows ? N[1] : s->w.arcs));
     }
     *level_p += (int)s->rows;
@@ -247,7 +245,7 @@ static boxbfs_status_t peers_failure(int d, const bb_search_t *s)
                             "device search across devices: device %d waited %.0f s in a meeting "
                             "for another device and gave up (a device failed, or the devices' "
                             "kernels cannot all run at once: try --search-on host)",
-                            failed, PEER_TIMEOUT_NS * 1e-9);
+                            failed, BB_PEER_TIMEOUT_NS * 1e-9);
     if (failed == d && s->fault_level >= 0)
         return bb_error_set(BOXBFS_ERR_DEVICE,
                             "injected fault (BOXBFS_FAULT=level:%d): device %d failed as it "

@@ -42,6 +42,54 @@ static int loop_log(const struct boxbfs_engine *e)
     return e->ndev == 1 || bb_loop_across_devices(e) || e->search_peers;
 }
 
+/* The loop across devices needs every device in this process (the threads
+ * team), peer access (the lists go straight to peer memory), the visited
+ * array (a remote vertex is sent once) and lists on the wire: the bytes
+ * booked are those the host levels would move. Under --wire auto a list
+ * is sent only while it is shorter than the owner's bitmap: the loop runs
+ * only where no level of it could send more vertices than the smallest
+ * range has words. */
+int bb_loop_across_devices(const struct boxbfs_engine *e)
+{
+    const boxbfs_engine_options_t *o = &e->opts;
+    uint64_t words = UINT64_MAX;
+    if (e->ndev < 2 || e->ndev > BB_LOOP_MAX_DEV || e->nlocal != e->ndev || e->grid ||
+        o->device_loop_arcs <= 0 || o->exchange != BOXBFS_EXCHANGE_PEER || o->throttle ||
+        o->contract == BOXBFS_CONTRACT_SORT_UNIQUE || o->wire == BOXBFS_WIRE_BITMAP)
+        return 0;
+    for (int d = 0; d < e->ndev; d++) {
+        uint64_t w = (e->part.lo[d + 1] - e->part.lo[d] + 31) / 32;
+        if (w < words) words = w;
+    }
+    return o->wire == BOXBFS_WIRE_LIST || (uint64_t)o->device_loop_arcs <= words;
+}
+
+/* Rows of a device's loop log: BB_LOOP_LOG on one device; across devices
+ * no more bytes than a P-th of that (the per-device memory plan). */
+uint32_t bb_loop_log_rows(int ndev)
+{
+    if (ndev == 1) return BB_LOOP_LOG;
+    return (uint32_t)((size_t)BB_LOOP_LOG * BB_LOG_FIELDS / ((size_t)ndev * BB_LOG_ROW(ndev)));
+}
+
+boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    BB_CHECK(e->ops->copy_d2h(D->dev, D->ctr, D->k.counters, BB_CTR_COUNT(e->ndev) * 8));
+    return e->ops->sync(D->dev);
+}
+
+/* Where device d takes source o's message: its inbox region for o. The lean
+ * inbox has a region of d's range in words per other source, else a region
+ * of the range per source. */
+uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    if (bb_engine_lean_outbox(e))
+        return D->k.inbox + (size_t)(o - (o > d)) * words32(range_of(e, d));
+    return D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
+}
+
 /* The Visited array of every device (valid-flag, atomic): all n vertices. */
 static size_t visited_size(const struct boxbfs_engine *e)
 {

@@ -1,7 +1,13 @@
-/* Engine setup: check the options, partition the graph, open the devices,
- * settle the links and their order, set up each device (device_setup.c) and
- * the exchange, and tear everything down again on any failure (no leak on
- * any error path). */
+/* The engine [DESIGN "Where a search runs"]: boxbfs_engine_create builds
+ * it from the setup services (setup.c, device_setup.c) and chooses where its
+ * searches run; boxbfs_engine_run plans one search and runs it with one
+ * host thread per device of this process: the reset, then the strategy
+ * that fits (the device search, device_search.c, on one device or on
+ * several that meet in each other's memory; else host-driven levels,
+ * host_levels.c, with the device loop for small levels; --partition 2d:
+ * engine2d.c), the parent gather where one is needed (gather.c), and the
+ * results. The strategies and services below never call back into this
+ * file. */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -11,93 +17,9 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/timer.h"
 #include "kernels/fault.h"
 #include "engine/engine2d.h"
-#include "topology/topology.h"
-
-static const bb_device_ops_t *backend_ops(boxbfs_backend_t backend)
-{
-    return backend == BOXBFS_BACKEND_CUDA ? bb_cuda_ops_ptr : &bb_cpu_ops;
-}
-
-static boxbfs_status_t open_devices(boxbfs_engine_t e)
-{
-    int available = 0;
-    BB_CHECK(e->ops->count(&available));
-    if (e->opts.backend == BOXBFS_BACKEND_CUDA && available == 0)
-        return bb_error_set(BOXBFS_ERR_NO_DEVICE, "the cuda backend found no GPU");
-    for (int d = e->first; d < e->first + e->nlocal; d++) {
-        /* one device per process, no ids given: the host's device of this process's number */
-        int per_process = e->nlocal < e->ndev && !e->opts.device_ids && available > 0;
-        int id = per_process ? e->host_rank % available : e->order[d];
-        if (per_process && e->opts.backend == BOXBFS_BACKEND_CUDA && e->host_rank >= available)
-            return bb_error_set(BOXBFS_ERR_NO_DEVICE,
-                                "process %d on this host has no GPU of its own (%d GPU%s here): "
-                                "start at most one process per GPU", e->host_rank, available,
-                                available == 1 ? "" : "s");
-        if (available > 0 && (id < 0 || id >= available))
-            return bb_error_set(BOXBFS_ERR_NO_DEVICE,
-                                "device %d does not exist (%d %s device%s available: 0..%d)", id,
-                                available, e->ops->name, available == 1 ? "" : "s", available - 1);
-        BB_CHECK(e->ops->open(id, &e->devs[d].dev, e->devs[d].name, sizeof e->devs[d].name));
-        e->handles[d] = e->devs[d].dev;
-        e->order[d] = id;   /* the physical device (NCCL opens its rank there) */
-    }
-    return BOXBFS_OK;
-}
-
-/* Per-pair figures (measured, a description, or the single link model) and,
- * with --order topology, the ring order: devices, handles and figures are
- * permuted before any device memory is planned. */
-static boxbfs_status_t setup_links(boxbfs_engine_t e)
-{
-    int n = e->ndev;
-    if (e->opts.links_measured) {
-        /* 4 MiB peer copies, 3 repeats after a warm-up, plus the 8-byte latency */
-        const size_t sizes[1] = {(size_t)4 << 20};
-        bb_probe_t p;
-        BB_CHECK(bb_probe_run(e->ops, e->handles, n, sizes, 1, 3, 1 << BOXBFS_PROBE_PEER, &p));
-        boxbfs_status_t st = bb_probe_linkmat(&p, &e->linkmat);
-        bb_probe_free(&p);
-        BB_CHECK(st);
-    } else if (e->opts.links) {
-        BB_CHECK(bb_links_resolve(e->opts.links, n, e->order, &e->linkmat));
-    } else {
-        BB_CHECK(bb_linkmat_uniform(&e->linkmat, n, &e->opts.link_model));
-    }
-    if (e->opts.order == BOXBFS_ORDER_TOPOLOGY && n > 2) {
-        int *perm;
-        bb_engine_dev_t *devs;
-        boxbfs_status_t st = BOXBFS_OK;
-        BB_CHECK(bb_calloc((size_t)n, sizeof *perm, "the ring order", &perm));
-        BB_CHECK_GOTO(bb_calloc((size_t)n, sizeof *devs, "device records", &devs), st, out);
-        bb_topo_ring_order(&e->linkmat, perm);
-        BB_CHECK_GOTO(bb_linkmat_permute(&e->linkmat, perm), st, out_devs);
-        for (int i = 0; i < n; i++) devs[i] = e->devs[perm[i]];
-        for (int i = 0; i < n; i++) {
-            int id = e->order[perm[i]];
-            e->devs[i] = devs[i];
-            e->handles[i] = devs[i].dev;
-            perm[i] = id;
-        }
-        memcpy(e->order, perm, (size_t)n * sizeof *perm);
-    out_devs:
-        free(devs);
-    out:
-        free(perm);
-        BB_CHECK(st);
-    }
-    /* the report's link model: the description's name, the 0 -> 1 figures */
-    if (e->opts.links_measured || e->opts.links) {
-        snprintf(e->opts.link_model.name, sizeof e->opts.link_model.name, "%s", e->linkmat.name);
-        if (n > 1) {
-            e->opts.link_model.bandwidth_Bps = e->linkmat.bw[1];
-            e->opts.link_model.latency_s = e->linkmat.lat[1];
-        }
-    }
-    e->opts.links = NULL;   /* borrowed: not kept */
-    return BOXBFS_OK;
-}
 
 const boxbfs_link_model_t *boxbfs_engine_link_model(boxbfs_engine_t e)
 {
@@ -112,150 +34,6 @@ boxbfs_status_t boxbfs_engine_device_order(boxbfs_engine_t e, int *ids_p, int n)
     return BOXBFS_OK;
 }
 
-/* Peer access between every pair of this process's devices (enabled where
- * possible): *ok_p = 0 and the first pair without it in *a_p, *b_p where
- * some pair has none. BOXBFS_DISABLE_PEER=1 pretends none has (tests). */
-static boxbfs_status_t enable_peers(boxbfs_engine_t e, int *ok_p, int *a_p, int *b_p)
-{
-    const char *env = getenv("BOXBFS_DISABLE_PEER");
-    int no_peer = env != NULL && strcmp(env, "1") == 0;
-    *ok_p = 1;
-    for (int a = e->first; a < e->first + e->nlocal; a++)
-        for (int b = e->first; b < e->first + e->nlocal; b++) {
-            int ok = 0;
-            if (a == b) continue;
-            if (!no_peer) BB_CHECK(e->ops->enable_peer(e->handles[a], e->handles[b], &ok));
-            if (!ok && *ok_p) {
-                *ok_p = 0;
-                *a_p = a;
-                *b_p = b;
-            }
-        }
-    return BOXBFS_OK;
-}
-
-static boxbfs_status_t setup_exchange(boxbfs_engine_t e)
-{
-    int ndev = e->ndev, ok = 1, a = 0, b = 0;
-    size_t cells = (size_t)ndev * (size_t)ndev;
-    e->xchg = (bb_exchange_t){.ndev = ndev, .run = bb_exchange_leftright, .ops = e->ops,
-                              .devs = e->handles, .barrier = &e->barrier,
-                              .traffic = &e->traffic,
-                              .throttle = e->opts.throttle ? &e->linkmat : NULL};
-    if (e->opts.exchange == BOXBFS_EXCHANGE_MPI) {
-        /* payloads go by MPI from device memory the rank reads and writes */
-    } else if (e->opts.exchange == BOXBFS_EXCHANGE_NCCL) {
-        /* the communicators open once every process's setup succeeded */
-        e->xchg.run = bb_exchange_nccl;
-    } else if (e->opts.exchange == BOXBFS_EXCHANGE_PEER) {
-        BB_CHECK(enable_peers(e, &ok, &a, &b));
-        if (!ok) {
-            BB_WARN(-1, "no peer access %d -> %d: using the host-staged exchange "
-                        "(--exchange host)", a, b);
-            e->xchg.staged = 1;
-        }
-    } else {
-        e->xchg.staged = 1;
-    }
-    if (e->xchg.staged) {
-        e->xchg.stage_bytes = (size_t)e->graph->n * 4 + 64;
-        BB_CHECK(bb_calloc((size_t)ndev, sizeof(void *), "staging pointers", &e->xchg.stage));
-        for (int d = 0; d < ndev; d++)
-            BB_CHECK(e->ops->host_alloc(e->handles[d], e->xchg.stage_bytes, &e->xchg.stage[d]));
-    }
-    BB_CHECK(bb_calloc(cells, 8, "send counts", &e->send_count));
-    BB_CHECK(bb_calloc(cells, 8, "send offsets", &e->send_offset));
-    BB_CHECK(bb_calloc(cells, 8, "message sizes", &e->bytes));
-    BB_CHECK(bb_calloc(cells, 1, "wire formats", &e->as_bitmap));
-    BB_CHECK(bb_calloc(cells, sizeof(void *), "message sources", &e->src));
-    BB_CHECK(bb_calloc(cells, sizeof(void *), "message destinations", &e->recv));
-    BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->frontier_count));
-    BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier arcs", &e->frontier_arcs));
-    BB_CHECK(bb_calloc((size_t)ndev, 8, "frontier counts", &e->level_frontier));
-    return BOXBFS_OK;
-}
-
-/* A slice holds the columns of its rows only: they must be exactly the rows
- * of this process's devices. */
-static boxbfs_status_t check_slice(boxbfs_engine_t e)
-{
-    const struct boxbfs_graph *g = e->graph;
-    int64_t lo = (int64_t)e->part.lo[e->first], hi = (int64_t)e->part.lo[e->first + e->nlocal];
-    if (!bb_graph_is_slice(g)) return BOXBFS_OK;
-    if (e->team != bb_team_mpi_ptr)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                            "graph %s is an MPI rank's slice (rows [%lld, %lld) of %lld): it "
-                            "runs with one device per MPI rank only (--exchange mpi, or nccl "
-                            "under mpirun)", g->name, (long long)g->row_lo,
-                            (long long)g->row_hi, (long long)g->n);
-    if (lo != g->row_lo || hi != g->row_hi)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                            "graph %s is a slice holding rows [%lld, %lld), but device %d owns "
-                            "rows [%lld, %lld) of the partition over %d devices: load the slice "
-                            "with as many processes as the engine runs", g->name,
-                            (long long)g->row_lo, (long long)g->row_hi, e->first, (long long)lo,
-                            (long long)hi, e->ndev);
-    return BOXBFS_OK;
-}
-
-/* Bottom-up levels need the frontier bitmaps, and on a directed graph the
- * in-arcs of each device's rows: the transpose, built here from the whole
- * graph and dropped once the devices hold their rows. A directed slice has
- * no way to them: bottom-up is refused, auto stays top-down. */
-static boxbfs_status_t setup_bottom_up(boxbfs_engine_t e)
-{
-    const struct boxbfs_graph *g = e->graph;
-    e->bottom_up = e->opts.direction != BOXBFS_SEARCH_TOP_DOWN;
-    if (!e->bottom_up || !g->directed) return BOXBFS_OK;
-    if (bb_graph_is_slice(g)) {
-        if (e->opts.direction == BOXBFS_SEARCH_BOTTOM_UP)
-            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                                "bottom-up levels on directed graph %s need the in-arcs of the "
-                                "whole graph, which an MPI rank's slice does not hold: use "
-                                "--direction top-down, or --whole-graph", g->name);
-        BB_WARN(-1, "directed graph %s is loaded as slices: no in-arcs, so --direction auto "
-                    "runs top-down only (--whole-graph allows bottom-up levels)", g->name);
-        e->bottom_up = 0;
-        return BOXBFS_OK;
-    }
-    return bb_graph_transpose_csr(g, &e->in_offsets, &e->in_columns);
-}
-
-/* Open this process's devices and links, and the transpose bottom-up needs. */
-static boxbfs_status_t open_local(boxbfs_engine_t e)
-{
-    BB_CHECK(check_slice(e));
-    BB_CHECK(open_devices(e));
-    BB_CHECK(setup_links(e));
-    return setup_bottom_up(e);
-}
-
-/* The atomic method's --wire list holds an outbox of n entries and an inbox
- * region of its range per source on every device, a layout over the memory
- * budget of a device's share [README "Memory plan"]. Where some device of
- * any process cannot hold it, every device takes the bitmap outbox of
- * --wire auto instead (about n/8 bytes each: the wire format is the same on
- * every device), with a warning; the report names the wire that ran. Every
- * process calls it (a collective). */
-static boxbfs_status_t choose_wire(boxbfs_engine_t e)
-{
-    int64_t short_of = 0;
-    if (e->grid || e->ndev < 2 || e->opts.contract != BOXBFS_CONTRACT_ATOMIC ||
-        e->opts.wire != BOXBFS_WIRE_LIST)
-        return BOXBFS_OK;
-    for (int d = e->first; d < e->first + e->nlocal; d++)
-        if (!bb_engine_list_fits(e, d)) short_of = 1;
-    BB_CHECK(e->team->allreduce(e, &short_of, 1, 1));
-    if (!short_of) return BOXBFS_OK;
-    e->opts.wire = BOXBFS_WIRE_AUTO;
-    if (e->first == 0)
-        BB_WARN(-1, "--wire list needs an outbox of %lld entries and an inbox on every device, "
-                    "more than some device has free%s: the outbox is a bitmap instead (--wire "
-                    "auto)", (long long)e->graph->n,
-                e->opts.device_memory_limit ? " under --memory-limit" : "");
-    return BOXBFS_OK;
-}
-
 /* Where the search runs (boxbfs_search_on_t): on several devices at once
  * where they can meet in each other's memory, with the abort word they
  * poll; --search-on device where that cannot be says why. */
@@ -264,7 +42,7 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
     int ok = 1, a = 0, b = 0;
     const char *why;
     if (e->ndev > 1 && e->nlocal == e->ndev && e->opts.exchange == BOXBFS_EXCHANGE_PEER)
-        BB_CHECK(enable_peers(e, &ok, &a, &b));
+        BB_CHECK(bb_engine_enable_peers(e, &ok, &a, &b));
     why = bb_search_peers_refusal(e, ok);
     if (e->opts.search_on == BOXBFS_SEARCH_ON_DEVICE) {
         if (e->ndev == 1 && (e->opts.contract != BOXBFS_CONTRACT_ATOMIC ||
@@ -308,9 +86,9 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
  * (a collective that a failed process would never reach). */
 static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
-    BB_CHECK(e->team->agree(e, open_local(e)));
+    BB_CHECK(e->team->agree(e, bb_engine_open_local(e)));
     BB_CHECK(choose_search(e));
-    BB_CHECK(choose_wire(e));
+    BB_CHECK(bb_engine_choose_wire(e));
     for (int d = 0; d < e->ndev; d++) e->devs[d].parents = BOXBFS_PARENTS_KEEP;   /* 2d: kept */
     for (int d = e->first; d < e->first + e->nlocal; d++)
         BB_CHECK(e->grid ? bb_grid2d_setup_device(e, d) : bb_engine_setup_device(e, d));
@@ -319,95 +97,8 @@ static boxbfs_status_t setup_local(boxbfs_engine_t e)
     free(e->skip_order);
     e->in_offsets = e->in_columns = NULL;
     e->skip_order = NULL;
-    BB_CHECK(setup_exchange(e));
+    BB_CHECK(bb_engine_setup_exchange(e));
     return BOXBFS_OK;
-}
-
-/* One device per MPI rank (the MPI team): --exchange mpi, and --exchange
- * nccl when an MPI launcher started several processes. */
-int boxbfs_one_device_per_process(const boxbfs_engine_options_t *o)
-{
-    if (o == NULL) return 0;
-    return o->exchange == BOXBFS_EXCHANGE_MPI ||
-           (o->exchange == BOXBFS_EXCHANGE_NCCL && boxbfs_mpi_launched_processes() > 1);
-}
-
-static boxbfs_status_t check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
-{
-    /* enum fields: a caller's struct may hold any int (unsigned: negatives fail too) */
-    const struct { const char *what; unsigned value, max; } enums[] = {
-        {"backend", (unsigned)o->backend, BOXBFS_BACKEND_CUDA},
-        {"contraction method", (unsigned)o->contract, BOXBFS_CONTRACT_ATOMIC},
-        {"visited layout", (unsigned)o->visited, BOXBFS_VISITED_BIT},
-        {"wire format", (unsigned)o->wire, BOXBFS_WIRE_AUTO},
-        {"exchange", (unsigned)o->exchange, BOXBFS_EXCHANGE_NCCL},
-        {"expand method", (unsigned)o->expand, BOXBFS_EXPAND_MERGEPATH},
-        {"parents mode", (unsigned)o->parents, BOXBFS_PARENTS_RECOMPUTE},
-        {"search place", (unsigned)o->search_on, BOXBFS_SEARCH_ON_HOST},
-    };
-    for (size_t i = 0; i < sizeof enums / sizeof enums[0]; i++)
-        if (enums[i].value > enums[i].max)
-            return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%s %d out of range [0, %u]", enums[i].what,
-                                (int)enums[i].value, enums[i].max);
-    if (o->parents == BOXBFS_PARENTS_RECOMPUTE && o->partition == BOXBFS_PARTITION_2D)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--parents recompute runs with the 1d partition only (the 2d "
-                            "engine keeps the parents of remote discoveries)");
-    if (o->exchange == BOXBFS_EXCHANGE_MPI && bb_team_mpi_ptr == NULL)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--exchange mpi is not built in (rebuild with --with-mpi)");
-    if (boxbfs_one_device_per_process(o) && bb_team_mpi_ptr == NULL)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "an MPI launcher started %d processes, but boxbfs was built without "
-                            "MPI: --exchange nccl across processes needs a build --with-mpi (or "
-                            "start one process: it drives every GPU)",
-                            boxbfs_mpi_launched_processes());
-    if (o->exchange == BOXBFS_EXCHANGE_NCCL && bb_nccl_ops_ptr == NULL)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--exchange nccl is not built in (configure found no CUDA or no "
-                            "NCCL; rebuild with --with-cuda --with-nccl)");
-    if (o->exchange == BOXBFS_EXCHANGE_NCCL && o->backend != BOXBFS_BACKEND_CUDA)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--exchange nccl runs the cuda backend only (use --backend cuda, "
-                            "or --exchange peer|host on the cpu backend)");
-    if ((o->devices < 1 && !boxbfs_one_device_per_process(o)) || o->devices < 0 ||
-        o->devices > 1024)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device count %d out of range [1, 1024]",
-                            o->devices);
-    if (g->n >= (int64_t)UINT32_MAX)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "graph has %lld vertices; the engine supports fewer than 2^32",
-                            (long long)g->n);
-    if (backend_ops(o->backend) == NULL)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "the cuda backend is not built in (configure found no CUDA; "
-                            "rebuild with --with-cuda)");
-    if (o->expand_edges_per_thread < 1 || o->expand_edges_per_thread > 16 ||
-        (o->expand_edges_per_thread & (o->expand_edges_per_thread - 1)))
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "edges per thread %d: use 1, 2, 4, 8 or 16",
-                            o->expand_edges_per_thread);
-    if (o->expand_f0 < 1)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
-                            o->expand_f0);
-    if (o->order != BOXBFS_ORDER_GIVEN && o->order != BOXBFS_ORDER_TOPOLOGY)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device order %d: use given or topology",
-                            (int)o->order);
-    if (o->links == NULL && !o->links_measured && o->link_model.bandwidth_Bps <= 0)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "link model bandwidth must be positive");
-    if (o->direction != BOXBFS_SEARCH_AUTO && o->direction != BOXBFS_SEARCH_TOP_DOWN &&
-        o->direction != BOXBFS_SEARCH_BOTTOM_UP)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                            "search direction %d: use auto, top-down or bottom-up",
-                            (int)o->direction);
-    /* written so that NaN fails too */
-    if (o->device_loop_arcs < 0)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device loop arcs %lld must be >= 0",
-                            (long long)o->device_loop_arcs);
-    if (!(o->alpha > 0 && o->alpha < 1e300) || !(o->beta > 0 && o->beta < 1e300))
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                            "direction switch alpha %g and beta %g must be finite and positive",
-                            o->alpha, o->beta);
-    return bb_grid2d_check(g, o);
 }
 
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
@@ -418,8 +109,9 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
     const bb_device_ops_t *ops;
     if (graph == NULL || opts == NULL || engine_p == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_engine_create: NULL argument");
-    BB_CHECK(check_options(graph, opts));
-    BB_CHECK(bb_fault_wrap(backend_ops(opts->backend), &ops));   /* BOXBFS_FAULT (tests) */
+    BB_CHECK(bb_engine_check_options(graph, opts));
+    BB_CHECK(bb_grid2d_check(graph, opts));
+    BB_CHECK(bb_fault_wrap(bb_engine_backend_ops(opts->backend), &ops));   /* BOXBFS_FAULT (tests) */
     BB_CHECK(bb_calloc(1, sizeof *e, "the engine", &e));
     e->graph = graph;
     e->opts = *opts;
@@ -565,25 +257,6 @@ boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)
     return (boxbfs_parents_t)e->devs[device].parents;
 }
 
-void bb_engine_raise_abort(boxbfs_engine_t e, int d)
-{
-    uint32_t none = 0;
-    if (e->abort_word)   /* the first failure stays: it names the device that failed */
-        __atomic_compare_exchange_n(e->abort_word, &none, (uint32_t)d + 1, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE);
-}
-
-void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
-{
-    pthread_mutex_lock(&e->fail_lock);
-    if (e->fail == BOXBFS_OK) {
-        e->fail = st;
-        snprintf(e->fail_message, sizeof e->fail_message, "%s", boxbfs_last_error());
-    }
-    pthread_mutex_unlock(&e->fail_lock);
-    e->team->fail(e);
-}
-
 int boxbfs_engine_device_count(boxbfs_engine_t e) { return e ? e->ndev : 0; }
 
 int boxbfs_engine_rank(boxbfs_engine_t e) { return e && e->nlocal < e->ndev ? e->first : 0; }
@@ -592,4 +265,140 @@ int boxbfs_engine_processes(boxbfs_engine_t e)
 {
     if (e == NULL) return 0;
     return e->team != &bb_team_threads ? e->ndev : 1;
+}
+
+typedef struct {
+    boxbfs_engine_t e;
+} run_arg_t;
+
+static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    uint64_t nloc = D->k.hi - D->k.lo;
+    if (e->parent_out)
+        BB_CHECK(e->ops->copy_d2h(D->dev, e->parent_out + D->k.lo, D->k.pred, nloc * 8));
+    if (e->level_out)
+        BB_CHECK(e->ops->copy_d2h(D->dev, e->level_out + D->k.lo, D->k.level, nloc * 4));
+    return e->ops->sync(D->dev);
+}
+
+/* Wait for every device; 1 if the search was aborted. */
+#define SYNC_ALL(e) (e)->team->barrier(e)
+
+/* Device thread tid's part of one search: the reset and the links woken
+ * (untimed), the strategy, the parent gather where parents were left with
+ * their finders, the results. A failure raises the abort word and the
+ * barrier's, so every other device stops waiting. */
+static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
+{
+    boxbfs_engine_t e = ((run_arg_t *)arg)->e;
+    int d = e->first + tid;
+    bb_engine_dev_t *D = &e->devs[d];
+    boxbfs_status_t st = BOXBFS_OK;
+    (void)nlocal;
+    D->loop_runs = -1;
+    D->outbox_dirty = 1;   /* not cleared since allocated, or the gather's */
+    memset(&D->sent_levels, 0, sizeof D->sent_levels);
+    BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
+    BB_CHECK_GOTO(bb_engine_read_counters(e, d), st, out);
+    e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
+    e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
+    D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
+    if (e->search_peers) BB_CHECK_GOTO(bb_search_wake(e, d), st, out);
+    if (SYNC_ALL(e)) return BOXBFS_OK;
+    if (d == 0) e->t_start = e->t_level = bb_now_s();
+    /* the device search to the end (or, where the backend could not set it
+     * up, nothing: e->done stays unset), else the host drives the levels */
+    if (bb_search_fits(e)) BB_CHECK_GOTO(bb_search_run(e, d), st, out);
+    if (!e->done && !bb_barrier_aborted(&e->barrier))
+        BB_CHECK_GOTO(bb_host_levels_run(e, d), st, out);
+    if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;
+    if (e->ndev > 1 && !e->search_peers) BB_CHECK_GOTO(bb_engine_gather(e, d), st, out);
+    if (SYNC_ALL(e)) return BOXBFS_OK;
+    if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
+    BB_CHECK_GOTO(copy_results(e, d), st, out);
+    BB_CHECK_GOTO(e->team->finish(e, d), st, out);
+out:
+    if (st != BOXBFS_OK) {
+        bb_engine_raise_abort(e, d);
+        bb_engine_fail(e, st);
+    }
+    return BOXBFS_OK;
+}
+
+static void fill_report(boxbfs_engine_t e)
+{
+    boxbfs_search_report_t *r = &e->report;
+    bb_traffic_t *t = &e->traffic;
+    r->root = e->root;
+    r->levels = t->nlevels;
+    r->total_bytes = bb_traffic_total_bytes(t);
+    r->total_messages = bb_traffic_total_messages(t);
+    memcpy(r->phase_bytes, t->phase_bytes, sizeof r->phase_bytes);
+    memcpy(r->phase_messages, t->phase_messages, sizeof r->phase_messages);
+    r->link_bytes = t->link_bytes;
+    r->link_messages = t->link_messages;
+    r->nlevels = t->nlevels;
+    r->level_reports = t->levels;
+    r->level_link_bytes = t->level_link_bytes;
+    r->level_devices = t->level_devices;
+    r->modeled_exchange_s = 0;
+    for (int l = 0; l < t->nlevels; l++) r->modeled_exchange_s += t->levels[l].modeled_exchange_s;
+    r->modeled_exchange_s += e->gather_modeled_s;
+}
+
+boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *parent,
+                                  int32_t *level, const boxbfs_search_report_t **report_p)
+{
+    run_arg_t arg = {e};
+    boxbfs_status_t st;
+    int64_t *own_parent = NULL;
+    int32_t *own_level = NULL;
+    if (e == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_engine_run: NULL engine");
+    if (root < 0 || root >= e->graph->n)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "root %lld out of range [0, %lld)",
+                            (long long)root, (long long)e->graph->n);
+    /* the reached count needs the levels: use a scratch array when not asked */
+    if (level == NULL)
+        BB_CHECK(bb_malloc((size_t)e->graph->n * 4, "levels", &own_level));
+    e->root = root;
+    e->searches++;
+    e->parent_out = parent ? parent : own_parent;
+    e->level_out = level ? level : own_level;
+    e->done = e->opts.max_depth == 0;
+    /* level 0: the root alone; nothing explored before it */
+    e->total_frontier = 1;
+    e->prev_total_frontier = 0;
+    e->total_arcs = (uint64_t)(e->graph->offsets[root + 1] - e->graph->offsets[root]);
+    e->unexplored = (uint64_t)e->graph->arcs;
+    e->prev_dir = BOXBFS_SEARCH_TOP_DOWN;
+    e->dir = bb_engine_choose_direction(e);
+    e->fail = BOXBFS_OK;
+    e->gather_modeled_s = 0;
+    memset(&e->report, 0, sizeof e->report);
+    bb_barrier_reset(&e->barrier);
+    if (e->abort_word) __atomic_store_n(e->abort_word, 0, __ATOMIC_RELEASE);
+    bb_traffic_reset(&e->traffic);
+    BB_CHECK_GOTO(bb_traffic_level(&e->traffic, 0), st, out);
+    e->traffic.levels[0].direction = e->dir;   /* the row stays as is with --max-depth 0 */
+    /* --partition 2d: its own level loop (engine2d.c) */
+    BB_CHECK_GOTO(bb_parallel_run(e->nlocal, e->grid ? bb_grid2d_main : device_main, &arg), st, out);
+    if (e->fail != BOXBFS_OK) {
+        st = bb_error_set(e->fail, "%s", e->fail_message);
+        goto out;
+    }
+    fill_report(e);
+    {   /* this process's rows (another rank's levels are rank 0's only), summed */
+        int64_t lo = (int64_t)e->part.lo[e->first], hi = (int64_t)e->part.lo[e->first + e->nlocal];
+        e->report.reached = 0;
+        for (int64_t v = lo; v < hi; v++) e->report.reached += e->level_out[v] >= 0;
+        BB_CHECK_GOTO(e->team->allreduce(e, &e->report.reached, 1, 0), st, out);
+    }
+    if (report_p) *report_p = &e->report;
+out:
+    free(own_parent);
+    free(own_level);
+    e->parent_out = NULL;
+    e->level_out = NULL;
+    return st;
 }

@@ -182,74 +182,27 @@ extern const bb_team_ops_t bb_team_threads;
 extern const bb_team_ops_t *const bb_team_mpi_ptr;
 
 
-/* Allocate bytes of device d's memory, freed with the engine and counted in
- * its memory_bytes (engine/device_setup.c). */
-boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p);
-/* Several devices, atomic contraction, wire bitmap or auto: the outbox is a
- * bitmap of the remote vertices found this level (kstate.outbox_bits), and
- * only the owners sent a list get one, unpacked from it (level.c). */
-int bb_engine_lean_outbox(const struct boxbfs_engine *e);
-/* The parent gather's request room on device d, in entries: the same on
- * every process (it depends on the partition and the options only), so
- * every device knows how another one's requests are grouped. */
-uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d);
-/* Plan, check, allocate and upload device d (engine/device_setup.c). */
-boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
-/* Atomic, several devices, --wire list: 1 where device d holds the list
- * layout within its memory (the parents recomputed and the skip dropped if
- * need be), 0 where it cannot (engine.c then takes --wire auto). */
-int bb_engine_list_fits(boxbfs_engine_t e, int d);
-/* The search across devices (e->search_peers): 1 where device d holds its
- * layout within its memory (the visited-prefix skip dropped if need be). */
-int bb_engine_search_fits(boxbfs_engine_t e, int d);
-/* Record a device thread's failure (the first one wins) and abort the barrier. */
-void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
-/* The parent-gather phase for device self (engine/gather.c). */
-boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self);
+/* The layers [DESIGN "Where a search runs"]; each calls only those below it.
+ *   engine.c          creates engines, plans each search, picks its strategy
+ *   strategies        device_search.c (one device, or several that meet in
+ *                     each other's memory), host_levels.c (host-driven
+ *                     levels, with device_loop.c for runs of small levels),
+ *                     engine2d.c (--partition 2d)
+ *   services          books.c (rules and books), device_setup.c (memory plan,
+ *                     device state), gather.c (parents after a search),
+ *                     setup.c (options, devices, links, exchange, failure),
+ *                     the team (team*.c), peer/ (exchange and traffic)
+ *   ground            the device-operations table (kernels/kernels.h) */
 
-/* level.c, for the device loop: device d's counters to its host copy (and
- * sync); where device d takes source o's message; termination, totals and
- * direction after level `level` found total_next vertices with total_arcs
- * out-arcs, and the next level's row in the books; a level's books. */
-boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
-uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
-boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_next,
-                                  uint64_t total_arcs);
-/* Device 0's thread: level `level`'s row and control messages from the
- * round's matrices (send_count, as_bitmap, bytes) and each device's frontier:
- * sent vertices, bitmap messages, every pair's size message before a
- * top-down round, the termination reduce, the modeled exchange. */
-void bb_engine_book_round(boxbfs_engine_t e, int level, int dir, const uint64_t *frontier);
+#define BB_PEER_TIMEOUT_NS 10000000000ull   /* a device that has not come in 10 s failed */
 
-/* The device loop of small levels (engine/device_loop.c). Across devices:
- * possible with these options and partition (setup allocates its log and
- * mailboxes); the rows its log holds; whether the next level starts it. */
-int bb_loop_across_devices(const struct boxbfs_engine *e);
-uint32_t bb_loop_log_rows(int ndev);
-int bb_loop_fits(const struct boxbfs_engine *e);
-/* Run it from *level_p on device d (every device's thread at once where
- * there are several) and book the levels it ran: *level_p moves past them,
- * *runs_p of them; *aborted_p = 1 where a barrier was aborted. */
-boxbfs_status_t bb_loop_run(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p,
-                            int *aborted_p);
-/* One device: queue it behind a shrinking top-down level (bb_loop_queues),
- * and book the levels a queued loop ran (bb_loop_book). */
-int bb_loop_queues(const struct boxbfs_engine *e);
-boxbfs_status_t bb_loop_queue(boxbfs_engine_t e, int d, int32_t next_level);
-boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t runs, uint64_t next,
-                             uint64_t next_arcs);
-boxbfs_status_t bb_loop_book_row(boxbfs_engine_t e, int level, const uint64_t *L, int dir,
-                                 int device_loop, uint64_t next, uint64_t next_arcs);
+/* ---- strategies ---------------------------------------------------------- */
 
-/* Beamer's rule with the engine's options (level.c), and whether a top-down
- * level also leaves its discoveries in own_bits (one device, atomic, auto). */
-bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e);
-int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
-
-/* The device search (engine/device_search.c): whether this engine's search
- * runs on the device (one device, atomic, the device loop on, a backend
- * that could set it up), and the whole search from level 0 on device d,
- * booked (e->done left unset where the backend could not set it up). */
+/* The device search (device_search.c): whether this engine's searches run
+ * on the devices (one device: atomic, the device loop on, a backend that
+ * could set it up; several: e->search_peers), and the whole search from
+ * level 0 on device d, booked (e->done left unset where one device's
+ * backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
 /* Several devices, before a search's time starts: every link between the
@@ -258,10 +211,108 @@ boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d);
 /* Why the search cannot run on these several devices at once (a phrase
  * for a message), NULL where it can; peer_ok: every pair has peer access. */
 const char *bb_search_peers_refusal(const struct boxbfs_engine *e, int peer_ok);
-/* Device d failed: every device's wait in a meeting ends (the abort word). */
-void bb_engine_raise_abort(boxbfs_engine_t e, int d);
-/* Whether device d's rows are ranked for the visited-prefix skip
- * (device_setup.c; kstate rank_prefix). */
+
+/* Host-driven levels (host_levels.c): device d's levels from level 0 to
+ * the end; OK with the barrier aborted where another device failed. */
+boxbfs_status_t bb_host_levels_run(boxbfs_engine_t e, int d);
+
+/* The device loop of small levels (device_loop.c): whether the next level
+ * starts it; run it from *level_p on device d (every device's thread at
+ * once where there are several) and book the levels it ran: *level_p moves
+ * past them, *runs_p of them; *aborted_p = 1 where a barrier was aborted. */
+int bb_loop_fits(const struct boxbfs_engine *e);
+boxbfs_status_t bb_loop_run(boxbfs_engine_t e, int d, int *level_p, uint64_t *runs_p,
+                            int *aborted_p);
+/* One device: queue it behind a shrinking top-down level (bb_loop_queues),
+ * and book the levels a queued loop ran (bb_loop_book). */
+int bb_loop_queues(const struct boxbfs_engine *e);
+boxbfs_status_t bb_loop_queue(boxbfs_engine_t e, int d, int32_t next_level);
+boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t runs, uint64_t next,
+                             uint64_t next_arcs);
+
+/* ---- services: rules and books (books.c) ---------------------------------- */
+
+/* Beamer's rule with the engine's options, and the direction it gives the
+ * level the engine's totals stand at; whether a top-down level also leaves
+ * its discoveries in own_bits (one device, atomic, auto). */
+bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e);
+int bb_engine_choose_direction(const struct boxbfs_engine *e);
+int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
+/* After level `level` found total_next vertices with total_arcs out-arcs:
+ * termination, the next level's totals and direction (the same on every
+ * process), its row in the books. */
+boxbfs_status_t bb_engine_advance(boxbfs_engine_t e, int level, uint64_t total_next,
+                                  uint64_t total_arcs);
+/* Device 0's thread: level `level`'s row and control messages from the
+ * round's matrices (send_count, as_bitmap, bytes) and each device's frontier:
+ * sent vertices, bitmap messages, every pair's size message before a
+ * top-down round, the termination reduce, the modeled exchange. */
+void bb_engine_book_round(boxbfs_engine_t e, int level, int dir, const uint64_t *frontier);
+/* Book level `level` of one device from its log row L (frontier, arcs,
+ * nanoseconds), run top-down in the device loop or, by the device search,
+ * in direction dir; then advance to the next frontier of next vertices with
+ * next_arcs arcs. */
+boxbfs_status_t bb_engine_book_row(boxbfs_engine_t e, int level, const uint64_t *L, int dir,
+                                   int device_loop, uint64_t next, uint64_t next_arcs);
+
+/* ---- services: memory plan and device state (device_setup.c) -------------- */
+
+/* Allocate bytes of device d's memory, freed with the engine and counted in
+ * its memory_bytes. */
+boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p);
+/* Plan, check, allocate and upload device d. */
+boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
+/* Several devices, atomic contraction, wire bitmap or auto: the outbox is a
+ * bitmap of the remote vertices found this level (kstate.outbox_bits), and
+ * only the owners sent a list get one, unpacked from it (host_levels.c). */
+int bb_engine_lean_outbox(const struct boxbfs_engine *e);
+/* The parent gather's request room on device d, in entries: the same on
+ * every process (it depends on the partition and the options only), so
+ * every device knows how another one's requests are grouped. */
+uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d);
+/* Atomic, several devices, --wire list: 1 where device d holds the list
+ * layout within its memory (the parents recomputed and the skip dropped if
+ * need be), 0 where it cannot (then --wire auto). */
+int bb_engine_list_fits(boxbfs_engine_t e, int d);
+/* The search across devices (e->search_peers): 1 where device d holds its
+ * layout within its memory (the visited-prefix skip dropped if need be). */
+int bb_engine_search_fits(boxbfs_engine_t e, int d);
+/* Whether device d's rows are ranked for the visited-prefix skip (kstate
+ * rank_prefix). */
 int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d);
+/* The device loop across devices: possible with these options and
+ * partition (setup allocates its log and mailboxes); the rows its log
+ * holds. */
+int bb_loop_across_devices(const struct boxbfs_engine *e);
+uint32_t bb_loop_log_rows(int ndev);
+/* Device d's counters to its host copy (and sync); where device d takes
+ * source o's message. */
+boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
+uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
+
+/* ---- services: the parent gather (gather.c) ------------------------------- */
+
+boxbfs_status_t bb_engine_gather(boxbfs_engine_t e, int self);
+
+/* ---- services: setup and failure (setup.c) -------------------------------- */
+
+/* The backend's table (NULL: not built in); the options checked. */
+const bb_device_ops_t *bb_engine_backend_ops(boxbfs_backend_t backend);
+boxbfs_status_t bb_engine_check_options(boxbfs_graph_t g, const boxbfs_engine_options_t *o);
+/* This process's devices and links opened, the transpose bottom-up needs. */
+boxbfs_status_t bb_engine_open_local(boxbfs_engine_t e);
+/* Peer access between every pair of this process's devices (enabled where
+ * possible): *ok_p = 0 and the first pair without it in *a_p, *b_p where
+ * some pair has none. */
+boxbfs_status_t bb_engine_enable_peers(boxbfs_engine_t e, int *ok_p, int *a_p, int *b_p);
+/* --wire list where every device holds it, else auto (a collective). */
+boxbfs_status_t bb_engine_choose_wire(boxbfs_engine_t e);
+/* The exchange (peer, staged, NCCL, MPI) and the round's matrices. */
+boxbfs_status_t bb_engine_setup_exchange(boxbfs_engine_t e);
+/* Record a device thread's failure (the first one wins) and abort the
+ * barrier; device d failed: every device's wait in a meeting ends (the
+ * abort word). */
+void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
+void bb_engine_raise_abort(boxbfs_engine_t e, int d);
 
 #endif /* BB_ENGINE_H */
