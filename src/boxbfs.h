@@ -9,7 +9,7 @@
  * input file ("external" ids: Matrix Market is 1-based, SNAP ids as written)
  * are mapped with boxbfs_graph_external_id() / boxbfs_graph_internal_id().
  *
- * Conventions for every function below (README.md, "Using the library"):
+ * Conventions for every function below (docs/library.md):
  * - Ownership: a handle written to *X_p (graph, engine, links, topology) is
  *   the caller's and is released with its _free function (NULL is a no-op);
  *   arrays passed in stay the caller's and are read during the call only
@@ -134,7 +134,7 @@ boxbfs_status_t boxbfs_graph_reverse(boxbfs_graph_t graph, boxbfs_graph_t *rever
 /* A new graph with the same vertices and arcs, numbered by decreasing
  * degree (out-arcs, plus in-arcs where directed; ties by increasing id), so
  * that the few vertices at the ends of most arcs of a power-law graph have
- * neighbouring ids (README "Vertex order by degree"). stripes >= 1: degree
+ * neighbouring ids (docs/architecture.md, "Vertex order by degree"). stripes >= 1: degree
  * rank r becomes the (r / stripes)-th vertex of the r % stripes-th of that
  * many contiguous ranges of (almost) equal size (give the device count of a
  * 1D partition: each device's range then starts with its share of the hubs).
@@ -256,7 +256,7 @@ typedef enum {
  * top-down expands the frontier's arcs; bottom-up lets every unvisited
  * vertex look for a parent in the frontier, which every device then holds
  * as a bitmap over all vertices. AUTO switches per level by Beamer's rule
- * (README "Direction-optimizing BFS"). */
+ * (docs/architecture.md, "Bottom-up levels"). */
 typedef enum {
     BOXBFS_SEARCH_AUTO = 0, BOXBFS_SEARCH_TOP_DOWN = 1, BOXBFS_SEARCH_BOTTOM_UP = 2
 } boxbfs_search_direction_t;
@@ -268,7 +268,7 @@ typedef struct {
 } boxbfs_link_model_t;
 
 /* A link description: bandwidth and latency per device pair or per device
- * slot, slots dedicated or shared (the text format is in README.md, "Link
+ * slot, slots dedicated or shared (the text format is in docs/cli.md, "Link
  * descriptions"). Opaque; read by boxbfs_engine_create, which keeps no
  * reference to it. */
 typedef struct boxbfs_links *boxbfs_links_t;
@@ -297,7 +297,7 @@ const char *boxbfs_links_name(boxbfs_links_t links);
 boxbfs_status_t boxbfs_links_pair(boxbfs_links_t links, int src, int dst, double *bandwidth_Bps_p,
                                   double *latency_s_p, int *shared_p);
 
-/* How the engine divides the graph (README "2D partition"): 1D gives each
+/* How the engine divides the graph (docs/architecture.md, "2D partition"): 1D gives each
  * device a range of vertices and their adjacency lists; 2D [004 §2.2] puts
  * R x C devices on a grid, each holding one block of the adjacency matrix
  * (the arcs from its grid column's vertices to its grid row's) and 1/(RC)
@@ -307,7 +307,7 @@ boxbfs_status_t boxbfs_links_pair(boxbfs_links_t links, int src, int dst, double
 typedef enum { BOXBFS_PARTITION_1D = 0, BOXBFS_PARTITION_2D = 1 } boxbfs_partition_t;
 
 /* Where the parents of vertices that a device discovers for another device
- * come from (README "Memory plan"). KEEP: each device holds them during the
+ * come from (docs/cli.md, "Memory plan"). KEEP: each device holds them during the
  * search (4 bytes per vertex outside its range, 4 (n - n/P)) and answers the
  * parent gather from there. RECOMPUTE: no such array; after the search the
  * answering device finds each requested vertex v a parent by one pass over
@@ -337,7 +337,7 @@ typedef enum {
 
 typedef enum {
     BOXBFS_ORDER_GIVEN = 0,      /* devices in the order given (--device-ids)    */
-    BOXBFS_ORDER_TOPOLOGY = 1    /* greedy ring: fastest links adjacent (README)  */
+    BOXBFS_ORDER_TOPOLOGY = 1    /* greedy ring: fastest links adjacent (docs/cli.md) */
 } boxbfs_order_t;
 
 typedef struct {
@@ -370,10 +370,11 @@ typedef struct {
     /* Top-down levels whose frontier has at most this many arcs run one
      * after the other inside one kernel launch per device (no host round
      * trip per level; high-diameter graphs have thousands of such levels);
-     * several devices: peer exchange in one process, not sort-unique (README
-     * "The device loop of small levels"). 0: every level from the host. */
+     * several devices: peer exchange in one process, not sort-unique
+     * (docs/architecture.md, "Where a search runs"). 0: every level from the
+     * host. */
     int64_t device_loop_arcs;
-    /* README "2D partition": BOXBFS_PARTITION_2D runs top-down only, on the
+    /* docs/architecture.md, "2D partition": BOXBFS_PARTITION_2D runs top-down only, on the
      * cpu backend (emulated devices) or the cuda backend, with every exchange
      * (one device per MPI rank with BOXBFS_EXCHANGE_MPI, or with
      * BOXBFS_EXCHANGE_NCCL under an MPI launcher); grid_rows x grid_cols must
@@ -388,9 +389,10 @@ typedef struct {
  * a field added in a later version then gets its default.
  * Defaults: cpu backend, 1 device, atomic contraction, bit visited (the
  * fastest validated pair on every backend and device count; valid-flag and
- * byte visited, GPU-BOX's, are selectable), list wire, peer exchange, binsearch expand with 8 edges per thread (auto: f0 = 10),
- * nvlink4 link model, direction AUTO with alpha = 15, beta = 18, no depth
- * limit, device loop for levels of up to 16384 arcs, parents AUTO. */
+ * byte visited, GPU-BOX's, are selectable), list wire, peer exchange,
+ * binsearch expand with 8 edges per thread (auto: f0 = 10), nvlink4 link
+ * model, direction AUTO with alpha = 15, beta = 18, no depth limit, device
+ * loop for levels of up to 16384 arcs, parents AUTO, search on AUTO. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
  * "expether-2x10g") or parse "BW,LATENCY" (bytes/s with optional K/M/G
@@ -465,7 +467,7 @@ boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
 /* The wire format the engine runs: opts.wire, except where --contract atomic
  * on several devices was given BOXBFS_WIRE_LIST and some device cannot hold
  * its list layout (an outbox of n entries): then BOXBFS_WIRE_AUTO, whose
- * outbox is a bitmap (README "Memory plan"). BOXBFS_WIRE_LIST for a NULL
+ * outbox is a bitmap (docs/cli.md, "Memory plan"). BOXBFS_WIRE_LIST for a NULL
  * engine. */
 boxbfs_wire_t boxbfs_engine_wire(boxbfs_engine_t engine);
 /* 1 where each search runs on the devices, without the host between levels
@@ -478,7 +480,7 @@ int boxbfs_engine_device_search(boxbfs_engine_t engine);
  * levels", "2d"; "" for a NULL engine. */
 const char *boxbfs_engine_strategy(boxbfs_engine_t engine);
 /* 1 where every device's top-down levels skip the arcs into the visited
- * prefix of the vertices ranked by degree (README "Visited-prefix skip":
+ * prefix of the vertices ranked by degree (docs/architecture.md, "The visited-prefix skip":
  * --contract atomic in one process, the rows reordered by their heads'
  * degrees at engine start; BOXBFS_PREFIX_SKIP=0 in the environment turns it
  * off), 0 otherwise (or engine NULL). */
@@ -692,7 +694,7 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend);
  * slice). Thread safety: as boxbfs_graph_save. */
 boxbfs_status_t boxbfs_graph_save_edgelist(boxbfs_graph_t graph, const char *path);
 
-/* ---- multi-source BFS (iBFS [000], issue #13; README "Multi-source BFS") ------ */
+/* ---- multi-source BFS (iBFS [000], issue #13; docs/architecture.md, "Multi-source BFS") ------ */
 /* Many BFS instances at once, in groups of 32, 64 or 128 sharing one bitwise
  * status array; groups spread over the devices (each holds the whole graph,
  * one host thread per device). Per source the run counts the vertices
@@ -807,7 +809,7 @@ const int32_t *boxbfs_msbfs_depths(boxbfs_msbfs_result_t result, int64_t index);
 boxbfs_status_t boxbfs_msbfs_validate(boxbfs_graph_t graph, boxbfs_msbfs_result_t result,
                                       const int64_t *indices, int64_t count, int *verdict);
 
-/* ---- shortest-path counts (issue #14; README "Shortest-path counts and betweenness") */
+/* ---- shortest-path counts (issue #14; docs/architecture.md) ---------------- */
 /* A BFS that also counts the shortest paths from the root to every vertex
  * (sigma), on the 1D partition of the engine with (vertex, count) pairs
  * crossing the links, or TurboBFS's SpMV forms on one device [001]. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/bxbench partition (README "2D partition") on a tiny sweep (kron:10,
+# tools/bxbench partition (docs/architecture.md, "2D partition") on a tiny sweep (kron:10,
 # 4 and 16 cpu devices, three link models, 2 roots): a 1D and a 2D row per
 # graph, device count and link model, with the grid, messages and the
 # expand/fold bytes of each JSON report; bytes and messages the same on

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The device loop across devices (README "The device loop of small levels"):
+# The device loop across devices (docs/architecture.md, "Where a search runs"):
 # on the cpu backend, levels run inside the loop (td* in the level table)
 # must validate and count exactly the traffic of the same levels driven from
 # the host (--device-loop 0): totals, phases, links, every level's row and

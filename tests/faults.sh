@@ -1,5 +1,5 @@
 #!/bin/sh
-# Injected faults (BOXBFS_FAULT, kernels/fault.c; README "Fault injection"):
+# Injected faults (BOXBFS_FAULT, kernels/fault.c; docs/cli.md, "Environment"):
 # an allocation, a host<->device copy, a kernel launch or a peer copy failing
 # at the N-th call (on any device, or one named device), and one MPI rank
 # failing, each end in a message naming the fault and exit status 3, within a

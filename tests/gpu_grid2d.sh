@@ -1,5 +1,5 @@
 #!/bin/sh
-# --partition 2d on the cuda backend (README "2D partition"): for every grid
+# --partition 2d on the cuda backend (docs/architecture.md, "2D partition"): for every grid
 # the GPUs here allow (R x C <= GPUs, R, C <= 2), the cuda run counts the
 # same traffic (totals, phases, per-link matrix, level table, per-root
 # bytes) and gives the same levels as the cpu backend, and validates; on
@@ -69,7 +69,7 @@ for ex in "mergepath" "auto --expand-f0 3" "binsearch --expand-k 1" "binsearch -
     against_cpu "1x1 --expand $ex" --grid 1x1 --wire auto --expand $ex
 done
 
-# --exchange nccl: the same rounds as peer, moved by NCCL (README "2D partition")
+# --exchange nccl: the same rounds as peer, moved by NCCL (docs/architecture.md, "2D partition")
 same_traffic() {   # reference.json tested.json: validated, same traffic and level table
     python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" nccl
 }

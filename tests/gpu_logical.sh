@@ -1,5 +1,5 @@
 #!/bin/sh
-# Several logical devices on one GPU (README "Logical devices"): with
+# Several logical devices on one GPU (docs/cli.md, "--device-ids"): with
 # `--device-ids 0,0` (or 0,0,0 / 0,0,0,0) the cuda backend runs the
 # multi-device engine on GPU 0 alone, its peer copies becoming copies within
 # the GPU. Every code path of several devices (the exchange and its books,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# boxbfs bfs --partition 2d (README "2D partition") from the command line:
+# boxbfs bfs --partition 2d (docs/architecture.md, "2D partition") from the command line:
 # every grid from 1x1 to 4x4 gives validated trees with the same levels as
 # the 1D engine (--output of the first root), JSON that names the partition
 # and the grid and books the expand and fold phases, a traffic CSV with

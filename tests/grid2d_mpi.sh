@@ -1,5 +1,5 @@
 #!/bin/sh
-# --partition 2d with one device per MPI rank (README "2D partition"):
+# --partition 2d with one device per MPI rank (docs/architecture.md, "2D partition"):
 # `mpirun -np R*C boxbfs bfs ... --exchange mpi --partition 2d` gives
 # validated trees and the same traffic (totals, phases, per-link matrix,
 # level table) and the same tree as one process with --devices R*C, for

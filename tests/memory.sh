@@ -1,5 +1,5 @@
 #!/bin/sh
-# The memory plan across devices [README "Memory plan"]: every device of
+# The memory plan across devices [docs/cli.md, "Memory plan"]: every device of
 # P = 2, 4, 8 holds at most 1.1 x (one device's / P) + n/8 bytes (the
 # report's memory_bytes, cpu backend, kron:16) with sort-based contraction
 # (valid-flag, sort-unique; byte or bit visited; auto or top-down) and with

@@ -99,7 +99,7 @@ $MPIRUN -np 3 "$BOXBFS" bfs kron:10 $roots --backend cpu --exchange mpi --contra
 check "np 3 --wire auto: same traffic" "same_traffic '$tmp/s.json' '$tmp/m.json'"
 
 # the atomic method's bitmap outbox, and parents kept or recomputed, across
-# ranks (README "Memory plan"): the same traffic and tree; on 8 devices with
+# ranks (docs/cli.md, "Memory plan"): the same traffic and tree; on 8 devices with
 # bit visited and top-down the parent gather takes several rounds
 for par in keep recompute; do
     opts="--root 1 --root 5 --contract atomic --wire auto --direction top-down --visited bit"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The visited-prefix skip (README "Visited-prefix skip"), cpu backend: with
+# The visited-prefix skip (docs/architecture.md, "The visited-prefix skip"), cpu backend: with
 # it (the default for --contract atomic in one process, any device count)
 # every vertex gets the level it gets with BOXBFS_PREFIX_SKIP=0, with the
 # same roots, levels and reached counts per root and a validated tree,

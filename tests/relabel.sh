@@ -1,5 +1,5 @@
 #!/bin/sh
-# --relabel degree (README "Vertex order by degree"): the search runs on a
+# --relabel degree (docs/architecture.md, "Vertex order by degree"): the search runs on a
 # copy numbered by decreasing degree, but everything a user sees is in the
 # input's ids: the same roots, and per vertex the same level in --output
 # (parents may differ among equally deep ones, each validated) in the same

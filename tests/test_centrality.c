@@ -22,7 +22,7 @@ static boxbfs_graph_t small_graph(int directed, int64_t n, int64_t m, const int6
     return g;
 }
 
-/* The 6-vertex graph of the README: 0-1, 0-2, 1-3, 2-3, 3-4, 3-5, 4-5. */
+/* A hand-checked 6-vertex graph: 0-1, 0-2, 1-3, 2-3, 3-4, 3-5, 4-5. */
 static void hand_checked(void)
 {
     const int64_t src[] = {0, 0, 1, 2, 3, 3, 4}, dst[] = {1, 2, 3, 3, 4, 5, 5};

@@ -129,7 +129,7 @@ static void sweep(boxbfs_graph_t g, const int64_t *roots, int nroots)
     }
 }
 
-/* The remote parents kept or recomputed after the search (README "Memory
+/* The remote parents kept or recomputed after the search (docs/cli.md, "Memory
  * plan"): validated trees with the reference's levels (run_one) and the same
  * traffic (bytes and messages per link and phase, modeled time), for every
  * contraction, wire, direction and 1-5 devices (more with devs_hi). */

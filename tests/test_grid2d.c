@@ -1,4 +1,4 @@
-/* The 2D-partitioned engine on the cpu backend (README "2D partition"):
+/* The 2D-partitioned engine on the cpu backend (docs/architecture.md, "2D partition"):
  * for every grid from 1x1 to 4x4, on kron:9, a hand-made undirected graph
  * (a path, a star, an isolated pair, isolated vertices) and a directed
  * graph, from several roots and with every wire format: the trees pass the

@@ -1,5 +1,5 @@
-/* The engines' rounds over the NCCL exchange (peer/exchange_nccl.c; README
- * "The NCCL exchange", "2D partition") without NCCL or a GPU. This test defines
+/* The engines' rounds over the NCCL exchange (peer/exchange_nccl.c;
+ * docs/architecture.md, "2D partition") without NCCL or a GPU. This test defines
  * bb_nccl_ops_ptr itself, so the linker leaves the library's nccl.o or
  * nccl_none.o out (test_kron does the same with kron.c): a host imitation of
  * NCCL point to point as loose as NCCL allows. A send completes when it is

@@ -1,4 +1,4 @@
-/* Link descriptions: a small text format for a system's links (README.md,
+/* Link descriptions: a small text format for a system's links (docs/cli.md,
  * "Link descriptions"), the built-in ones (nominal figures; expether-2x10g is
  * GPU-BOX's slot [003 §2]: 2 x 10 GbE per slot through an ExpEther bridge,
  * every slot on one switch), and their resolution into per-pair figures

@@ -257,7 +257,7 @@ class Graph:
     def relabel_by_degree(self, stripes=1):
         """A new Graph numbered by decreasing degree (hubs first; stripes: the device
         count of the searches to come). Its internal ids differ from this graph's:
-        map through external_id / internal_id (README "Vertex order by degree")."""
+        map through external_id / internal_id (docs/architecture.md, "Vertex order by degree")."""
         h = ctypes.c_void_p()
         _check(lib.boxbfs_graph_relabel_by_degree(self._handle(), _integer("stripes", stripes),
                                                   ctypes.byref(h)))

@@ -71,7 +71,7 @@ static void bfs_usage(FILE *f)
         "                         each rank loads only its rows from kron: or a .bbcsr file)\n"
         "  --partition 1d|2d      1d (default): vertex ranges; 2d: R x C grid, each device holds one\n"
         "                         block of the matrix, expand in grid columns, fold in grid rows\n"
-        "                         (top-down only; README \"2D partition\")\n"
+        "                         (top-down only; docs/architecture.md, \"2D partition\")\n"
         "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R <= C)\n"
         "  --sigma FILE           also count shortest paths from the first root: 'vertex level sigma'\n"
         "                         per vertex (exact 64-bit; in double where a count overflows)\n"

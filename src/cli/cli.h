@@ -195,7 +195,7 @@ typedef struct {
     int reverse;            /* --reverse: search the graph with its arcs turned around */
     int relabel;            /* --relabel: 0 none, 1 degree (a copy numbered by degree),
                                2 auto (degree where bb_cli_relabel_pays: the default) */
-    int grid_given, direction_given;   /* --grid, --direction (README "2D partition") */
+    int grid_given, direction_given;   /* --grid, --direction (docs/architecture.md, 2D) */
     int64_t *given_roots;   /* external ids */
     int ngiven;
     uint64_t seed;

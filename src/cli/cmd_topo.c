@@ -121,7 +121,7 @@ static int parse_topo_args(int argc, char **argv, topo_args_t *a)
 
 static double gbps(size_t bytes, double s) { return s > 0 ? (double)bytes / s / 1e9 : 0; }
 
-/* Which path the probe's peer copies took (README "Link probe"). */
+/* Which path the probe's peer copies took (docs/cli.md, "boxbfs topo"). */
 static const char *peer_path(boxbfs_topology_t t, int s, int d)
 {
     int direct = boxbfs_topology_probe_direct(t, s, d);

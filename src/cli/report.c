@@ -267,12 +267,14 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     json_summary(&j, "teps_arc", r->teps_arc, r->nroots);
     json_summary(&j, "time_s", r->time_s, r->nroots);
     bb_json_string(&j, "validation", r->validation);
-    /* the levels ran on the device, no host between them (README "The search on the device") */
+    /* the levels ran on the device, no host between them (docs/architecture.md,
+     * "Where a search runs") */
     bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
     bb_json_string(&j, "strategy", boxbfs_engine_strategy(r->engine));
-    /* top-down levels skip the arcs into the visited prefix (README "Visited-prefix skip") */
+    /* top-down levels skip the arcs into the visited prefix (docs/architecture.md,
+     * "The visited-prefix skip") */
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));
-    /* the wire that ran: options.wire is what was asked (README "Memory plan") */
+    /* the wire that ran: options.wire is what was asked (docs/cli.md, "Memory plan") */
     bb_json_string(&j, "wire", boxbfs_wire_name(boxbfs_engine_wire(r->engine)));
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_begin_object(&j, "traffic");

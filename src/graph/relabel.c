@@ -1,5 +1,5 @@
 /* boxbfs_graph_relabel_by_degree: a copy of a graph with its vertices
- * numbered by decreasing degree (README "Vertex order by degree").
+ * numbered by decreasing degree (docs/architecture.md, "Vertex order by degree").
  *
  * In a Kronecker graph a few percent of the vertices are the ends of most
  * arcs (kron:22: the 2^19 of highest degree, 12 % of the vertices, are the

@@ -1,5 +1,5 @@
 /* Fuzz harnesses for the graph loaders and the link-description parser
- * (README.md, "Fuzzing"). Each fuzz_<format>.c defines the libFuzzer entry
+ * (docs/architecture.md, "Building and testing"). Each fuzz_<format>.c defines the libFuzzer entry
  * point LLVMFuzzerTestOneInput and bb_fuzz_format; the same file is linked
  * into a libFuzzer binary (configure --enable-fuzz, tools/fuzz) and into a
  * plain replay driver (replay.c) that make check runs over
