@@ -651,8 +651,8 @@ typedef struct {
      * region for this device (p->to), then a meeting of tag p->tag + 1. A
      * link between GPUs that was idle for some milliseconds sleeps, and the
      * first store across it waits ~0.1 ms (NVLink); this wakes every lane of
-     * every link before the search's first level. Synchronous; DEVICE where
-     * the meeting failed. */
+     * every link before the search's first level. The meeting's BB_MEET_*
+     * in counters[EXPANDED] (the engine reads the counters after it). */
     boxbfs_status_t (*peers_wake)(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p);
     /* The visited-prefix skip's setup (once, before the first search):
      * by_rank = order (host memory: the n vertices by decreasing degree,

@@ -311,6 +311,10 @@ boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d)
     boxbfs_status_t st;
     peers_start(e, d, &s);
     st = e->ops->kernels.peers_wake(&e->devs[d].k, e->ops->stream(e->devs[d].dev), &s.peers);
+    if (st == BOXBFS_OK) st = bb_engine_read_counters(e, d);   /* pinned: no context-wide sync */
+    if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] != BB_MEET_OK)
+        st = bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
+                          "search (another device failed)", d);
     if (st != BOXBFS_OK) bb_engine_raise_abort(e, d);
     e->devs[d].loop_tag += 1;
     return st;

@@ -177,6 +177,17 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
         }
         for (int i = 0; i < count; i++) {
             int64_t fresh = (int64_t)c[BB_MS_NEW + i];
+            /* Nothing new: instance i's reached set is closed under out-arcs,
+             * so no vertex it has not reached has an in-neighbour it reached,
+             * and its bit can never come. It leaves the early-termination
+             * mask: a vertex counts as full once every instance still
+             * searching reached it. One instance in a small component (or
+             * one that finished early) otherwise kept every vertex of the
+             * giant component in the bottom-up queue, scanned to its last
+             * in-arc at every bottom-up level (kron:20, 1024 sources: one
+             * group of 126 M arcs against ~18 M, from a source whose
+             * component has 2 vertices). Depths and counts do not change. */
+            if (fresh == 0 && level > 0) k->full[i >> 5] &= ~(1u << (i & 31));
             if (fresh == 0) continue;
             reached[i] += fresh;
             sum[i] += fresh * level;
