@@ -206,6 +206,8 @@ static void sweep_host(const case_t *c, int ndev)
     o.devices = ndev;
     o.exchange = BOXBFS_EXCHANGE_HOST;
     o.wire = BOXBFS_WIRE_AUTO;
+    o.contract = BOXBFS_CONTRACT_VALID_FLAG;   /* named: the defaults are atomic and bit */
+    o.visited = BOXBFS_VISITED_BYTE;
     compare(c, &o);
     o.contract = BOXBFS_CONTRACT_ATOMIC;
     o.visited = BOXBFS_VISITED_BIT;
