@@ -306,9 +306,13 @@ int bb_cmd_bfs(int argc, char **argv)
     if (rc == 0 && a.relabel == 2) {   /* auto: where the degrees are skewed */
         r.relabel_auto = 1;
         a.relabel = bb_cli_relabel_pays(r.graph, &r.relabel_share);
-        boxbfs_log(BOXBFS_LOG_INFO, "--relabel auto: %s (%lld vertices, the top 1 %% by degree "
-                   "hold %.1f %% of the arcs)", a.relabel ? "by degree" : "none",
-                   (long long)boxbfs_graph_vertices(r.graph), 100 * r.relabel_share);
+        if (boxbfs_graph_vertices(r.graph) <= BB_RELABEL_MIN_VERTICES)
+            boxbfs_log(BOXBFS_LOG_INFO, "--relabel auto: none (%lld vertices: at most 2^20)",
+                       (long long)boxbfs_graph_vertices(r.graph));
+        else
+            boxbfs_log(BOXBFS_LOG_INFO, "--relabel auto: %s (%lld vertices, the top 1 %% by "
+                       "degree hold %.1f %% of the arcs)", a.relabel ? "by degree" : "none",
+                       (long long)boxbfs_graph_vertices(r.graph), 100 * r.relabel_share);
     }
     if (rc == 0 && a.relabel) {   /* the same roots, one stripe per device (or rank) */
         int procs = boxbfs_mpi_launched_processes();
