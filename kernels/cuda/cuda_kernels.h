@@ -301,6 +301,24 @@ enum {
  * closes the step that ran, meets the others, picks the next) and one
  * branch's kernels, captured into search.cu's graph. */
 #if CUDART_VERSION >= 13000
+/* The end of a decide (search.cu, search_peers.cu): the chosen step starts
+ * now; the graph runs on while there is one, in its branch (unpack or pack
+ * first where the frontier must change form). */
+static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, int step, int unpack,
+                                                            int pack,
+                                                            cudaGraphConditionalHandle run,
+                                                            cudaGraphConditionalHandle branch)
+{
+    d->step = step;
+    d->t0 = bb_global_ns();
+    d->s.span_ns = d->t0 - d->t_first;
+    cudaGraphSetConditional(run, step != BB_STEP_NONE);
+    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
+                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + unpack
+                                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
+                                                                : BB_BR_NONE);
+}
+
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
                                      cudaGraphConditionalHandle run,
                                      cudaGraphConditionalHandle branch);

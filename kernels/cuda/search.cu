@@ -76,14 +76,7 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
-    d->step = step;
-    d->t0 = bb_global_ns();
-    s->span_ns = d->t0 - d->t_first;
-    cudaGraphSetConditional(run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
-                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + unpack
-                                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
-                                                                : BB_BR_NONE);
+    bb_search_start_step(d, step, unpack, pack, run, branch);
 }
 
 /* A conditional node of graph g after dep, with its size bodies in bodies. */

@@ -122,14 +122,7 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->pack = pack;
     d->wait_ns = 0;
     d->t_own = 0;
-    d->step = step;
-    d->t0 = bb_global_ns();
-    s->span_ns = d->t0 - d->t_first;
-    cudaGraphSetConditional(run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
-                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + unpack
-                                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
-                                                                : BB_BR_NONE);
+    bb_search_start_step(d, step, unpack, pack, run, branch);
 }
 
 /* The top-down step's meeting: each list's size for its owner; what every

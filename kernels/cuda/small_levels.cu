@@ -352,20 +352,24 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
+/* A loop step of the device search: its arguments into this engine
+ * device's constant copy, then the loop kernel K. */
+template <void (*K)(bb_search_dev *, unsigned)>
+static boxbfs_status_t launch_step(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
-    search_levels<<<kBlocks, kThreads, 0, s>>>(d, slot);
+    K<<<kBlocks, kThreads, 0, s>>>(d, slot);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
+boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
+{
+    return launch_step<search_levels>(d, s, slot);
+}
+
 boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
-                                          cudaMemcpyDeviceToDevice, s));
-    search_peer_levels<<<kBlocks, kThreads, 0, s>>>(d, slot);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
+    return launch_step<search_peer_levels>(d, s, slot);
 }

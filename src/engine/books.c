@@ -9,6 +9,8 @@
 
 #include "engine/engine.h"
 
+#include "common/error.h"
+
 /* One device, atomic, auto: a top-down level also leaves its discoveries as
  * bits of own_bits, so that a bottom-up level next skips the pack of the
  * list (the bits cost a few atomics on an L2-resident bitmap; both backends,
@@ -99,4 +101,34 @@ boxbfs_status_t bb_engine_book_row(boxbfs_engine_t e, int level, const uint64_t 
     r->time_s = r->expand_s = s;
     e->traffic.level_devices[level] = (boxbfs_level_device_t){.frontier = (int64_t)L[0], .expand_s = s};
     return bb_engine_advance(e, level, next, next_arcs);
+}
+
+/* Device s's part of level `level` from its log row L (several devices):
+ * its frontier and times (expand, the waits in meetings as the exchange,
+ * the rest as the update), and the level's times as the busiest device's. */
+void bb_engine_book_device(boxbfs_engine_t e, int level, int s, const uint64_t *L)
+{
+    boxbfs_level_report_t *r = &e->traffic.levels[level];
+    uint64_t x_ns = L[BB_LOG_EXPAND_NS], m_ns = L[BB_LOG_MEET_NS];
+    double t = (double)L[2] * 1e-9, x = (double)x_ns * 1e-9, m = (double)m_ns * 1e-9;
+    double u = L[2] > x_ns + m_ns ? (double)(L[2] - x_ns - m_ns) * 1e-9 : 0;
+    e->traffic.level_devices[(size_t)level * e->ndev + s] = (boxbfs_level_device_t){
+        .frontier = (int64_t)L[3], .expand_s = x, .exchange_s = m, .update_s = u};
+    if (t > r->time_s) r->time_s = t;
+    if (x > r->expand_s) r->expand_s = x;
+    if (m > r->exchange_s) r->exchange_s = m;
+    if (u > r->update_s) r->update_s = u;
+}
+
+boxbfs_status_t bb_engine_expect_level(const struct boxbfs_engine *e, int level, const uint64_t *L,
+                                       int dir)
+{
+    if (L[0] == e->total_frontier && L[1] == e->total_arcs && dir == e->dir) return BOXBFS_OK;
+    return bb_error_set(BOXBFS_ERR_INTERNAL,
+                        "device search: level %d ran %s on %llu vertices (%llu arcs), the "
+                        "engine expected %s on %llu (%llu)", level,
+                        boxbfs_search_direction_name(dir), (unsigned long long)L[0],
+                        (unsigned long long)L[1], boxbfs_search_direction_name(e->dir),
+                        (unsigned long long)e->total_frontier,
+                        (unsigned long long)e->total_arcs);
 }

@@ -119,9 +119,6 @@ static void book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
     uint64_t frontier[BB_LOOP_MAX_DEV];
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + i * row;
-        uint64_t x_ns = L[BB_LOG_EXPAND_NS], m_ns = L[BB_LOG_MEET_NS];
-        double t = (double)L[2] * 1e-9, x = (double)x_ns * 1e-9, m = (double)m_ns * 1e-9;
-        double u = L[2] > x_ns + m_ns ? (double)(L[2] - x_ns - m_ns) * 1e-9 : 0;
         frontier[s] = L[3];
         for (int d = 0; d < ndev; d++) {
             size_t cell = (size_t)s * ndev + d;
@@ -132,12 +129,7 @@ static void book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
                 bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d,
                                (int64_t)e->bytes[cell], 1);
         }
-        e->traffic.level_devices[(size_t)level * ndev + s] = (boxbfs_level_device_t){
-            .frontier = (int64_t)L[3], .expand_s = x, .exchange_s = m, .update_s = u};
-        if (t > r->time_s) r->time_s = t;
-        if (x > r->expand_s) r->expand_s = x;
-        if (m > r->exchange_s) r->exchange_s = m;
-        if (u > r->update_s) r->update_s = u;
+        bb_engine_book_device(e, level, s, L);
     }
     r->device_loop = 1;
     bb_engine_book_round(e, level, BOXBFS_SEARCH_TOP_DOWN, frontier);

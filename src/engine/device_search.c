@@ -120,14 +120,7 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
         const uint64_t *L = log + (size_t)i * BB_LOG_FIELDS, *N = L + BB_LOG_FIELDS;
         int level = *level_p + (int)i, loop = L[3] == BB_STEP_LOOP;
         int dir = L[3] == BB_STEP_BOTTOM_UP ? BOXBFS_SEARCH_BOTTOM_UP : BOXBFS_SEARCH_TOP_DOWN;
-        if (L[0] != e->total_frontier || L[1] != e->total_arcs || dir != e->dir)
-            return bb_error_set(BOXBFS_ERR_INTERNAL,
-                                "device search: level %d ran %s on %llu vertices (%llu arcs), "
-                                "the engine expected %s on %llu (%llu)", level,
-                                boxbfs_search_direction_name(dir), (unsigned long long)L[0],
-                                (unsigned long long)L[1], boxbfs_search_direction_name(e->dir),
-                                (unsigned long long)e->total_frontier,
-                                (unsigned long long)e->total_arcs);
+        BB_CHECK(bb_engine_expect_level(e, level, L, dir));
         BB_CHECK(bb_engine_book_row(e, level, L, dir, loop, i + 1 < s->rows ? N[0] : s->w.count,
                                   i + 1 < s->rows ? N[1] : s->w.arcs));
     }
@@ -156,9 +149,6 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i)
     int64_t first = pack ? 8 : bottom_up ? 0 : 16;   /* the first meeting's bytes */
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + (size_t)i * width;
-        uint64_t x_ns = L[BB_LOG_EXPAND_NS], m_ns = L[BB_LOG_MEET_NS];
-        double t = (double)L[2] * 1e-9, x = (double)x_ns * 1e-9, m = (double)m_ns * 1e-9;
-        double u = L[2] > x_ns + m_ns ? (double)(L[2] - x_ns - m_ns) * 1e-9 : 0;
         uint64_t words = (e->part.lo[s + 1] - e->part.lo[s] + 31) / 32;
         r->frontier += (int64_t)L[3];
         for (int d = 0; d < ndev; d++) {
@@ -182,12 +172,7 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i)
                 r->sent_vertices += (int64_t)sent;
             }
         }
-        e->traffic.level_devices[(size_t)level * ndev + s] = (boxbfs_level_device_t){
-            .frontier = (int64_t)L[3], .expand_s = x, .exchange_s = m, .update_s = u};
-        if (t > r->time_s) r->time_s = t;
-        if (x > r->expand_s) r->expand_s = x;
-        if (m > r->exchange_s) r->exchange_s = m;
-        if (u > r->update_s) r->update_s = u;
+        bb_engine_book_device(e, level, s, L);
     }
     r->direction = bottom_up ? BOXBFS_SEARCH_BOTTOM_UP : BOXBFS_SEARCH_TOP_DOWN;
     r->device_loop = step == BB_STEP_LOOP;
@@ -218,14 +203,7 @@ static boxbfs_status_t book_peers(boxbfs_engine_t e, int *level_p, const bb_sear
                                     (unsigned long long)L[BB_LOG_STEP],
                                     (unsigned long long)L[0]);
         }
-        if (L[0] != e->total_frontier || L[1] != e->total_arcs || dir != e->dir)
-            return bb_error_set(BOXBFS_ERR_INTERNAL,
-                                "device search across devices: level %d ran %s on %llu vertices "
-                                "(%llu arcs), the engine expected %s on %llu (%llu)", level,
-                                boxbfs_search_direction_name(dir), (unsigned long long)L[0],
-                                (unsigned long long)L[1], boxbfs_search_direction_name(e->dir),
-                                (unsigned long long)e->total_frontier,
-                                (unsigned long long)e->total_arcs);
+        BB_CHECK(bb_engine_expect_level(e, level, L, dir));
         book_peers_level(e, level, i);
         BB_CHECK(bb_engine_advance(e, level, i + 1 < s->rows ? N[0] : s->w.count,
                                    i + 1 < s->rows ? N[1] : s->w.arcs));

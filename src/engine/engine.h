@@ -254,6 +254,14 @@ void bb_engine_book_round(boxbfs_engine_t e, int level, int dir, const uint64_t 
  * next_arcs arcs. */
 boxbfs_status_t bb_engine_book_row(boxbfs_engine_t e, int level, const uint64_t *L, int dir,
                                    int device_loop, uint64_t next, uint64_t next_arcs);
+/* Several devices: device s's part of level `level` from its log row L
+ * (frontier; expand, the waits in meetings as the exchange, the rest as the
+ * update), the level's times the busiest device's. */
+void bb_engine_book_device(boxbfs_engine_t e, int level, int s, const uint64_t *L);
+/* OK where a device's log row L of level `level`, run in direction dir, is
+ * the level the engine's totals expect; INTERNAL naming both otherwise. */
+boxbfs_status_t bb_engine_expect_level(const struct boxbfs_engine *e, int level, const uint64_t *L,
+                                       int dir);
 
 /* ---- services: memory plan and device state (device_setup.c) -------------- */
 
