@@ -764,9 +764,11 @@ typedef struct boxbfs_msbfs_result *boxbfs_msbfs_result_t;
 
 /* The group order boxbfs_msbfs_run will use for these sources and options
  * (which sources share a group) into order (nsources entries, the caller's):
- * with groupby, sources of out-degree < p whose highest-degree neighbour has
- * out-degree > q first, by that neighbour, then by degree and index; the
- * rest in the given order. Checks the arguments as boxbfs_msbfs_run does.
+ * with groupby, in three classes: sources of out-degree >= p; those whose
+ * highest-degree neighbour (the hub) has out-degree > q; the rest; each class
+ * by the hub's out-degree (highest first), then hub, degree and index (sources
+ * whose searches reach the bulk of the graph at the same level share groups);
+ * without, the given order. Checks the arguments as boxbfs_msbfs_run does.
  * Thread safety: as boxbfs_msbfs_run. */
 boxbfs_status_t boxbfs_msbfs_group_order(boxbfs_graph_t graph, const int64_t *sources,
                                          int64_t nsources, const boxbfs_msbfs_options_t *opts,
@@ -910,13 +912,18 @@ typedef struct {
     const int64_t *sources;             /* nsources internal ids, in the order given */
     const double *source_time_s;        /* per source: forward and backward sweeps */
     const int64_t *source_input_edges;  /* per source: input edges of its component (TEPS) */
+    /* total_s starts once every device is ready (its copy of the graph held and
+     * one source run untimed); from then on each device takes the next source
+     * whenever it finishes one. */
+    const int32_t *source_device;       /* per source: the device that ran it */
+    const double *device_busy_s;        /* per device: the times of the sources it ran */
 } boxbfs_bc_report_t;
 
 typedef struct boxbfs_bc_result *boxbfs_bc_result_t;
 
 /* Betweenness of every vertex over the sources (nsources distinct internal
- * ids, the caller's, read during the call only), source i on device
- * i % devices; sources NULL with nsources 0: every vertex (exact
+ * ids, the caller's, read during the call only), each source on the next
+ * device to finish its last one; sources NULL with nsources 0: every vertex (exact
  * betweenness). opts NULL: the defaults. On success *result_p is the
  * caller's (boxbfs_bc_free). Returns OK; INVALID_ARG (graph or result_p
  * NULL; sources NULL with nsources != 0, or nsources < 1 with sources; a

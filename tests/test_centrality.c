@@ -137,7 +137,21 @@ static void bc_against_reference(boxbfs_graph_t g, int devices, int64_t nsources
     o.whole_graph = 1;
     CHECK_OK(bb_centrality_create(g, &o, &c));
     if (c) {
-        CHECK_OK(bb_centrality_bc(c, src, nsources, bc, t, edges));
+        double busy[8] = {0}, sum_t = 0, sum_busy = 0;
+        int32_t *dev = malloc((size_t)nsources * 4);
+        bb_bc_times_t times = {0, busy, dev};
+        CHECK(devices <= 8 && dev != NULL);
+        if (dev) memset(dev, 0xff, (size_t)nsources * 4);
+        CHECK_OK(bb_centrality_bc(c, src, nsources, bc, t, edges, dev ? &times : NULL));
+        /* every source ran on some device, and the devices' busy times are its times */
+        for (int64_t i = 0; dev && i < nsources; i++) {
+            CHECK(dev[i] >= 0 && dev[i] < devices);
+            sum_t += t[i];
+        }
+        for (int d = 0; dev && d < devices; d++) sum_busy += busy[d];
+        CHECK(!dev || fabs(sum_busy - sum_t) <= 1e-9 * (sum_t > 1 ? sum_t : 1));
+        CHECK(!dev || (times.total_s > 0 && times.total_s >= 0.5 * sum_busy / devices));
+        free(dev);
         CHECK_OK(bb_ref_brandes(g, src, nsources, ref));
         for (int64_t v = 0; v < n; v++) {
             double d = fabs(bc[v] - ref[v]) / (fabs(ref[v]) > 1 ? fabs(ref[v]) : 1);

@@ -10,7 +10,6 @@
 
 #include "centrality/centrality.h"
 #include "common/error.h"
-#include "common/timer.h"
 #include "graph/graph.h"
 
 struct boxbfs_bc_result {
@@ -19,6 +18,8 @@ struct boxbfs_bc_result {
     double *bc;                   /* n: scaled */
     int64_t *sources, *edges;     /* nsources each */
     double *time_s;               /* nsources */
+    int32_t *device;              /* nsources: the device that ran each source */
+    double *busy_s;               /* devices: the times of the sources each ran */
     char (*names)[128];           /* devices */
     boxbfs_bc_report_t report;
 };
@@ -58,6 +59,8 @@ static boxbfs_status_t alloc_result(boxbfs_bc_result_t r, int64_t n, int64_t k, 
     BB_CHECK(bb_malloc((size_t)k * sizeof *r->sources, "the sources", &r->sources));
     BB_CHECK(bb_calloc((size_t)k, sizeof *r->edges, "the per-source edges", &r->edges));
     BB_CHECK(bb_calloc((size_t)k, sizeof *r->time_s, "the per-source times", &r->time_s));
+    BB_CHECK(bb_calloc((size_t)k, sizeof *r->device, "the per-source devices", &r->device));
+    BB_CHECK(bb_calloc((size_t)devices, sizeof *r->busy_s, "the device times", &r->busy_s));
     BB_CHECK(bb_calloc((size_t)devices, sizeof *r->names, "the device names", &r->names));
     return BOXBFS_OK;
 }
@@ -71,7 +74,7 @@ boxbfs_status_t boxbfs_bc_run(boxbfs_graph_t graph, const int64_t *sources, int6
     boxbfs_bc_result_t r = NULL;
     boxbfs_status_t st;
     int64_t k;
-    double t0;
+    bb_bc_times_t times = {0, NULL, NULL};
     if (opts == NULL) {
         boxbfs_bc_options_init(&defaults);
         opts = &defaults;
@@ -91,9 +94,11 @@ boxbfs_status_t boxbfs_bc_run(boxbfs_graph_t graph, const int64_t *sources, int6
     BB_CHECK_GOTO(bb_centrality_create(graph, &o, &c), st, fail);
     for (int d = 0; d < opts->devices; d++)
         memcpy(r->names[d], bb_centrality_device_name(c, d), sizeof r->names[d]);
-    t0 = bb_now_s();
-    BB_CHECK_GOTO(bb_centrality_bc(c, r->sources, k, r->raw, r->time_s, r->edges), st, fail);
-    r->report.total_s = bb_now_s() - t0;
+    times.busy_s = r->busy_s;
+    times.device = r->device;
+    BB_CHECK_GOTO(bb_centrality_bc(c, r->sources, k, r->raw, r->time_s, r->edges, &times), st,
+                  fail);
+    r->report.total_s = times.total_s;   /* from every device ready: no setup, no warm-up */
     memcpy(r->bc, r->raw, (size_t)graph->n * sizeof *r->bc);
     bb_bc_scale(r->bc, graph->n, graph->directed, opts->normalized != 0, k);
     r->report.nsources = k;
@@ -101,6 +106,8 @@ boxbfs_status_t boxbfs_bc_run(boxbfs_graph_t graph, const int64_t *sources, int6
     r->report.sources = r->sources;
     r->report.source_time_s = r->time_s;
     r->report.source_input_edges = r->edges;
+    r->report.source_device = r->device;
+    r->report.device_busy_s = r->busy_s;
     bb_centrality_free(c);
     *result_p = r;
     return BOXBFS_OK;
@@ -118,6 +125,8 @@ void boxbfs_bc_free(boxbfs_bc_result_t result)
     free(result->sources);
     free(result->edges);
     free(result->time_s);
+    free(result->device);
+    free(result->busy_s);
     free(result->names);
     free(result);
 }

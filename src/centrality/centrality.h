@@ -72,11 +72,23 @@ typedef struct {
 boxbfs_status_t bb_centrality_sigma(bb_centrality_t *c, int64_t root, int32_t *level,
                                     uint64_t *sigma, bb_sigma_report_t *report_p);
 
-/* Betweenness over sources (whole_graph): source i on device i % devices;
- * bc (n) gets the raw sums, time_s (nsources) each source's time (forward +
- * backward), edges (nsources) the input edges of its component. */
+/* Where a betweenness run's time went (bb_centrality_bc). */
+typedef struct {
+    double total_s;     /* from every device ready (one source run untimed on each)
+                           to the devices' sums added on the host */
+    double *busy_s;     /* devices entries, the caller's (may be NULL): the times of
+                           the sources each device ran */
+    int32_t *device;    /* nsources entries, the caller's (may be NULL): the device
+                           that ran each source */
+} bb_bc_times_t;
+
+/* Betweenness over sources (whole_graph): once every device is ready, each
+ * takes the next source when it finishes one; bc (n) gets the raw sums,
+ * time_s (nsources) each source's time (forward + backward), edges
+ * (nsources) the input edges of its component, times (may be NULL) the
+ * run's time and each device's share. */
 boxbfs_status_t bb_centrality_bc(bb_centrality_t *c, const int64_t *sources, int64_t nsources,
-                                 double *bc, double *time_s, int64_t *edges);
+                                 double *bc, double *time_s, int64_t *edges, bb_bc_times_t *times);
 
 /* "csc-scalar" ... and back. */
 const char *bb_spmv_name(bb_spmv_t v);

@@ -535,58 +535,104 @@ typedef struct {
     int64_t nsources;
     double *time_s;
     int64_t *edges;
+    bb_bc_times_t *times;
+    int64_t next;                 /* the next source to hand out (atomic) */
+    double *start_s;              /* ndev: when each device left the meeting of the ready */
+    double *busy_s;               /* ndev: the sources' times per device */
 } bc_run_t;
 
+/* Source i: forward levels, backward sweeps, its time and edges. */
+static boxbfs_status_t bc_source(bc_run_t *b, int tid, int64_t i, double *t_p)
+{
+    bb_centrality_t *c = b->c;
+    cdev_t *D = &c->d[tid];
+    void *stream = c->ops->stream(D->dev);
+    run_t r;
+    double t0 = bb_now_s();
+    memset(&r, 0, sizeof r);
+    BB_CHECK(forward(c, tid, b->sources[i], &r));
+    for (int32_t d = r.levels - 2; d >= 1; d--)
+        BB_CHECK(c->cops->backward(&D->k, stream, d, (uint64_t)b->sources[i]));
+    BB_CHECK(c->ops->sync(D->dev));
+    *t_p = bb_now_s() - t0;
+    if (D->ctr[BB_CC_OVERFLOW])
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "source %lld: a shortest-path count exceeds 2^64 - 1; betweenness "
+                            "keeps exact 64-bit counts and cannot go on",
+                            (long long)b->sources[i]);
+    return BOXBFS_OK;
+}
+
+/* Every device first runs one source untimed (its kernels loaded, its
+ * memory touched) and clears its sums; once every device is there, the time
+ * starts and each device takes the next source whenever it finishes one, so
+ * that no device waits for another's share (a source in a small component
+ * costs next to nothing, one in the giant component the whole graph). */
 static boxbfs_status_t bc_thread(int tid, int nthreads, void *arg)
 {
     bc_run_t *b = arg;
     bb_centrality_t *c = b->c;
     cdev_t *D = &c->d[tid];
-    void *stream = c->ops->stream(D->dev);
-    for (int64_t i = tid; i < b->nsources; i += nthreads) {
-        run_t r;
-        double t0 = bb_now_s();
-        memset(&r, 0, sizeof r);
-        BB_CHECK(forward(c, tid, b->sources[i], &r));
-        for (int32_t d = r.levels - 2; d >= 1; d--)
-            BB_CHECK(c->cops->backward(&D->k, stream, d, (uint64_t)b->sources[i]));
-        BB_CHECK(c->ops->sync(D->dev));
-        b->time_s[i] = bb_now_s() - t0;
+    boxbfs_status_t st;
+    double t;
+    (void)nthreads;
+    st = bc_source(b, tid, tid % b->nsources, &t);   /* the warm-up */
+    if (st == BOXBFS_OK) st = c->ops->zero(D->dev, D->k.bc, (size_t)c->g->n * 8);
+    if (st == BOXBFS_OK) st = c->ops->sync(D->dev);
+    if (st != BOXBFS_OK) bb_barrier_abort(&c->bar);
+    if (bb_barrier_wait(&c->bar)) return st;   /* aborted: the failing device says why */
+    b->start_s[tid] = bb_now_s();   /* the earliest is the run's start */
+    for (;;) {
+        int64_t i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+        if (i >= b->nsources || bb_barrier_aborted(&c->bar)) break;
+        st = bc_source(b, tid, i, &t);
+        if (st != BOXBFS_OK) {   /* the others stop after their current source */
+            bb_barrier_abort(&c->bar);
+            return st;
+        }
+        b->time_s[i] = t;
         b->edges[i] = (int64_t)D->ctr[BB_CC_CREDIT];
-        if (D->ctr[BB_CC_OVERFLOW])
-            return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                                "source %lld: a shortest-path count exceeds 2^64 - 1; betweenness "
-                                "keeps exact 64-bit counts and cannot go on",
-                                (long long)b->sources[i]);
+        b->busy_s[tid] += t;
+        if (b->times && b->times->device) b->times->device[i] = tid;
     }
     return BOXBFS_OK;
 }
 
 boxbfs_status_t bb_centrality_bc(bb_centrality_t *c, const int64_t *sources, int64_t nsources,
-                                 double *bc, double *time_s, int64_t *edges)
+                                 double *bc, double *time_s, int64_t *edges, bb_bc_times_t *times)
 {
-    bc_run_t b = {c, sources, nsources, time_s, edges};
+    bc_run_t b = {c, sources, nsources, time_s, edges, times, 0, NULL, NULL};
     int64_t n = c->g->n;
-    double *part;
+    double *part = NULL;
     boxbfs_status_t st = BOXBFS_OK;
     if (!c->o.whole_graph)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "centrality: betweenness needs the whole graph "
                                                     "on every device");
+    if (nsources < 1) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "betweenness: no sources");
     for (int64_t i = 0; i < nsources; i++)
         if (sources[i] < 0 || sources[i] >= n)
             return bb_error_set(BOXBFS_ERR_INVALID_ARG, "source %lld out of range [0, %lld)",
                                 (long long)sources[i], (long long)n);
-    for (int d = 0; d < c->ndev; d++)
-        BB_CHECK(c->ops->zero(c->d[d].dev, c->d[d].k.bc, (size_t)n * 8));
-    BB_CHECK(bb_parallel_run(c->ndev, bc_thread, &b));
-    BB_CHECK(bb_malloc((size_t)n * sizeof *part, "the betweenness sums", &part));
+    BB_CHECK(bb_calloc((size_t)c->ndev * 2, sizeof *b.busy_s, "the device times", &b.busy_s));
+    b.start_s = b.busy_s + c->ndev;
+    bb_barrier_reset(&c->bar);
+    BB_CHECK_GOTO(bb_parallel_run(c->ndev, bc_thread, &b), st, out);
+    BB_CHECK_GOTO(bb_malloc((size_t)n * sizeof *part, "the betweenness sums", &part), st, out);
     memset(bc, 0, (size_t)n * sizeof *bc);
     for (int d = 0; d < c->ndev; d++) {
         BB_CHECK_GOTO(c->ops->copy_d2h(c->d[d].dev, part, c->d[d].k.bc, (size_t)n * 8), st, out);
         BB_CHECK_GOTO(c->ops->sync(c->d[d].dev), st, out);
         for (int64_t v = 0; v < n; v++) bc[v] += part[v];
     }
+    if (times) {
+        double t0 = b.start_s[0];
+        for (int d = 1; d < c->ndev; d++)
+            if (b.start_s[d] < t0) t0 = b.start_s[d];
+        times->total_s = bb_now_s() - t0;
+        if (times->busy_s) memcpy(times->busy_s, b.busy_s, (size_t)c->ndev * sizeof *b.busy_s);
+    }
 out:
     free(part);
+    free(b.busy_s);
     return st;
 }

@@ -152,6 +152,10 @@ typedef struct {
 /* values are not modified; n >= 1. Quartiles by linear interpolation
  * between order statistics (as the Graph500 reference code). */
 void bb_summarize(const double *values, int n, bb_summary_t *s);
+/* The spread of the devices' busy times (msbfs, bc): the busiest minus the
+ * least busy, in *spread_s_p, and as a fraction of the busiest in
+ * *fraction_p (0 when no device was busy); n >= 1. */
+void bb_busy_spread(const double *busy_s, int n, double *spread_s_p, double *fraction_p);
 
 /* Progress on stderr, only when stderr is a terminal: "label  i/n  ETA". */
 typedef struct {

@@ -315,6 +315,14 @@ static int cmp_rank(const void *pa, const void *pb, void *ctx)
     return a < b ? -1 : a > b;
 }
 
+/* The sources device d ran. */
+static int64_t device_sources(const boxbfs_bc_report_t *rep, int d)
+{
+    int64_t count = 0;
+    for (int64_t i = 0; i < rep->nsources; i++) count += rep->source_device[i] == d;
+    return count;
+}
+
 /* The top K by a selection over a copy (no qsort_r: portable). */
 static int64_t *top_vertices(const double *bc, int64_t n, int64_t k)
 {
@@ -399,6 +407,18 @@ static void bc_json(FILE *f, const bc_args_t *a, boxbfs_bc_result_t res, boxbfs_
     bb_json_double(&j, "harmonic_mean_TEPS", ts.harmonic_mean);   /* sources with an edge */
     bb_json_int(&j, "sources_with_edges", nteps);
     bb_json_double(&j, "aggregate_TEPS", aggregate_teps);   /* all edges / all source time */
+    {   /* each device's share: sources and busy time, and their spread */
+        double spread_s, fraction;
+        bb_json_begin_array(&j, "device_sources");
+        for (int d = 0; d < a->devices; d++) bb_json_int(&j, NULL, device_sources(rep, d));
+        bb_json_end_array(&j);
+        bb_json_begin_array(&j, "device_busy_s");
+        for (int d = 0; d < a->devices; d++) bb_json_double(&j, NULL, rep->device_busy_s[d]);
+        bb_json_end_array(&j);
+        bb_busy_spread(rep->device_busy_s, a->devices, &spread_s, &fraction);
+        bb_json_double(&j, "device_busy_spread_s", spread_s);
+        bb_json_double(&j, "device_busy_spread_fraction", fraction);
+    }
     bb_json_begin_array(&j, "source_time_s");
     for (int64_t i = 0; i < k; i++) bb_json_double(&j, NULL, rep->source_time_s[i]);
     bb_json_end_array(&j);
@@ -524,6 +544,16 @@ int bb_cmd_bc(int argc, char **argv)
         printf("time_per_source_ms: %.4f\n", 1e3 * rep->total_s / (double)k);
         printf("harmonic_mean_TEPS: %.6g (sources with an edge)\n", s.harmonic_mean);
         printf("aggregate_TEPS: %.6g\n", aggregate_teps);
+        {
+            double spread_s, fraction;
+            bb_busy_spread(rep->device_busy_s, a.devices, &spread_s, &fraction);
+            printf("# %6s %8s %12s\n", "device", "sources", "busy_s");
+            for (int d = 0; d < a.devices; d++)
+                printf("  %6d %8lld %12.6f\n", d, (long long)device_sources(rep, d),
+                       rep->device_busy_s[d]);
+            printf("device_busy_spread_s: %.6f (%.1f %% of the busiest device)\n", spread_s,
+                   100 * fraction);
+        }
         printf("check: %s\n", check);
     }
     if (a.output && bc_write_output(a.output, g, bc) != 0 && rc == BB_EXIT_OK) rc = BB_EXIT_RUNTIME;

@@ -349,11 +349,22 @@ typedef struct {
     const char *validation;
 } report_t;
 
+/* The busiest device's busy time minus the least busy one's (the groups'
+ * imbalance between devices), and as a fraction of the busiest. */
+static void busy_spread(const boxbfs_msbfs_report_t *rep, double *spread_s_p, double *fraction_p)
+{
+    double busy[64];
+    int n = rep->ndevices < 64 ? rep->ndevices : 64;
+    for (int d = 0; d < n; d++) busy[d] = rep->devices[d].busy_s;
+    bb_busy_spread(busy, n, spread_s_p, fraction_p);
+}
+
 static void report_text(FILE *f, const report_t *r)
 {
     const boxbfs_msbfs_report_t *rep = r->rep;
     const boxbfs_msbfs_options_t *o = &r->a->o;
     boxbfs_graph_t g = r->g;
+    double spread_s, fraction;
     fprintf(f, "# boxbfs %s (commit %s) msbfs\n", boxbfs_version(), bb_build_commit());
     fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", boxbfs_graph_name(g),
             (long long)boxbfs_graph_vertices(g), (long long)boxbfs_graph_input_edges(g),
@@ -381,12 +392,15 @@ static void report_text(FILE *f, const report_t *r)
     for (int d = 0; d < rep->ndevices; d++)
         fprintf(f, "  %6d %7d %12.6f %16lld\n", d, rep->devices[d].groups, rep->devices[d].busy_s,
                 (long long)rep->devices[d].arcs_touched);
+    busy_spread(rep, &spread_s, &fraction);
     fprintf(f, "sources: %lld\n", (long long)rep->nsources);
     fprintf(f, "groups: %d\n", rep->ngroups);
     fprintf(f, "total_time_s: %.6f\n", rep->total_s);
     fprintf(f, "time_per_group_s: %.6f\n", rep->total_s * rep->ndevices / rep->ngroups);
     fprintf(f, "aggregate_TEPS: %.6g\n", rep->teps);
     fprintf(f, "aggregate_TEPS_arc: %.6g\n", rep->teps_arc);
+    fprintf(f, "device_busy_spread_s: %.6f (%.1f %% of the busiest device)\n", spread_s,
+            100 * fraction);
     fprintf(f, "validation: %s (%d sources checked against the reference BFS)\n",
             strcmp(r->validation, "passed") == 0 ? "PASS"
             : strcmp(r->validation, "failed") == 0 ? "FAIL" : "skipped", r->nchecked);
@@ -398,7 +412,7 @@ static int report_json(FILE *f, const report_t *r)
     const boxbfs_msbfs_options_t *o = &r->a->o;
     boxbfs_graph_t g = r->g;
     bb_json_t j;
-    double tmin = 0, tmax = 0;
+    double tmin = 0, tmax = 0, spread_s, fraction;
     bb_json_init(&j, f);
     bb_json_begin_object(&j, NULL);
     bb_json_string(&j, "command", "msbfs");
@@ -453,6 +467,9 @@ static int report_json(FILE *f, const report_t *r)
     bb_json_double(&j, "min", tmin);
     bb_json_double(&j, "max", tmax);
     bb_json_end_object(&j);
+    busy_spread(rep, &spread_s, &fraction);
+    bb_json_double(&j, "device_busy_spread_s", spread_s);
+    bb_json_double(&j, "device_busy_spread_fraction", fraction);
     bb_json_begin_array(&j, "devices");
     for (int d = 0; d < rep->ndevices; d++) {
         const boxbfs_msbfs_device_t *dv = &rep->devices[d];

@@ -68,3 +68,14 @@ void bb_summarize(const double *values, int n, bb_summary_t *s)
     s->max = sorted[n - 1];
     if (sorted != stack_copy) free(sorted);
 }
+
+void bb_busy_spread(const double *busy_s, int n, double *spread_s_p, double *fraction_p)
+{
+    double lo = busy_s[0], hi = busy_s[0];
+    for (int i = 1; i < n; i++) {
+        if (busy_s[i] < lo) lo = busy_s[i];
+        if (busy_s[i] > hi) hi = busy_s[i];
+    }
+    *spread_s_p = hi - lo;
+    *fraction_p = hi > 0 ? (hi - lo) / hi : 0;
+}

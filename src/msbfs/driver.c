@@ -1,13 +1,17 @@
 /* The multi-source BFS driver [000 §4, §6, §7]: one host thread per device
  * (bb_parallel_run), each device holding the whole graph and one group's
- * bitwise status array; devices pull the next group from a shared counter
- * when they finish one, so the groups spread by measured work (a device that
- * drew heavy groups takes fewer), not by count. Per level the driver picks
- * the direction from the joint counters (bottom-up when the joint frontier's
- * out-arcs times alpha exceed the in-arcs of the vertices not yet reached by
- * every instance: Beamer's test on iBFS's joint quantities), runs the step,
- * then identification, and folds the per-instance counts of newly reached
- * vertices into reached, eccentricity and sum of depths. */
+ * bitwise status array. Once every device holds the graph and has run a
+ * warm-up group (the search time starts there, as bfs excludes setup),
+ * devices pull the next group from a shared counter when they finish one,
+ * from both ends of the group order inward, so the groups spread by measured
+ * work (a device that drew heavy groups takes fewer), not by count. Per
+ * level the driver picks the direction from the joint counters (bottom-up
+ * when the joint frontier's out-arcs times alpha exceed the in-arcs of the
+ * vertices not yet reached by every instance still searching: Beamer's test
+ * on iBFS's joint quantities), runs the step, then identification, and folds
+ * the per-instance counts of newly reached vertices into reached,
+ * eccentricity and sum of depths; an instance that reached nothing new
+ * leaves the early-termination mask. */
 #include "config.h"
 
 #include <pthread.h>
@@ -35,6 +39,7 @@ typedef struct {
     int G, nw, max_keep;
     pthread_mutex_t lock;
     int next_group;
+    bb_barrier_t ready;               /* every device set up and warmed up */
     double *start_s, *end_s;          /* per device */
 } run_t;
 
@@ -236,6 +241,16 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
     return BOXBFS_OK;
 }
 
+/* The k-th group handed out: from both ends of the group order inward (0,
+ * last, 1, last - 1, ...). GroupBy puts the sources that are out of step
+ * with the rest at the ends (groups.c: the hubs themselves first, the
+ * sources far from any hub last), and their groups take longest; handed out
+ * first, the short groups of the middle fill in at the end. */
+static int handed_out(int k, int ngroups)
+{
+    return k % 2 == 0 ? k / 2 : ngroups - 1 - k / 2;
+}
+
 static boxbfs_status_t device_main(int tid, int nthreads, void *arg)
 {
     run_t *r = arg;
@@ -245,23 +260,25 @@ static boxbfs_status_t device_main(int tid, int nthreads, void *arg)
     boxbfs_status_t st = BOXBFS_OK;
     (void)nthreads;
     memset(&d, 0, sizeof d);
-    BB_CHECK(r->ops->open(tid, &d.dev, name, sizeof name));
-    memcpy(r->res->devices[tid].name, name, sizeof name);
-    BB_CHECK_GOTO(setup(r, &d), st, out);
-    BB_CHECK_GOTO(run_group(r, &d, tid, 0, 0, &copy_s), st, out);   /* warm-up, not timed */
+    st = r->ops->open(tid, &d.dev, name, sizeof name);
+    if (st == BOXBFS_OK) {
+        memcpy(r->res->devices[tid].name, name, sizeof name);
+        st = setup(r, &d);
+    }
+    if (st == BOXBFS_OK) st = run_group(r, &d, tid, 0, 0, &copy_s);   /* warm-up, not timed */
+    /* Every device starts once all hold the graph: a device still uploading
+     * its copy would find every group taken (kron:24 on two GPUs: device 0
+     * ran all 8 groups) and the search time would include its setup. */
+    if (st != BOXBFS_OK) bb_barrier_abort(&r->ready);
+    if (bb_barrier_wait(&r->ready)) goto out;   /* aborted: the failing device says why */
     r->start_s[tid] = bb_now_s();
-    /* Groups are handed out last first: GroupBy puts the sources no rule
-     * holds for at the end (groups.c), and their groups share less work and
-     * take longest (33 ms against 14 at kron:24, 1024 sources, 2 x H200:
-     * tools/results/x2-session6); taken last they left one device running
-     * alone. Longest first, the short groups fill in at the end. */
     for (;;) {
         int k;
         pthread_mutex_lock(&r->lock);
         k = r->next_group++;
         pthread_mutex_unlock(&r->lock);
         if (k >= r->res->ngroups) break;
-        BB_CHECK_GOTO(run_group(r, &d, tid, r->res->ngroups - 1 - k, 1, &copy_s), st, out);
+        BB_CHECK_GOTO(run_group(r, &d, tid, handed_out(k, r->res->ngroups), 1, &copy_s), st, out);
     }
     r->end_s[tid] = bb_now_s() - copy_s;   /* the depth copies are not search time */
 out:
@@ -271,7 +288,7 @@ out:
         pthread_mutex_unlock(&r->lock);
     }
     for (int i = d.nallocs - 1; i >= 0; i--) r->ops->free(d.dev, d.allocs[i]);
-    r->ops->close(d.dev);
+    if (d.dev) r->ops->close(d.dev);
     return st;
 }
 
@@ -374,9 +391,11 @@ boxbfs_status_t bb_msbfs_run(boxbfs_graph_t g, const int64_t *sources, int nsour
     }
     BB_CHECK_GOTO(bb_calloc((size_t)o->devices * 2, sizeof(double), "device times", &r.start_s), st, fail);
     r.end_s = r.start_s + o->devices;
+    BB_CHECK_GOTO(bb_barrier_init(&r.ready, o->devices), st, fail);
     pthread_mutex_init(&r.lock, NULL);
     st = bb_parallel_run(o->devices, device_main, &r);
     pthread_mutex_destroy(&r.lock);
+    bb_barrier_destroy(&r.ready);
     if (st != BOXBFS_OK) goto fail;
     {
         double t0 = r.start_s[0], t1 = r.end_s[0];

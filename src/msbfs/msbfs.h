@@ -28,10 +28,11 @@ typedef struct {
 } bb_msbfs_result_t;
 
 /* The group order of sources [000 §5.2] (order_p: nsources indices). With
- * groupby, sources of out-degree < p whose highest-degree neighbor has
- * out-degree > q (the hub) come first, sorted by hub, then by degree, then
- * index (same hub: one group, small hub buckets combined with the next),
- * then the others in their order; without, the given order. */
+ * groupby, three classes: out-degree >= p; out-degree < p with a hub (the
+ * highest-degree neighbor) of out-degree > q; the rest; each by the hub's
+ * out-degree (highest first), then hub, degree, index (same hub: one group,
+ * small buckets combined with those of hubs of similar degree; groups.c
+ * says why); without, the given order. */
 boxbfs_status_t bb_msbfs_group_order(boxbfs_graph_t g, const int64_t *sources, int nsources,
                                      const boxbfs_msbfs_options_t *o, int *order_p);
 
