@@ -402,15 +402,6 @@ static inline BB_HOST_DEVICE void bb_peers_advance(bb_search_t *s, int step, uin
     bb_search_settle(s, s->dir);
 }
 
-/* Meetings a step of several devices holds per level: the device loop and a
- * top-down step two (the lists' sizes, then the next frontier's), a
- * bottom-up step one (the next frontier's), and one more before it where it
- * packs the frontier (its parts are whole once every device has come). */
-static inline BB_HOST_DEVICE uint32_t bb_peers_meetings(int step, int pack)
-{
-    return step == BB_STEP_BOTTOM_UP ? 1u + (pack ? 1u : 0u) : 2u;
-}
-
 /* The top-down levels at which a device sent vertices to other devices:
  * the parent of each vertex it delivered has one of them, so the parent
  * recompute (gather_recompute) reads only the arcs of vertices of such a

@@ -258,11 +258,9 @@ struct bb_search_dev {
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
     /* several devices (search_peers.cu): each source's list for this device
      * (the top-down step's first meeting), when the step's own work before
-     * that meeting ended, its waits in meetings so far, and whether the
-     * bottom-up step packs its frontier first */
+     * that meeting ended, its waits in meetings so far */
     uint64_t got[BB_LOOP_MAX_DEV];
     uint64_t t_own, wait_ns;
-    int32_t pack;
 };
 
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo;

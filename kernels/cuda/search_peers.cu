@@ -119,7 +119,6 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.expand = s->expand;
     d->a.loop = bb_search_loop_params(s);   /* the top-down step's consumer reads its peers */
     k->level_log = d->log + (size_t)s->rows * width;
-    d->pack = pack;
     d->wait_ns = 0;
     d->t_own = 0;
     bb_search_start_step(d, step, unpack, pack, run, branch);
