@@ -66,6 +66,9 @@ typedef struct {
      * from it by one each, across launches (every device holds the same
      * tag), and never repeat over the engine's life */
     uint64_t *mail[BB_LOOP_MAX_DEV];
+    /* cap[o]: entries of device o's inbox region for one source (the loop
+     * fills it from both ends, bb_loop_slot) */
+    uint64_t cap[BB_LOOP_MAX_DEV];
     uint64_t tag;
     uint64_t local_count, local_arcs;   /* this device's part of count and arcs */
     uint64_t timeout_ns;                /* give up waiting for a peer after this */
@@ -75,8 +78,8 @@ typedef struct {
 
 /* A meeting (tag t, every device with the same t): device s stores, in
  * every other device o's mailbox slot for s, the half of parity t & 1:
- * words [4 (t & 1) + 1], [4 (t & 1) + 2] (its values for o), then [4 (t &
- * 1)] = t after a system-scope fence (release); then it waits until every
+ * words [4 (t & 1) + 1] .. [4 (t & 1) + 3] (up to three values for o), then
+ * [4 (t & 1)] = t after a system-scope fence (release); then it waits until every
  * other device's tag t has come into its own mailbox (acquire) and reads
  * their values. Two halves: a device can be one meeting ahead of another
  * (it left meeting t, the other has yet to read t's values), never two. A
@@ -85,6 +88,17 @@ typedef struct {
 static inline BB_HOST_DEVICE uint64_t *bb_mail_half(uint64_t *mail, int src, uint64_t tag)
 {
     return mail + (size_t)src * BB_MAIL_WORDS + 4 * (tag & 1);
+}
+
+/* Where entry i of the list a loop level sends lands in an inbox region of
+ * cap entries: levels of even run fill it from the front, odd ones from the
+ * back. A device one level ahead of another (meeting once a level) never
+ * writes where the other still reads: a source sends a vertex to its owner
+ * at most once, so two levels' lists hold at most cap vertices together
+ * (device_setup.c sizes the lean inbox for two lists of --device-loop arcs). */
+static inline BB_HOST_DEVICE uint64_t bb_loop_slot(uint64_t i, uint32_t runs, uint64_t cap)
+{
+    return runs & 1u ? cap - 1 - i : i;
 }
 enum { BB_MEET_OK = 0, BB_MEET_ABORTED = 1, BB_MEET_TIMEOUT = 2 };
 
@@ -112,14 +126,17 @@ typedef struct {
  * part of the frontier (at [3]), the nanoseconds of the level's own work
  * before its first meeting (the expand; the whole step's own work for a
  * bottom-up step) and of its waits in meetings (a late or slower peer shows
- * here), the step (BB_STEP_*), and the vertices sent to each device. The
- * rest of the level's time is its update. */
+ * here), the step (BB_STEP_*), of the vertices sent those a loop before
+ * sent in this level and undid (bb_loop_stops_here), and the vertices sent
+ * to each device (those included). The rest of the level's time is its
+ * update. */
 #define BB_LOG_FIELDS 4
 #define BB_LOG_EXPAND_NS BB_LOG_FIELDS
 #define BB_LOG_MEET_NS (BB_LOG_FIELDS + 1)
 #define BB_LOG_STEP (BB_LOG_FIELDS + 2)
-#define BB_LOG_SENT (BB_LOG_FIELDS + 3)
-#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 3 + (size_t)(ndev) : 0))
+#define BB_LOG_UNDONE (BB_LOG_FIELDS + 3)
+#define BB_LOG_SENT (BB_LOG_FIELDS + 4)
+#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 4 + (size_t)(ndev) : 0))
 
 /* The rules the engine and both backends' device loops share (plain C, and
  * host + device code where nvcc compiles this header), so that the loop
@@ -177,6 +194,29 @@ static inline BB_HOST_DEVICE int bb_loop_stops(const bb_loop_params_t *p, const 
            w->arcs > p->max_arcs || w->runs == p->log_cap ||
            (p->alpha > 0 && w->arcs > p->td_arcs &&
             bb_turns_bottom_up(w->count, w->prev, w->arcs, w->unexplored, p->n, p->alpha));
+}
+
+/* Across devices the loop meets once a level, with this device's part of
+ * the frontier (count, arcs) and the list it sent each other device; so it
+ * learns the frontier's totals only after it expanded its part. A device
+ * expands its part unless the loop certainly stops there, whatever the
+ * others hold: the depth limit, a full log, or more arcs here alone than a
+ * loop level may have (this bounds the work a level may have to undo).
+ * Where the totals then say stop, each device undoes its expansion
+ * (visited, levels, parents) and the loop ends before that level. */
+static inline BB_HOST_DEVICE int bb_loop_stops_here(const bb_loop_params_t *p,
+                                                    const bb_loop_walk_t *w, uint64_t local_arcs)
+{
+    return (p->max_depth >= 0 && w->level >= p->max_depth) || w->runs == p->log_cap ||
+           local_arcs > p->max_arcs;
+}
+
+/* Meetings of a loop across devices that ran `runs` levels: one a level
+ * and the one at which it stopped (none where it stopped before its first
+ * level, on totals it was given). */
+static inline BB_HOST_DEVICE uint64_t bb_loop_meetings(uint32_t runs)
+{
+    return runs ? (uint64_t)runs + 1 : 0;
 }
 
 /* A level ran: its frontier's arcs are explored, the next frontier holds
@@ -266,6 +306,10 @@ typedef struct {
      * it into o's inbox in one stream of whole lines (the scattered stores of
      * the expand stay local) */
     uint32_t *stage[BB_LOOP_MAX_DEV], *stage_parent[BB_LOOP_MAX_DEV];
+    /* spill[o]: vertices the loop sent device o in the level it undid (the
+     * level it stopped at); the step that runs that level logs them with its
+     * own (kernels.h bb_loop_stops_here) */
+    uint64_t spill[BB_LOOP_MAX_DEV];
     int32_t fault_level;      /* >= 0: this device fails as it starts that level (tests:
                                * BOXBFS_FAULT=level:L) */
     int32_t aborted;          /* out: a meeting failed (BB_MEET_ABORTED, BB_MEET_TIMEOUT) */
@@ -622,7 +666,9 @@ typedef struct {
      * vertices won in visited go to their owner's inbox (p->peers.to, parent
      * in remote_parent), then each device takes its inbox in source order
      * (pred = -(s+2)); count, arcs and the stopping rule are the sums over
-     * the devices; [NEXT], [NEXT_ARCS] are this device's part;
+     * the devices (one meeting a level, bb_loop_stops_here); [NEXT],
+     * [NEXT_ARCS] are this device's part, [SEND_COUNT(o)] the vertices it
+     * sent o in the level it undid (0 where none);
      * [EXPANDED] = BB_LOOP_FAILED where a peer did not arrive in time. */
     boxbfs_status_t (*small_levels)(const bb_kstate_t *k, void *stream, const bb_loop_params_t *p);
     /* The device search from where s stands (bb_search_t), until it is done

@@ -509,6 +509,10 @@ typedef struct {
     int64_t unexplored_arcs;      /* arcs of vertices not yet expanded, this level's
                                      frontier included (m_u) */
     int64_t sent_vertices;        /* vertices that crossed a link */
+    int64_t undone_vertices;      /* of them, those a device loop across devices
+                                     sent in this level before its totals said
+                                     the loop stops here: it undid the level,
+                                     and the step that ran it sent anew */
     int64_t bytes, messages;      /* all phases of this level */
     int64_t bitmap_messages;      /* frontier messages sent as bitmaps */
     double time_s;                /* measured, whole level */

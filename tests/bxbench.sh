@@ -182,7 +182,7 @@ for r in rows:
         V = int(r['vertices'])
         assert V / 8 <= per_level < V / 8 + 4 * n, (per_level, V)
         bu = [L for L in t['levels'] if L['direction'] == 'bottom-up']
-        assert all(L['sent_vertices'] == 0 and L['bytes'] >= per_level * (n - 1)
+        assert all(L['sent_vertices'] == L['undone_vertices'] and L['bytes'] >= per_level * (n - 1)
                    for L in bu)
 # both directions search from the same roots and reach the same vertices at the same depth
 for (s, n, d), j in reps.items():

@@ -71,7 +71,7 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
         if (L->direction != BOXBFS_SEARCH_BOTTOM_UP || o->max_depth == 0) continue;
         for (int c = 0; c < o->devices * o->devices; c++) bitmap += links[c];
         CHECK(bitmap == L->bytes);
-        CHECK(L->sent_vertices == 0);
+        CHECK(L->sent_vertices == L->undone_vertices);   /* a loop before undid this level */
         if (peers) {
             /* the search across devices: every device stores its part of the
              * next frontier into every other one's bitmap, and before that
@@ -82,7 +82,7 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
             int64_t pairs = (int64_t)o->devices * (o->devices - 1);
             CHECK(L->bitmap_messages == pairs * (1 + pack));
             CHECK(L->bytes == (o->devices - 1) * (1 + pack) * (((n + 31) / 32) * 4) +
-                                  pairs * (24 + (pack ? 8 : 0)));
+                                  pairs * (24 + (pack ? 8 : 0)) + 8 * L->undone_vertices);
             continue;
         }
         /* a bottom-up level: every device's bitmap part to every other one,
@@ -90,7 +90,8 @@ static int run_one(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t r
          * the parts are whole words of the aligned ranges: n / 32 in all */
         CHECK(L->bitmap_messages == 0);
         CHECK(L->bytes == (o->devices - 1) * (((n + 31) / 32) * 4 +
-                                              2 * (o->direction == BOXBFS_SEARCH_AUTO ? 16 : 8)));
+                                              2 * (o->direction == BOXBFS_SEARCH_AUTO ? 16 : 8)) +
+                              4 * L->undone_vertices);
     }
     if (o->devices == 1) CHECK(s->total == 0);
     if (o->direction == BOXBFS_SEARCH_TOP_DOWN) CHECK(s->bitmap == 0);
@@ -154,9 +155,11 @@ static void loop_phases(const boxbfs_search_report_t *r, int l, int ndev)
 
 /* The device loop (levels of at most device_loop_arcs arcs without the
  * host) gives the rows of the host's levels, flagged, and on several devices
- * (the loop across devices, every device thread at once) the same messages
- * and bytes on every link, and a valid tree; on one device auto keeps every
- * level of at most BB_TOP_DOWN_ARCS arcs top-down. */
+ * (the loop across devices, every device thread at once) the same bytes on
+ * every link, but for the lists of a level the loop undid (4 bytes a
+ * vertex, booked as undone_vertices at that level), and a valid tree; on
+ * one device auto keeps every level of at most BB_TOP_DOWN_ARCS arcs
+ * top-down. */
 static void device_loop(boxbfs_graph_t g, int64_t root, int ndev, boxbfs_contract_t contract,
                         boxbfs_wire_t wire)
 {
@@ -196,16 +199,25 @@ static void device_loop(boxbfs_graph_t g, int64_t root, int ndev, boxbfs_contrac
                     base_messages = r->total_messages;
                     memcpy(base_links, r->link_bytes, (size_t)ndev * ndev * sizeof *base_links);
                 }
-                CHECK(r->nlevels == nbase && r->total_bytes == base_bytes &&
-                      r->total_messages == base_messages);
-                for (int c = 0; c < ndev * ndev; c++) CHECK(r->link_bytes[c] == base_links[c]);
+                int64_t undone = 0, more = 0;
+                for (int l = 0; l < r->nlevels; l++) undone += r->level_reports[l].undone_vertices;
+                for (int c = 0; c < ndev * ndev; c++) {
+                    CHECK(r->link_bytes[c] >= base_links[c]);
+                    more += r->link_bytes[c] - base_links[c];
+                }
+                CHECK(r->nlevels == nbase && r->total_bytes == base_bytes + 4 * undone &&
+                      more == 4 * undone && r->total_messages >= base_messages &&
+                      (undone > 0 || r->total_messages == base_messages));
                 for (int l = 0; l < nbase && l < r->nlevels; l++) {
                     const boxbfs_level_report_t *L = &r->level_reports[l];
                     CHECK(L->frontier == base[l].frontier && L->direction == base[l].direction &&
                           L->frontier_arcs == base[l].frontier_arcs &&
                           L->unexplored_arcs == base[l].unexplored_arcs &&
-                          L->sent_vertices == base[l].sent_vertices &&
+                          L->sent_vertices - L->undone_vertices == base[l].sent_vertices &&
                           L->modeled_exchange_s == base[l].modeled_exchange_s);
+                    /* only the level a loop stopped at */
+                    CHECK(L->undone_vertices == 0 || (l > 0 && !L->device_loop &&
+                                                      r->level_reports[l - 1].device_loop));
                     if (ndev == 1 && dir == BOXBFS_SEARCH_AUTO && L->frontier_arcs <= BB_TOP_DOWN_ARCS)
                         CHECK(L->direction == BOXBFS_SEARCH_TOP_DOWN);
                     if (L->device_loop) {
@@ -264,10 +276,12 @@ static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t 
 /* The search across devices (docs/architecture.md "Where a search runs":
  * every device at once, meeting in each other's memory) against the
  * host-driven levels of the same options: the same rows (frontier,
- * direction, arcs) and the same vertices sent, each with its parent (8
- * bytes, nothing gathered after the search); per level the meetings' bytes
- * (a top-down or loop level: 16 + 24 a link; a bottom-up one 24, and 8 more
- * where it packed its frontier) and the bitmap parts; the same books twice. */
+ * direction, arcs) and the same vertices sent but for those of levels a
+ * loop undid, each with its parent (8 bytes, nothing gathered after the
+ * search); per level the meetings' bytes (a top-down level: 16 + 24 a link;
+ * a loop level 32, and 32 more on the last level of a loop, the meeting at
+ * which it stopped; a bottom-up one 24, and 8 more where it packed its
+ * frontier) and the bitmap parts; the same books twice. */
 static void peer_search(boxbfs_graph_t g, int64_t root, int ndev)
 {
     static const int64_t limits[] = {1, 64, 4096, INT64_MAX};
@@ -296,13 +310,17 @@ static void peer_search(boxbfs_graph_t g, int64_t root, int ndev)
                 const boxbfs_level_report_t *D = &dev.levels[l], *H = &host.levels[l];
                 int bu = D->direction == BOXBFS_SEARCH_BOTTOM_UP;
                 int pack = bu && (l == 0 || dev.levels[l - 1].direction != BOXBFS_SEARCH_BOTTOM_UP);
+                int end = D->device_loop &&
+                          (l + 1 == dev.nlevels || !dev.levels[l + 1].device_loop);
                 CHECK(D->frontier == H->frontier && D->direction == H->direction &&
                       D->frontier_arcs == H->frontier_arcs &&
                       D->unexplored_arcs == H->unexplored_arcs &&
-                      D->sent_vertices == H->sent_vertices);
-                CHECK(D->bytes == (bu ? (ndev - 1) * (1 + pack) * words * 4 +
-                                            pairs * (24 + (pack ? 8 : 0))
-                                      : 8 * D->sent_vertices + pairs * (16 + 24)));
+                      D->sent_vertices - D->undone_vertices ==
+                          H->sent_vertices - H->undone_vertices);
+                CHECK(D->bytes == 8 * D->sent_vertices +
+                                      (bu ? (ndev - 1) * (1 + pack) * words * 4 +
+                                                pairs * (24 + (pack ? 8 : 0))
+                                          : pairs * (D->device_loop ? 32 + (end ? 32 : 0) : 16 + 24)));
                 sent += D->sent_vertices;
             }
             CHECK(dev.phase[BOXBFS_PHASE_FRONTIER] == 8 * sent);

@@ -24,6 +24,13 @@ static inline int bb_cpu_visit(const bb_kstate_t *k, uint64_t v)
     return 1;
 }
 
+/* v unvisited again (the loop across devices undoing a level). */
+static inline void bb_cpu_unmark(const bb_kstate_t *k, uint64_t v)
+{
+    if (k->visited_bits) ((uint32_t *)k->visited)[v >> 5] &= ~(1u << (v & 31));
+    else ((uint8_t *)k->visited)[v] = 0;
+}
+
 static inline int bb_cpu_is_visited(const bb_kstate_t *k, uint64_t v)
 {
     if (k->visited_bits) return (((const uint32_t *)k->visited)[v >> 5] >> (v & 31)) & 1u;
@@ -48,19 +55,21 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
 }
 
 /* Devices that work in each other's memory (peers.c): a meeting
- * (kernels.h bb_mail_half's protocol; BB_MEET_*), the abort word raised
- * (the first code stays); remote vertex v won from frontier vertex u (a
- * local id) appended to its owner's inbox region (sent[owner] counts them);
- * source s's count vertices of this device's inbox taken at level (the
- * first to arrive wins; next frontier, its count and arcs grow); this
- * device's part of a bitmap into every other device's bitmap bits[o]. */
+ * (kernels.h bb_mail_half's protocol; BB_MEET_*; v[j][o] this device's
+ * nvalues values for device o, g[j][o] device o's for this one), the abort
+ * word raised (the first code stays); remote vertex v won from frontier
+ * vertex u (a local id) appended to its owner's inbox region (sent[owner]
+ * counts them; the entries of a loop's run `runs` at bb_loop_slot, 0
+ * elsewhere); source s's count vertices of this device's inbox taken at
+ * level (the first to arrive wins; next frontier, its count and arcs grow);
+ * this device's part of a bitmap into every other device's bitmap bits[o]. */
 int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int nvalues,
-                const uint64_t *v0, const uint64_t *v1, uint64_t *g0, uint64_t *g1);
+                const uint64_t (*v)[BB_LOOP_MAX_DEV], uint64_t (*g)[BB_LOOP_MAX_DEV]);
 void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code);
 void bb_cpu_send(const bb_kstate_t *k, const bb_loop_peers_t *p, uint32_t v, uint32_t u,
-                 uint64_t *sent);
+                 uint32_t runs, uint64_t *sent);
 void bb_cpu_take_inbox(const bb_kstate_t *k, const bb_loop_peers_t *p, int s, uint64_t count,
-                       int32_t level, uint32_t *next_frontier, uint64_t *next_p,
+                       uint32_t runs, int32_t level, uint32_t *next_frontier, uint64_t *next_p,
                        uint64_t *next_arcs_p);
 void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_t *part);
 

@@ -68,7 +68,7 @@ static void expand_atomic(const bb_kstate_t *k, const bb_loop_peers_t *peers, ui
                 continue;
             }
             if (peers) {
-                bb_cpu_send(k, peers, v, u, sent);
+                bb_cpu_send(k, peers, v, u, 0, sent);
                 continue;
             }
             int o = bb_cpu_owner(k, v);

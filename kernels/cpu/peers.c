@@ -22,14 +22,13 @@ void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code)
 }
 
 int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int nvalues,
-                const uint64_t *v0, const uint64_t *v1, uint64_t *g0, uint64_t *g1)
+                const uint64_t (*v)[BB_LOOP_MAX_DEV], uint64_t (*g)[BB_LOOP_MAX_DEV])
 {
     double t0 = bb_now_s();
     for (int o = 0; o < ndev; o++) {
         uint64_t *half = bb_mail_half(p->mail[o], self, tag);
         if (o == self) continue;
-        if (nvalues > 0) half[1] = v0[o];
-        if (nvalues > 1) half[2] = v1[o];
+        for (int j = 0; j < nvalues; j++) half[1 + j] = v[j][o];
         __atomic_store_n(half, tag, __ATOMIC_RELEASE);
     }
     for (int o = 0; o < ndev; o++) {
@@ -44,31 +43,31 @@ int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int 
             }
             sched_yield();   /* the device threads may share cores */
         }
-        if (nvalues > 0) g0[o] = half[1];
-        if (nvalues > 1) g1[o] = half[2];
+        for (int j = 0; j < nvalues; j++) g[j][o] = half[1 + j];
     }
     return BB_MEET_OK;
 }
 
 void bb_cpu_send(const bb_kstate_t *k, const bb_loop_peers_t *p, uint32_t v, uint32_t u,
-                 uint64_t *sent)
+                 uint32_t runs, uint64_t *sent)
 {
     int o = bb_cpu_owner(k, v);
-    uint64_t slot = sent[o]++;
+    uint64_t slot = bb_loop_slot(sent[o]++, runs, p->cap[o]);
     p->to[o][slot] = (uint32_t)(v - k->range_lo[o]);
     if (p->to_parent[o]) p->to_parent[o][slot] = (uint32_t)(k->lo + u);
     else if (k->remote_parent) k->remote_parent[bb_remote_slot(v, k->lo, k->hi)] = u;
 }
 
 void bb_cpu_take_inbox(const bb_kstate_t *k, const bb_loop_peers_t *p, int s, uint64_t count,
-                       int32_t level, uint32_t *next_frontier, uint64_t *next_p,
+                       uint32_t runs, int32_t level, uint32_t *next_frontier, uint64_t *next_p,
                        uint64_t *next_arcs_p)
 {
     for (uint64_t i = 0; i < count; i++) {
-        uint32_t lid = p->from[s][i];
+        uint64_t at = bb_loop_slot(i, runs, p->cap[k->self]);
+        uint32_t lid = p->from[s][at];
         if (k->level[lid] != -1) continue;
         k->level[lid] = level;
-        k->pred[lid] = p->from_parent[s] ? (int64_t)p->from_parent[s][i] : -(int64_t)s - 2;
+        k->pred[lid] = p->from_parent[s] ? (int64_t)p->from_parent[s][at] : -(int64_t)s - 2;
         bb_cpu_visit(k, k->lo + lid);
         next_frontier[(*next_p)++] = lid;
         *next_arcs_p += bb_cpu_degree(k, lid);
@@ -87,6 +86,6 @@ boxbfs_status_t bb_cpu_peers_wake(const bb_kstate_t *k, void *stream, const bb_l
 {
     (void)stream;
     k->counters[BB_CTR_EXPANDED] =
-        (uint64_t)bb_cpu_meet(p, k->ndev, k->self, p->tag + 1, 0, NULL, NULL, NULL, NULL);
+        (uint64_t)bb_cpu_meet(p, k->ndev, k->self, p->tag + 1, 0, NULL, NULL);
     return BOXBFS_OK;
 }

@@ -25,11 +25,12 @@
 static uint64_t ns_since(double t) { return (uint64_t)((bb_now_s() - t) * 1e9); }
 
 /* A meeting of the search (the next tag); its wait added to *wait_s. */
-static int meet(bb_search_t *s, int ndev, int self, int nvalues, const uint64_t *v0,
-                const uint64_t *v1, uint64_t *g0, uint64_t *g1, double *wait_s)
+static int meet(bb_search_t *s, int ndev, int self, int nvalues,
+                const uint64_t (*v)[BB_LOOP_MAX_DEV], uint64_t (*g)[BB_LOOP_MAX_DEV],
+                double *wait_s)
 {
     double t0 = bb_now_s();
-    int st = bb_cpu_meet(&s->peers, ndev, self, ++s->peers.tag, nvalues, v0, v1, g0, g1);
+    int st = bb_cpu_meet(&s->peers, ndev, self, ++s->peers.tag, nvalues, v, g);
     *wait_s += bb_now_s() - t0;
     if (st != BB_MEET_OK) {
         s->aborted = st;
@@ -43,7 +44,7 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
                     double *wait_s)
 {
     int ndev = k->ndev, self = k->self;
-    uint64_t got[BB_LOOP_MAX_DEV] = {0}, next, arcs;
+    uint64_t got[1][BB_LOOP_MAX_DEV] = {{0}}, next, arcs;
     bb_loop_peers_t staged = s->peers;   /* the lists gathered here first */
     double t0 = bb_now_s();
     for (int o = 0; o < ndev; o++) {
@@ -58,12 +59,12 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
             memcpy(s->peers.to_parent[o], s->stage_parent[o], sent[o] * 4);
         }
     *own_s = bb_now_s() - t0;
-    if (!meet(s, ndev, self, 1, sent, NULL, got, NULL, wait_s)) return 0;
+    if (!meet(s, ndev, self, 1, (const uint64_t(*)[BB_LOOP_MAX_DEV])sent, got, wait_s)) return 0;
     next = k->counters[BB_CTR_NEXT];
     arcs = k->counters[BB_CTR_NEXT_ARCS];
     for (int o = 0; o < ndev; o++)
         if (o != self)
-            bb_cpu_take_inbox(k, &s->peers, o, got[o], s->w.level + 1, k->next_frontier, &next,
+            bb_cpu_take_inbox(k, &s->peers, o, got[0][o], 0, s->w.level + 1, k->next_frontier, &next,
                               &arcs);
     k->counters[BB_CTR_NEXT] = next;
     k->counters[BB_CTR_NEXT_ARCS] = arcs;
@@ -79,7 +80,7 @@ static int bottom_up(bb_kstate_t *k, bb_search_t *s, int pack, double *wait_s)
     if (pack) {   /* this device's part of the frontier, then every device's whole */
         bb_cpu_pack_bitmap(k, NULL, k->frontier, s->mine, cur + at, nloc);
         bb_cpu_push_bits(k, s->bits[s->parity], cur + at);
-        if (!meet(s, k->ndev, self, 0, NULL, NULL, NULL, NULL, wait_s)) return 0;
+        if (!meet(s, k->ndev, self, 0, NULL, NULL, wait_s)) return 0;
     }
     k->frontier_bits = cur;
     k->own_bits = nxt + at;
@@ -97,8 +98,7 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
     double t_first = bb_now_s();
     for (int step; (step = bb_search_step(s)) != BB_STEP_NONE;) {
         uint64_t *row = k0->level_log + (size_t)s->rows * width;
-        uint64_t sent[BB_LOOP_MAX_DEV] = {0}, next[BB_LOOP_MAX_DEV], arcs[BB_LOOP_MAX_DEV];
-        uint64_t got_next[BB_LOOP_MAX_DEV] = {0}, got_arcs[BB_LOOP_MAX_DEV] = {0};
+        uint64_t sent[BB_LOOP_MAX_DEV] = {0}, v[2][BB_LOOP_MAX_DEV], g[2][BB_LOOP_MAX_DEV] = {{0}};
         uint64_t total, total_arcs, mine = s->mine;
         bb_kstate_t k = *k0;
         double t0 = bb_now_s(), own_s = 0, wait_s = 0;
@@ -121,7 +121,7 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
             bb_loop_walk_t w;
             k.level_log = row;
             w = bb_cpu_peer_levels(&k, &p, &status);
-            s->peers.tag += 2 * (uint64_t)w.runs;
+            s->peers.tag += bb_loop_meetings(w.runs);
             if (status != BB_MEET_OK) {
                 s->aborted = status;
                 s->abort_code = __atomic_load_n(s->peers.abort, __ATOMIC_ACQUIRE);
@@ -130,23 +130,24 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
             bb_search_after_loop(s, &w);
             s->mine = k.counters[BB_CTR_NEXT];
             s->mine_arcs = k.counters[BB_CTR_NEXT_ARCS];
+            for (int o = 0; o < ndev; o++) s->spill[o] = k.counters[BB_CTR_SEND_COUNT(o)];
             continue;
         }
         if (step == BB_STEP_TOP_DOWN ? !top_down(&k, s, sent, &own_s, &wait_s)
                                      : !bottom_up(&k, s, pack, &wait_s))
             break;
         for (int o = 0; o < ndev; o++) {
-            next[o] = k.counters[BB_CTR_NEXT];
-            arcs[o] = k.counters[BB_CTR_NEXT_ARCS];
+            v[0][o] = k.counters[BB_CTR_NEXT];   /* the next frontier here, its arcs */
+            v[1][o] = k.counters[BB_CTR_NEXT_ARCS];
         }
         if (step == BB_STEP_BOTTOM_UP) own_s = bb_now_s() - t0 - wait_s;
-        if (!meet(s, ndev, self, 2, next, arcs, got_next, got_arcs, &wait_s)) break;
-        total = next[self];
-        total_arcs = arcs[self];
+        if (!meet(s, ndev, self, 2, (const uint64_t(*)[BB_LOOP_MAX_DEV])v, g, &wait_s)) break;
+        total = v[0][self];
+        total_arcs = v[1][self];
         for (int o = 0; o < ndev; o++) {
             if (o == self) continue;
-            total += got_next[o];
-            total_arcs += got_arcs[o];
+            total += g[0][o];
+            total_arcs += g[1][o];
         }
         row[0] = s->w.count;
         row[1] = s->w.arcs;
@@ -155,8 +156,13 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
         row[BB_LOG_EXPAND_NS] = (uint64_t)(own_s * 1e9);
         row[BB_LOG_MEET_NS] = (uint64_t)(wait_s * 1e9);
         row[BB_LOG_STEP] = (uint64_t)step;
-        for (int o = 0; o < ndev; o++) row[BB_LOG_SENT + o] = sent[o];
-        bb_peers_advance(s, step, total, total_arcs, next[self], arcs[self]);
+        row[BB_LOG_UNDONE] = 0;
+        for (int o = 0; o < ndev; o++) {   /* with what the loop before sent and undid */
+            row[BB_LOG_SENT + o] = sent[o] + s->spill[o];
+            row[BB_LOG_UNDONE] += s->spill[o];
+            s->spill[o] = 0;
+        }
+        bb_peers_advance(s, step, total, total_arcs, v[0][self], v[1][self]);
     }
     s->span_ns = ns_since(t_first);
     memcpy(first_rows, k0->level_log, (size_t)(s->rows < first ? s->rows : first) * width * 8);

@@ -6,61 +6,94 @@
  * same level rows and bytes. */
 #include "config.h"
 
+#include <string.h>
+
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
-/* Several devices: the cuda kernel's peer_levels, a level at a time: two
- * meetings per level (kernels.h bb_mail_half), tags peers.tag + 1, + 2, ...
- * The walk where it stopped; *status_p a failed meeting's BB_MEET_* (the
- * loop stops there). */
+/* Undo the expansion of a level the loop should not have run (the cuda
+ * kernel's undo_level): own winners (nxt[0 .. won)) and the remote ones in
+ * the lists sent (run `runs`'s slots) unvisited again, the own ones without
+ * a level and parent. */
+static void undo_level(const bb_kstate_t *k, const bb_loop_peers_t *peers, const uint32_t *nxt,
+                       uint64_t won, const uint64_t *sent, uint32_t runs)
+{
+    for (uint64_t i = 0; i < won; i++) {
+        k->level[nxt[i]] = -1;
+        k->pred[nxt[i]] = -1;
+        bb_cpu_unmark(k, k->lo + nxt[i]);
+    }
+    for (int o = 0; o < k->ndev; o++)
+        for (uint64_t i = 0; o != k->self && i < sent[o]; i++)
+            bb_cpu_unmark(k, k->range_lo[o] + peers->to[o][bb_loop_slot(i, runs, peers->cap[o])]);
+}
+
+/* Several devices: the cuda kernel's peer_levels, a level at a time: one
+ * meeting a level (tags peers.tag + 1, + 2, ...; kernels.h
+ * bb_loop_stops_here), a level the totals rule out undone. The walk where
+ * it stopped; *status_p a failed meeting's BB_MEET_* (the loop stops there). */
 bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *p, int *status_p)
 {
     const bb_loop_peers_t *peers = &p->peers;
-    int ndev = k->ndev, self = k->self;
+    int ndev = k->ndev, self = k->self, known = 1;   /* w's count and arcs are the totals */
     size_t row = BB_LOG_ROW(ndev);
     uint32_t *cur = k->frontier, *nxt = k->next_frontier;
     bb_loop_walk_t w = bb_loop_begin(p, p->count, p->arcs);
     uint64_t mine = peers->local_count, mine_arcs = peers->local_arcs;
+    uint64_t spill[BB_LOOP_MAX_DEV] = {0};
     *status_p = BB_MEET_OK;
-    while (!bb_loop_stops(p, &w)) {
+    while (!(known && bb_loop_stops(p, &w))) {
         double t0 = bb_now_s(), t_expand, wait;
-        uint64_t tag = peers->tag + 2 * (uint64_t)w.runs, next = 0, next_arcs = 0;
-        uint64_t sent[BB_LOOP_MAX_DEV] = {0}, got[BB_LOOP_MAX_DEV] = {0};
-        uint64_t nexts[BB_LOOP_MAX_DEV], arcss[BB_LOOP_MAX_DEV];
-        uint64_t got_next[BB_LOOP_MAX_DEV] = {0}, got_arcs[BB_LOOP_MAX_DEV] = {0};
-        uint64_t *log = k->level_log + (size_t)w.runs * row;
-        for (uint64_t i = 0; i < mine; i++) {
+        uint32_t runs = w.runs;
+        int expand = !bb_loop_stops_here(p, &w, mine_arcs);
+        uint64_t next = 0, next_arcs = 0, sent[BB_LOOP_MAX_DEV] = {0};
+        uint64_t v[3][BB_LOOP_MAX_DEV], g[3][BB_LOOP_MAX_DEV] = {{0}};
+        uint64_t *log = k->level_log + (size_t)runs * row;
+        bb_loop_walk_t at = w;
+        for (uint64_t i = 0; expand && i < mine; i++) {
             uint32_t u = cur[i];
             for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
-                uint32_t v = k->columns[e];
-                if (!bb_cpu_visit(k, v)) continue;
-                if (v >= k->lo && v < k->hi) {
-                    k->level[v - k->lo] = w.level + 1;
-                    k->pred[v - k->lo] = (int64_t)(k->lo + u);
-                    nxt[next++] = (uint32_t)(v - k->lo);
-                    next_arcs += bb_cpu_degree(k, v - k->lo);
+                uint32_t x = k->columns[e];
+                if (!bb_cpu_visit(k, x)) continue;
+                if (x >= k->lo && x < k->hi) {
+                    k->level[x - k->lo] = w.level + 1;
+                    k->pred[x - k->lo] = (int64_t)(k->lo + u);
+                    nxt[next++] = (uint32_t)(x - k->lo);
+                    next_arcs += bb_cpu_degree(k, x - k->lo);
                     continue;
                 }
-                bb_cpu_send(k, peers, v, u, sent);
+                bb_cpu_send(k, peers, x, u, runs, sent);
             }
         }
+        for (int o = 0; o < ndev; o++) {   /* the list for o; this device's part of the frontier */
+            v[0][o] = sent[o];
+            v[1][o] = mine;
+            v[2][o] = mine_arcs;
+        }
         t_expand = bb_now_s();
-        *status_p = bb_cpu_meet(peers, ndev, self, tag + 1, 1, sent, NULL, got, NULL);
+        *status_p = bb_cpu_meet(peers, ndev, self, peers->tag + runs + 1, 3,
+                                (const uint64_t(*)[BB_LOOP_MAX_DEV])v, g);
         if (*status_p != BB_MEET_OK) break;
         wait = bb_now_s() - t_expand;
+        at.count = mine;
+        at.arcs = mine_arcs;
+        for (int o = 0; o < ndev; o++) {
+            if (o == self) continue;
+            at.count += g[1][o];
+            at.arcs += g[2][o];
+        }
+        if (!known && bb_loop_stops(p, &at)) {
+            if (expand) {
+                undo_level(k, peers, nxt, next, sent, runs);
+                memcpy(spill, sent, sizeof spill);
+            }
+            w = at;
+            break;
+        }
+        w = at;
         for (int s = 0; s < ndev; s++)   /* the first source to deliver a vertex is its parent's */
             if (s != self)
-                bb_cpu_take_inbox(k, peers, s, got[s], w.level + 1, nxt, &next, &next_arcs);
-        for (int o = 0; o < ndev; o++) {
-            nexts[o] = next;
-            arcss[o] = next_arcs;
-        }
-        {
-            double t_meet = bb_now_s();
-            *status_p = bb_cpu_meet(peers, ndev, self, tag + 2, 2, nexts, arcss, got_next, got_arcs);
-            if (*status_p != BB_MEET_OK) break;
-            wait += bb_now_s() - t_meet;
-        }
+                bb_cpu_take_inbox(k, peers, s, g[0][s], runs, w.level + 1, nxt, &next, &next_arcs);
         log[0] = w.count;
         log[1] = w.arcs;
         log[2] = (uint64_t)((bb_now_s() - t0) * 1e9);
@@ -68,15 +101,10 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
         log[BB_LOG_EXPAND_NS] = (uint64_t)((t_expand - t0) * 1e9);
         log[BB_LOG_MEET_NS] = (uint64_t)(wait * 1e9);
         log[BB_LOG_STEP] = BB_STEP_LOOP;
+        log[BB_LOG_UNDONE] = 0;
         for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = sent[o];
-        {
-            uint64_t total = next, total_arcs = next_arcs;
-            for (int o = 0; o < ndev; o++) {
-                total += got_next[o];
-                total_arcs += got_arcs[o];
-            }
-            bb_loop_advance(&w, total, total_arcs);
-        }
+        bb_loop_advance(&w, 0, 0);   /* the next frontier's totals come with the next meeting */
+        known = 0;
         mine = next;
         mine_arcs = next_arcs;
         {
@@ -88,6 +116,7 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
     k->counters[BB_CTR_EXPANDED] = *status_p != BB_MEET_OK ? BB_LOOP_FAILED : w.runs;
     k->counters[BB_CTR_NEXT] = mine;
     k->counters[BB_CTR_NEXT_ARCS] = mine_arcs;
+    for (int o = 0; o < ndev; o++) k->counters[BB_CTR_SEND_COUNT(o)] = o == self ? 0 : spill[o];
     return w;
 }
 

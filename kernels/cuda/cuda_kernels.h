@@ -121,6 +121,14 @@ static __device__ __forceinline__ void bb_mark(void *visited, int bits, uint32_t
     else ((uint8_t *)visited)[v] = 1;
 }
 
+/* v unvisited again (the loop across devices undoing a level): no other
+ * thread marks v meanwhile. */
+static __device__ __forceinline__ void bb_unmark(void *visited, int bits, uint32_t v)
+{
+    if (bits) atomicAnd((uint32_t *)visited + (v >> 5), ~(1u << (v & 31)));
+    else ((uint8_t *)visited)[v] = 0;
+}
+
 static __device__ __forceinline__ unsigned bb_lane(void) { return threadIdx.x & 31u; }
 
 /* Sum of x over this lane and the lanes below it; every lane of the warp

@@ -31,19 +31,22 @@ static __device__ __forceinline__ void bb_raise_abort(const bb_loop_peers_t &p, 
     __threadfence_system();
 }
 
-/* Meeting `tag` of device self (BB_MEET_*): v0[o], v1[o] (nvalues of them)
- * for device o; g0[o], g1[o] what device o brought. */
+/* Meeting `tag` of device self (BB_MEET_*): v[j][o] (nvalues <= 3 of
+ * them) for device o; g[j][o] what device o brought. The fence orders
+ * everything this device stored before it (the lists and bitmap parts its
+ * blocks stored, through the barrier that put them before this thread)
+ * ahead of the tags: acq_rel is enough for that (a release pattern), and
+ * costs less than __threadfence_system's sequentially consistent fence. */
 static __device__ __noinline__ int bb_meet(const bb_loop_peers_t &p, int ndev, int self, uint64_t tag,
-                                    int nvalues, const uint64_t *v0, const uint64_t *v1,
-                                    uint64_t *g0, uint64_t *g1)
+                                    int nvalues, const uint64_t (*v)[BB_LOOP_MAX_DEV],
+                                    uint64_t (*g)[BB_LOOP_MAX_DEV])
 {
     for (int o = 0; o < ndev; o++) {
         if (o == self) continue;
         uint64_t *half = bb_mail_half(p.mail[o], self, tag);
-        if (nvalues > 0) *(volatile uint64_t *)(half + 1) = v0[o];
-        if (nvalues > 1) *(volatile uint64_t *)(half + 2) = v1[o];
+        for (int j = 0; j < nvalues; j++) *(volatile uint64_t *)(half + 1 + j) = v[j][o];
     }
-    __threadfence_system();
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
     for (int o = 0; o < ndev; o++)
         if (o != self) bb_store_relaxed_sys(bb_mail_half(p.mail[o], self, tag), tag);
     const uint64_t t0 = bb_global_ns();
@@ -58,8 +61,7 @@ static __device__ __noinline__ int bb_meet(const bb_loop_peers_t &p, int ndev, i
                 return BB_MEET_TIMEOUT;
             }
         }
-        if (nvalues > 0) g0[o] = *(volatile const uint64_t *)(half + 1);
-        if (nvalues > 1) g1[o] = *(volatile const uint64_t *)(half + 2);
+        for (int j = 0; j < nvalues; j++) g[j][o] = *(volatile const uint64_t *)(half + 1 + j);
     }
     return BB_MEET_OK;
 }

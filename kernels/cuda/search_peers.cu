@@ -55,27 +55,27 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
             bb_search_after_loop(s, &d->loop);
             s->mine = ctr[BB_CTR_NEXT];
             s->mine_arcs = ctr[BB_CTR_NEXT_ARCS];
-            s->peers.tag += 2 * (uint64_t)runs;
+            s->peers.tag += bb_loop_meetings(runs);
+            for (int o = 0; o < ndev; o++) s->spill[o] = ctr[BB_CTR_SEND_COUNT(o)];
         }
     } else if (!s->aborted) {   /* a top-down or bottom-up step: the level's end */
-        uint64_t next[BB_LOOP_MAX_DEV], arcs[BB_LOOP_MAX_DEV];
-        uint64_t got[BB_LOOP_MAX_DEV] = {0}, got_arcs[BB_LOOP_MAX_DEV] = {0};
+        uint64_t v[2][BB_LOOP_MAX_DEV], g[2][BB_LOOP_MAX_DEV] = {};   /* next frontier, arcs */
         for (int o = 0; o < ndev; o++) {
-            next[o] = ctr[BB_CTR_NEXT];
-            arcs[o] = ctr[BB_CTR_NEXT_ARCS];
+            v[0][o] = ctr[BB_CTR_NEXT];
+            v[1][o] = ctr[BB_CTR_NEXT_ARCS];
         }
         const uint64_t waited = d->wait_ns;
-        const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 2, next, arcs, got, got_arcs);
+        const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 2, v, g);
         const uint64_t met = bb_global_ns();
         if (st != BB_MEET_OK) {
             stop(s, st);
         } else {
-            uint64_t total = next[self], total_arcs = arcs[self];
+            uint64_t total = v[0][self], total_arcs = v[1][self];
             uint64_t *row = d->log + (size_t)s->rows * width;
             for (int o = 0; o < ndev; o++) {
                 if (o == self) continue;
-                total += got[o];
-                total_arcs += got_arcs[o];
+                total += g[0][o];
+                total_arcs += g[1][o];
             }
             row[0] = s->w.count;
             row[1] = s->w.arcs;
@@ -85,10 +85,15 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
                                                                   : d->t_own - d->t0;
             row[BB_LOG_MEET_NS] = waited + (met - now);
             row[BB_LOG_STEP] = (uint64_t)d->step;
-            for (int o = 0; o < ndev; o++)
+            row[BB_LOG_UNDONE] = 0;
+            for (int o = 0; o < ndev; o++) {   /* with what the loop before sent and undid */
                 row[BB_LOG_SENT + o] =
-                    d->step == BB_STEP_TOP_DOWN && o != self ? ctr[BB_CTR_SEND_COUNT(o)] : 0;
-            bb_peers_advance(s, d->step, total, total_arcs, next[self], arcs[self]);
+                    (d->step == BB_STEP_TOP_DOWN && o != self ? ctr[BB_CTR_SEND_COUNT(o)] : 0) +
+                    s->spill[o];
+                row[BB_LOG_UNDONE] += s->spill[o];
+                s->spill[o] = 0;
+            }
+            bb_peers_advance(s, d->step, total, total_arcs, v[0][self], v[1][self]);
         }
     }
     int step = bb_search_step(s);
@@ -131,17 +136,17 @@ __global__ void meet_sizes(bb_search_dev *d)
     bb_search_t *s = &d->s;
     const int ndev = d->a.k.ndev, self = d->a.k.self;
     const unsigned long long *ctr = (const unsigned long long *)d->a.k.counters;
-    uint64_t sent[BB_LOOP_MAX_DEV], got[BB_LOOP_MAX_DEV] = {0};
+    uint64_t sent[1][BB_LOOP_MAX_DEV], got[1][BB_LOOP_MAX_DEV] = {};
     const uint64_t t = bb_global_ns();
-    for (int o = 0; o < ndev; o++) sent[o] = o == self ? 0 : ctr[BB_CTR_SEND_COUNT(o)];
+    for (int o = 0; o < ndev; o++) sent[0][o] = o == self ? 0 : ctr[BB_CTR_SEND_COUNT(o)];
     d->t_own = t;
-    const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 1, sent, nullptr, got, nullptr);
+    const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 1, sent, got);
     d->wait_ns += bb_global_ns() - t;
     if (st != BB_MEET_OK) {
         stop(s, st);
-        for (int o = 0; o < ndev; o++) got[o] = 0;
+        for (int o = 0; o < ndev; o++) got[0][o] = 0;
     }
-    for (int o = 0; o < ndev; o++) d->got[o] = got[o];
+    for (int o = 0; o < ndev; o++) d->got[o] = got[0][o];
 }
 
 /* The packing bottom-up step's meeting: every part of the frontier is here. */
@@ -149,8 +154,7 @@ __global__ void meet_parts(bb_search_dev *d)
 {
     bb_search_t *s = &d->s;
     const uint64_t t = bb_global_ns();
-    const int st = bb_meet(s->peers, d->a.k.ndev, d->a.k.self, ++s->peers.tag, 0, nullptr,
-                           nullptr, nullptr, nullptr);
+    const int st = bb_meet(s->peers, d->a.k.ndev, d->a.k.self, ++s->peers.tag, 0, nullptr, nullptr);
     d->wait_ns += bb_global_ns() - t;
     if (st != BB_MEET_OK) stop(s, st);
 }
@@ -301,8 +305,7 @@ __global__ void __launch_bounds__(kWakeLines)
     __syncthreads();
     if (threadIdx.x == 0) {
         const bb_loop_peers_t peers = p;   /* a parameter's address: not for bb_meet */
-        *status = (unsigned long long)bb_meet(peers, ndev, self, p.tag + 1, 0, nullptr, nullptr,
-                                              nullptr, nullptr);
+        *status = (unsigned long long)bb_meet(peers, ndev, self, p.tag + 1, 0, nullptr, nullptr);
     }
 }
 

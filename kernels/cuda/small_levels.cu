@@ -19,10 +19,12 @@
  * one joins the next frontier, a remote one is appended to its owner's
  * inbox region for this device (peer memory), with its parent's gid where
  * the owner keeps the parents (the device search). Then the devices meet
- * (meet.cuh): the leader stores, in every other device's mailbox, how many
- * vertices it sent there, and waits for the same from each; every device
- * takes its inbox in source order; they meet again with their next
- * frontier's size and arcs, so that all decide on the same sums. A meeting
+ * once (meet.cuh): the leader stores, in every other device's mailbox, how
+ * many vertices it sent there and the size and arcs of the part of the
+ * frontier it expanded, and waits for the same from each; all decide on the
+ * same sums whether that level belonged to the loop (kernels.h
+ * bb_loop_stops_here), and every device takes its inbox in source order.
+ * Lists fill the inbox regions from alternate ends (bb_loop_slot). A meeting
  * that fails (the abort word raised, or a peer that never came) ends the
  * loop with BB_LOOP_FAILED. The device search runs the same levels as one
  * of its steps (search_peer_levels). */
@@ -174,12 +176,42 @@ struct PeerShared {
     unsigned long long arcs[3];
     unsigned long long sent[3][BB_LOOP_MAX_DEV];   /* this level's list for each device */
     uint64_t got[BB_LOOP_MAX_DEV];                 /* each source's list for this device */
-    uint64_t total_count, total_arcs;
-    int status;                                    /* the last meeting's BB_MEET_* */
+    uint64_t total_count, total_arcs;              /* the frontier's, from the meeting */
+    int status;                                    /* the meeting's BB_MEET_* */
+    int stop;                                      /* the totals say: no level here */
 };
 
+/* Undo the expansion of a level the loop should not have run: this
+ * device's winners (own vertices in nxt, remote ones in the lists it sent,
+ * at bb_loop_slot of run `runs`) unvisited again, its own ones without a
+ * level and parent (every thread of the cluster calls it). */
+__device__ __forceinline__ void undo_level(const bb_kstate_t &k, const uint32_t *nxt,
+                                           uint64_t won, const unsigned long long *sent,
+                                           uint32_t *const *to, const uint64_t *cap,
+                                           uint32_t runs, unsigned rank)
+{
+    const uint64_t first = (uint64_t)rank * kThreads + threadIdx.x, stride = kBlocks * kThreads;
+    for (uint64_t i = first; i < won; i += stride) {
+        const uint32_t lid = nxt[i];
+        k.level[lid] = -1;
+        k.pred[lid] = -1;
+        bb_unmark(k.visited, k.visited_bits, (uint32_t)(k.lo + lid));
+    }
+    for (int o = 0; o < k.ndev; o++) {
+        if (o == k.self) continue;
+        for (uint64_t i = first; i < sent[o]; i += stride)
+            bb_unmark(k.visited, k.visited_bits,
+                      (uint32_t)(k.range_lo[o] + __ldcg(to[o] + bb_loop_slot(i, runs, cap[o]))));
+    }
+}
+
 /* The levels across devices from p (every thread of the cluster calls it);
- * the walk where they stopped, *status_p a failed meeting's BB_MEET_*. */
+ * the walk where they stopped, *status_p a failed meeting's BB_MEET_*.
+ * One meeting a level (kernels.h bb_loop_stops_here): a device expands its
+ * part of the frontier, then meets the others with its part's size and
+ * arcs and the list it sent each one; the sums decide whether that level
+ * belonged to the loop (else it is undone and the loop ends there), and
+ * each device takes its inbox into its part of the next frontier. */
 __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
                                                           const bb_loop_params_t &p,
                                                           int *status_p)
@@ -188,6 +220,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
     __shared__ PeerShared s_own;
     __shared__ uint32_t *s_to[BB_LOOP_MAX_DEV];   /* p.peers.to, indexed without a local copy */
     __shared__ uint32_t *s_to_parent[BB_LOOP_MAX_DEV];
+    __shared__ uint64_t s_cap[BB_LOOP_MAX_DEV];
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
@@ -199,10 +232,13 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
     bb_loop_walk_t w = bb_loop_begin(&p, p.count, p.arcs);
     uint64_t mine = p.peers.local_count, mine_arcs = p.peers.local_arcs;
     uint64_t t_prev = leader ? bb_global_ns() : 0, t_expand = 0, wait = 0;   /* the leader's */
-    int status = BB_MEET_OK;
+    int status = BB_MEET_OK, undone = 0;
+    bool known = true;   /* w.count and w.arcs are the frontier's totals (else the meeting's) */
+    unsigned slot = 0;
     if (threadIdx.x < (unsigned)ndev) {
         s_to[threadIdx.x] = p.peers.to[threadIdx.x];
         s_to_parent[threadIdx.x] = p.peers.to_parent[threadIdx.x];
+        s_cap[threadIdx.x] = p.peers.cap[threadIdx.x];
     }
     if (leader) {
         s_own.next[0] = 0;
@@ -210,56 +246,83 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
         for (int o = 0; o < ndev; o++) s_own.sent[0][o] = 0;
     }
     cluster.sync();
-    while (!bb_loop_stops(&p, &w)) {
-        const unsigned slot = w.runs % 3;
-        const uint64_t tag = p.peers.tag + 2 * (uint64_t)w.runs;   /* two meetings per level */
-        if (leader) {
+    /* every thread of the cluster holds the same values: the loop is uniform */
+    while (!(known && bb_loop_stops(&p, &w))) {
+        const uint32_t runs = w.runs;
+        const bool expand = !bb_loop_stops_here(&p, &w, mine_arcs);
+        slot = runs % 3;
+        if (leader) {   /* the counters after this level's: last read before the last barrier */
             const unsigned after = (slot + 1) % 3;
             s_own.next[after] = 0;
             s_own.arcs[after] = 0;
             for (int o = 0; o < ndev; o++) s_own.sent[after][o] = 0;
         }
-        expand_rounds(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
-            if (!bb_visit(k.visited, k.visited_bits, v)) return;
-            if (v >= lo && v < hi) {
-                const uint32_t lid = (uint32_t)(v - lo);
-                k.level[lid] = w.level + 1;
-                k.pred[lid] = (int64_t)(lo + u);
-                nxt[atomicAdd(S->next + slot, 1u)] = lid;
-                atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
-                return;
-            }
-            const int o = bb_owner(k.range_lo, ndev, v);
-            const unsigned long long at = atomicAdd(&S->sent[slot][o], 1ull);
-            s_to[o][at] = (uint32_t)(v - __ldg(k.range_lo + o));
-            if (s_to_parent[o]) s_to_parent[o][at] = (uint32_t)(lo + u);
-            else if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
-        });
+        if (expand)
+            expand_rounds(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
+                if (!bb_visit(k.visited, k.visited_bits, v)) return;
+                if (v >= lo && v < hi) {
+                    const uint32_t lid = (uint32_t)(v - lo);
+                    k.level[lid] = w.level + 1;
+                    k.pred[lid] = (int64_t)(lo + u);
+                    nxt[atomicAdd(S->next + slot, 1u)] = lid;
+                    atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
+                    return;
+                }
+                const int o = bb_owner(k.range_lo, ndev, v);
+                const uint64_t at = bb_loop_slot(atomicAdd(&S->sent[slot][o], 1ull), runs, s_cap[o]);
+                s_to[o][at] = (uint32_t)(v - __ldg(k.range_lo + o));
+                if (s_to_parent[o]) s_to_parent[o][at] = (uint32_t)(lo + u);
+                else if (k.remote_parent) k.remote_parent[bb_remote_slot(v, lo, hi)] = u;
+            });
         /* (1) this device's expansion is done; the leader's fence in the
          * meeting publishes the lists it observed through this barrier
          * (cumulativity: no fence per writing thread) */
         cluster.sync();
         if (leader) {
-            uint64_t sent[BB_LOOP_MAX_DEV];
-            for (int o = 0; o < ndev; o++) sent[o] = S->sent[slot][o];
+            uint64_t v[3][BB_LOOP_MAX_DEV], g[3][BB_LOOP_MAX_DEV] = {};
+            for (int o = 0; o < ndev; o++) {
+                v[0][o] = o == self ? 0 : S->sent[slot][o];
+                v[1][o] = mine;
+                v[2][o] = mine_arcs;
+            }
             const bb_loop_peers_t peers = p.peers;   /* p may be __constant__: no address */
             t_expand = bb_global_ns();
-            s_own.status = bb_meet(peers, ndev, self, tag + 1, 1, sent, nullptr, s_own.got,
-                                   nullptr);
+            s_own.status = bb_meet(peers, ndev, self, p.peers.tag + runs + 1, 3, v, g);
             wait = bb_global_ns() - t_expand;
+            uint64_t total = mine, total_arcs = mine_arcs;
+            for (int o = 0; o < ndev; o++) {
+                if (o == self) continue;
+                s_own.got[o] = g[0][o];
+                total += g[1][o];
+                total_arcs += g[2][o];
+            }
+            bb_loop_walk_t at = w;
+            at.count = total;
+            at.arcs = total_arcs;
+            s_own.total_count = total;
+            s_own.total_arcs = total_arcs;
+            s_own.stop = !known && bb_loop_stops(&p, &at);
         }
-        cluster.sync();   /* (2) every list for this device has landed */
+        cluster.sync();   /* (2) the totals, and every list for this device has landed */
         status = S->status;
         if (status != BB_MEET_OK) break;
+        w.count = S->total_count;
+        w.arcs = S->total_arcs;
+        if (S->stop) {
+            if (expand) undo_level(k, nxt, S->next[slot], S->sent[slot], s_to, s_cap, runs, rank);
+            undone = expand;
+            break;
+        }
         for (int s = 0; s < ndev; s++) {   /* the first source to deliver a vertex is its parent's */
             if (s == self) continue;
             const uint64_t got = S->got[s];
             const uint32_t *in = p.peers.from[s], *in_parent = p.peers.from_parent[s];
             for (uint64_t i = (uint64_t)rank * kThreads + threadIdx.x; i < got;
                  i += (uint64_t)kBlocks * kThreads) {
-                const uint32_t lid = __ldcg(in + i);
+                const uint64_t at = bb_loop_slot(i, runs, p.peers.cap[self]);
+                const uint32_t lid = __ldcg(in + at);
                 if (atomicCAS((int *)k.level + lid, -1, w.level + 1) != -1) continue;
-                k.pred[lid] = in_parent ? (int64_t)__ldcg(in_parent + i) : -(int64_t)s - 2;
+                k.pred[lid] = in_parent ? (int64_t)__ldcg(in_parent + at) : -(int64_t)s - 2;
                 bb_mark(k.visited, k.visited_bits, (uint32_t)(lo + lid));
                 nxt[atomicAdd(S->next + slot, 1u)] = lid;
                 atomicAdd(S->arcs + slot, bb_degree(k.offsets, lid));
@@ -268,25 +331,8 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
         }
         cluster.sync();   /* (3) this device's next frontier is whole */
         if (leader) {
-            uint64_t next[BB_LOOP_MAX_DEV], next_arcs[BB_LOOP_MAX_DEV];
-            uint64_t got[BB_LOOP_MAX_DEV], got_arcs[BB_LOOP_MAX_DEV];
-            for (int o = 0; o < ndev; o++) {
-                next[o] = s_own.next[slot];
-                next_arcs[o] = s_own.arcs[slot];
-            }
-            const bb_loop_peers_t peers = p.peers;
-            const uint64_t t_meet = bb_global_ns();
-            s_own.status = bb_meet(peers, ndev, self, tag + 2, 2, next, next_arcs, got, got_arcs);
             const uint64_t now = bb_global_ns();
-            wait += now - t_meet;
-            s_own.total_count = next[self];
-            s_own.total_arcs = next_arcs[self];
-            for (int o = 0; o < ndev; o++) {
-                if (o == self) continue;
-                s_own.total_count += got[o];
-                s_own.total_arcs += got_arcs[o];
-            }
-            uint64_t *log = k.level_log + (size_t)w.runs * row;
+            uint64_t *log = k.level_log + (size_t)runs * row;
             log[0] = w.count;
             log[1] = w.arcs;
             log[2] = now - t_prev;
@@ -294,13 +340,12 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             log[BB_LOG_EXPAND_NS] = t_expand - t_prev;
             log[BB_LOG_MEET_NS] = wait;
             log[BB_LOG_STEP] = BB_STEP_LOOP;
+            log[BB_LOG_UNDONE] = 0;
             for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = o == self ? 0 : S->sent[slot][o];
             t_prev = now;
         }
-        cluster.sync();   /* (4) every device's next frontier is known here */
-        status = S->status;
-        if (status != BB_MEET_OK) break;
-        bb_loop_advance(&w, S->total_count, S->total_arcs);
+        bb_loop_advance(&w, 0, 0);   /* the next frontier's totals come with the next meeting */
+        known = false;
         mine = S->next[slot];
         mine_arcs = S->arcs[slot];
         uint32_t *t = cur;
@@ -312,6 +357,8 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
         ctr[BB_CTR_EXPANDED] = status != BB_MEET_OK ? BB_LOOP_FAILED : w.runs;
         ctr[BB_CTR_NEXT] = mine;
         ctr[BB_CTR_NEXT_ARCS] = mine_arcs;
+        for (int o = 0; o < ndev; o++)
+            ctr[BB_CTR_SEND_COUNT(o)] = undone && o != self ? S->sent[slot][o] : 0;
     }
     *status_p = status;
     cluster.sync();   /* block 0's shared memory outlives every reader */

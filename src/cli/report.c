@@ -296,6 +296,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_int(&j, "frontier_arcs", L->frontier_arcs);
         bb_json_int(&j, "unexplored_arcs", L->unexplored_arcs);
         bb_json_int(&j, "sent_vertices", L->sent_vertices);
+        bb_json_int(&j, "undone_vertices", L->undone_vertices);
         bb_json_int(&j, "bytes", L->bytes);
         bb_json_int(&j, "messages", L->messages);
         bb_json_int(&j, "bitmap_messages", L->bitmap_messages);

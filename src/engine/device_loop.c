@@ -135,6 +135,22 @@ static void book_peer_level(boxbfs_engine_t e, int level, uint64_t i)
     bb_engine_book_round(e, level, BOXBFS_SEARCH_TOP_DOWN, frontier);
 }
 
+/* The lists the loop sent in the level it undid (each device's counters),
+ * booked at that level, which the host levels run next: their bytes went
+ * over the links all the same. */
+static void book_spill(boxbfs_engine_t e, int level)
+{
+    boxbfs_level_report_t *r = &e->traffic.levels[level];
+    for (int s = 0; s < e->ndev; s++)
+        for (int d = 0; d < e->ndev; d++) {
+            uint64_t sent = d == s ? 0 : e->devs[s].ctr[BB_CTR_SEND_COUNT(d)];
+            if (!sent) continue;
+            bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d, (int64_t)sent * 4, 1);
+            r->sent_vertices += (int64_t)sent;
+            r->undone_vertices += (int64_t)sent;
+        }
+}
+
 /* Every device's thread: the loop across devices from level *level_p,
  * then device 0 books the levels from every device's log while the others
  * wait (two barriers). The levels at which this device sent vertices go to
@@ -156,12 +172,13 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
     p.peers.abort = e->abort_word;
     for (int o = 0; o < ndev; o++) {
         p.peers.mail[o] = e->devs[o].loop_mail;
+        p.peers.cap[o] = bb_engine_inbox_cap(e, o);
         if (o == d) continue;
         p.peers.to[o] = bb_engine_inbox_region(e, o, d);
         p.peers.from[o] = bb_engine_inbox_region(e, d, o);
     }
     BB_CHECK(run_loop(e, d, &D->k, &p, &runs));
-    D->loop_tag += 2 * runs;   /* two meetings per level */
+    D->loop_tag += bb_loop_meetings((uint32_t)runs);
     for (uint64_t i = 0; i < runs; i++) {
         int level = *level_p + (int)i;
         for (int o = 0; o < ndev; o++)
@@ -183,6 +200,7 @@ static boxbfs_status_t peer_loop(boxbfs_engine_t e, int d, int *level_p, uint64_
             BB_CHECK(bb_engine_advance(e, level, i + 1 < runs ? N[0] : next,
                                        i + 1 < runs ? N[1] : next_arcs));
         }
+        if (!e->done) book_spill(e, *level_p + (int)runs);
         e->t_level = bb_now_s();
     }
     *aborted_p = e->team->barrier(e);   /* the books and the next direction are set */

@@ -98,6 +98,7 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     uint64_t at = 0, remote = (uint64_t)e->graph->n - (e->part.lo[d + 1] - e->part.lo[d]);
     for (int o = 0; o < e->ndev; o++) {
         p->mail[o] = e->devs[o].loop_mail;
+        p->cap[o] = e->part.lo[o + 1] - e->part.lo[o];   /* peer_inbox's regions */
         s->bits[0][o] = e->devs[o].bits[0];
         s->bits[1][o] = e->devs[o].bits[1];
         if (o == d) continue;
@@ -130,43 +131,50 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
 
 /* Several devices: the bytes of level `level` (row i of every device's
  * log) on each link, by what the step stored into peer memory: every
- * meeting's tag and values (the lists' sizes before a top-down level's
- * lists are taken, the barrier before a bottom-up level whose frontier was
- * packed: the sizes phase; the next frontier's size and arcs: the
- * termination phase), the lists of vertices and their parents (the
- * frontier phase: 8 bytes a vertex, nothing is gathered after the search),
- * a bottom-up level's bitmap parts (its own frontier where it packed it,
- * and its next frontier); then the level's row, times and
- * direction as the host levels book them (level.c). */
-static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i)
+ * meeting's tag and values (the sizes phase: a top-down level's lists'
+ * sizes before they are taken, the barrier before a bottom-up level whose
+ * frontier was packed, a loop level's one meeting with its list's size and
+ * its part of the frontier; the termination phase: a step's next
+ * frontier's size and arcs, and the meeting at which a loop stopped, on its
+ * last level, end_of_loop), the lists of vertices and their parents (the
+ * frontier phase: 8 bytes a vertex, nothing is gathered after the search;
+ * a level the loop before undid adds its lists, kernels.h
+ * bb_loop_stops_here), a bottom-up level's bitmap parts (its own frontier
+ * where it packed it, and its next frontier); then the level's row, times
+ * and direction as the host levels book them (level.c). */
+static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_of_loop)
 {
     int ndev = e->ndev;
     size_t width = BB_LOG_ROW(ndev);
     boxbfs_level_report_t *r = &e->traffic.levels[level];
     int step = (int)e->devs[0].loop_log[(size_t)i * width + BB_LOG_STEP];
-    int bottom_up = step == BB_STEP_BOTTOM_UP;
+    int bottom_up = step == BB_STEP_BOTTOM_UP, loop = step == BB_STEP_LOOP;
     int pack = bottom_up && e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP;
-    int64_t first = pack ? 8 : bottom_up ? 0 : 16;   /* the first meeting's bytes */
+    int64_t first = pack ? 8 : bottom_up ? 0 : loop ? 32 : 16;   /* the first meeting's bytes */
+    int64_t last = !loop ? 24 : end_of_loop ? 32 : 0;            /* the termination's */
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + (size_t)i * width;
         uint64_t words = (e->part.lo[s + 1] - e->part.lo[s] + 31) / 32;
         r->frontier += (int64_t)L[3];
+        r->undone_vertices += (int64_t)L[BB_LOG_UNDONE];
         for (int d = 0; d < ndev; d++) {
             size_t cell = (size_t)s * ndev + d;
-            uint64_t sent = bottom_up || d == s ? 0 : L[BB_LOG_SENT + d];
+            uint64_t sent = d == s ? 0 : L[BB_LOG_SENT + d];
+            int64_t parts = bottom_up ? (int64_t)((pack ? 2 : 1) * words * 4) : 0;
             e->send_count[cell] = sent;
-            e->bytes[cell] = bottom_up ? (pack ? 2 : 1) * words * 4 : 8 * sent;
+            e->bytes[cell] = (uint64_t)parts + 8 * sent;
             if (d == s) {
                 e->bytes[cell] = 0;
                 continue;
             }
             if (first) bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, first, 1);
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, d, 24, 1);
-            if (bottom_up) {
-                bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER_BITMAP, level, s, d,
-                               (int64_t)e->bytes[cell], pack ? 2 : 1);
+            if (last) bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, d, last, 1);
+            if (bottom_up) {   /* (a part of no words still counts) */
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER_BITMAP, level, s, d, parts,
+                               pack ? 2 : 1);
                 r->bitmap_messages += pack ? 2 : 1;
-            } else if (sent) {   /* each vertex and its parent */
+            }
+            if (sent) {   /* each vertex and its parent */
                 bb_traffic_add(&e->traffic, BOXBFS_PHASE_FRONTIER, level, s, d,
                                (int64_t)sent * 8, 1);
                 r->sent_vertices += (int64_t)sent;
@@ -204,7 +212,9 @@ static boxbfs_status_t book_peers(boxbfs_engine_t e, int *level_p, const bb_sear
                                     (unsigned long long)L[0]);
         }
         BB_CHECK(bb_engine_expect_level(e, level, L, dir));
-        book_peers_level(e, level, i);
+        book_peers_level(e, level, i,
+                         step == BB_STEP_LOOP &&
+                             (i + 1 == s->rows || N[BB_LOG_STEP] != BB_STEP_LOOP));
         BB_CHECK(bb_engine_advance(e, level, i + 1 < s->rows ? N[0] : s->w.count,
                                    i + 1 < s->rows ? N[1] : s->w.arcs));
     }

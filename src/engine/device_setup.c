@@ -47,8 +47,8 @@ static int loop_log(const struct boxbfs_engine *e)
  * array (a remote vertex is sent once) and lists on the wire: the bytes
  * booked are those the host levels would move. Under --wire auto a list
  * is sent only while it is shorter than the owner's bitmap: the loop runs
- * only where no level of it could send more vertices than the smallest
- * range has words. */
+ * only where two levels' lists (kernels.h bb_loop_slot) fit in the
+ * smallest range's words. */
 int bb_loop_across_devices(const struct boxbfs_engine *e)
 {
     const boxbfs_engine_options_t *o = &e->opts;
@@ -61,7 +61,7 @@ int bb_loop_across_devices(const struct boxbfs_engine *e)
         uint64_t w = (e->part.lo[d + 1] - e->part.lo[d] + 31) / 32;
         if (w < words) words = w;
     }
-    return o->wire == BOXBFS_WIRE_LIST || (uint64_t)o->device_loop_arcs <= words;
+    return o->wire == BOXBFS_WIRE_LIST || 2 * (uint64_t)o->device_loop_arcs <= words;
 }
 
 /* Rows of a device's loop log: BB_LOOP_LOG on one device; across devices
@@ -88,6 +88,12 @@ uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o)
     if (bb_engine_lean_outbox(e))
         return D->k.inbox + (size_t)(o - (o > d)) * words32(range_of(e, d));
     return D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
+}
+
+/* Entries of each of device d's inbox regions. */
+uint64_t bb_engine_inbox_cap(const struct boxbfs_engine *e, int d)
+{
+    return bb_engine_lean_outbox(e) ? words32(range_of(e, d)) : range_of(e, d);
 }
 
 /* The Visited array of every device (valid-flag, atomic): all n vertices. */
