@@ -43,7 +43,7 @@ enum {
  * through mailboxes in each other's memory (bb_meet's protocol below), so a
  * level needs no host at all. */
 #define BB_LOOP_MAX_DEV 8
-#define BB_MAIL_WORDS 8            /* per source in a device's mailbox (a 64-byte line) */
+#define BB_MAIL_WORDS 16           /* per source in a device's mailbox (two 64-byte lines) */
 #define BB_LOOP_FAILED UINT64_MAX  /* counters[EXPANDED] of a loop that gave up waiting */
 /* The abort word (bb_loop_peers_t.abort): 0 while the search is sound; a
  * device that fails stores its index + 1 there, or'ed with BB_ABORT_TIMEOUT
@@ -61,8 +61,8 @@ typedef struct {
     const uint32_t *from[BB_LOOP_MAX_DEV];
     uint32_t *to_parent[BB_LOOP_MAX_DEV];
     const uint32_t *from_parent[BB_LOOP_MAX_DEV];
-    /* mail[o]: device o's mailbox, BB_MAIL_WORDS words per source s at s *
-     * BB_MAIL_WORDS (bb_meet). tag: the last meeting's tag; meetings count up
+    /* mail[o]: device o's mailbox, BB_MAIL_WORDS words per source (bb_meet's
+     * bb_mail_half, then the loop's bb_mail_words). tag: the last meeting's tag; meetings count up
      * from it by one each, across launches (every device holds the same
      * tag), and never repeat over the engine's life */
     uint64_t *mail[BB_LOOP_MAX_DEV];
@@ -87,7 +87,32 @@ typedef struct {
  * nvalues values puts 8 (1 + nvalues) bytes on each link (the books). */
 static inline BB_HOST_DEVICE uint64_t *bb_mail_half(uint64_t *mail, int src, uint64_t tag)
 {
-    return mail + (size_t)src * BB_MAIL_WORDS + 4 * (tag & 1);
+    return mail + (size_t)src * BB_MAIL_WORDS / 2 + 4 * (tag & 1);
+}
+
+/* The loop's meeting (a level: its list for o, this device's part of the
+ * frontier and its arcs, BB_MAIL_VALUES 32-bit values) needs no fence where
+ * the device sent no list: each value travels in a word of its own with the
+ * tag's low 32 bits above it, so a value is there once its word shows the
+ * tag (a word is written whole). A device that sent a list fences once
+ * before its words (the list before the values). These words lie after
+ * bb_mail_half's (whose tags they could be mistaken for), one line per
+ * source (two halves by the tag's parity); each device zeroes its own at
+ * the start of every search, since tags of different searches may share
+ * their low 32 bits (the engine, bb_engine_mail_words). */
+#define BB_MAIL_VALUES 4
+static inline BB_HOST_DEVICE uint64_t *bb_mail_words(uint64_t *mail, int ndev, int src,
+                                                     uint64_t tag)
+{
+    return mail + (size_t)ndev * BB_MAIL_WORDS / 2 + (size_t)src * 8 + 4 * (tag & 1);
+}
+static inline BB_HOST_DEVICE uint64_t bb_mail_word(uint64_t tag, uint32_t value)
+{
+    return (tag << 32) | value;
+}
+static inline BB_HOST_DEVICE int bb_mail_word_is(uint64_t word, uint64_t tag)
+{
+    return (uint32_t)(word >> 32) == (uint32_t)tag;
 }
 
 /* Where entry i of the list a loop level sends lands in an inbox region of

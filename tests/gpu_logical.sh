@@ -88,10 +88,11 @@ same_as_cpu "1d 0,0 grid, device loop" 0,0 "$tmp/grid.mtx"
 same_as_cpu "1d 0,0,0,0 grid atomic bit, device loop" 0,0,0,0 "$tmp/grid.mtx" --contract atomic \
     --visited bit --search-on host
 same_as_cpu "1d 0,0 grid, --device-loop 0" 0,0 "$tmp/grid.mtx" --device-loop 0
-# one device's loop launch fails (launches 1-2: the resets; 3-4: the loops):
-# the other device's kernel gives up waiting for it (10 s), exit 3, named
+# one device's loop launch fails (host-driven levels; launches 1-2: the
+# resets; 3-4: the loops): the other device's kernel gives up waiting for it
+# (10 s), exit 3, named (the device search's faults: device_search.sh)
 BOXBFS_FAULT=launch:3 timeout 60 "$BOXBFS" bfs "$tmp/grid.mtx" --backend cuda --device-ids 0,0 \
-    --roots 1 >"$tmp/out" 2>"$tmp/err"
+    --search-on host --roots 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "0,0 grid, a loop launch fails: exit 3, the fault named" \
       "[ $rc -eq 3 ] && grep -q 'injected fault (BOXBFS_FAULT=launch:3).*small_levels' '$tmp/err'"

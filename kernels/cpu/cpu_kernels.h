@@ -56,7 +56,8 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
 
 /* Devices that work in each other's memory (peers.c): a meeting
  * (kernels.h bb_mail_half's protocol; BB_MEET_*; v[j][o] this device's
- * nvalues values for device o, g[j][o] device o's for this one), the abort
+ * nvalues values for device o, g[j][o] device o's for this one; the loop's
+ * meeting of BB_MAIL_VALUES words, bb_mail_words), the abort
  * word raised (the first code stays); remote vertex v won from frontier
  * vertex u (a local id) appended to its owner's inbox region (sent[owner]
  * counts them; the entries of a loop's run `runs` at bb_loop_slot, 0
@@ -65,6 +66,8 @@ static inline int bb_cpu_owner(const bb_kstate_t *k, uint64_t v)
  * this device's part of a bitmap into every other device's bitmap bits[o]. */
 int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int nvalues,
                 const uint64_t (*v)[BB_LOOP_MAX_DEV], uint64_t (*g)[BB_LOOP_MAX_DEV]);
+int bb_cpu_meet_words(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag,
+                      const uint32_t (*v)[BB_LOOP_MAX_DEV], uint32_t (*g)[BB_LOOP_MAX_DEV]);
 void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code);
 void bb_cpu_send(const bb_kstate_t *k, const bb_loop_peers_t *p, uint32_t v, uint32_t u,
                  uint32_t runs, uint64_t *sent);

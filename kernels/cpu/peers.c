@@ -21,6 +21,27 @@ void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code)
         __atomic_compare_exchange_n(p->abort, &none, code, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/* Wait until word w is ready (the tag, or a word with the tag above its
+ * value): BB_MEET_OK with it in *out, else the abort word raised meanwhile
+ * or no peer within the timeout (then this device raises it). */
+static int await_word(const bb_loop_peers_t *p, int self, const uint64_t *w, uint64_t tag,
+                      int in_word, double t0, uint64_t *out)
+{
+    for (;;) {
+        uint64_t x = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+        if (in_word ? bb_mail_word_is(x, tag) : x == tag) {
+            *out = x;
+            return BB_MEET_OK;
+        }
+        if (p->abort && __atomic_load_n(p->abort, __ATOMIC_ACQUIRE) != 0) return BB_MEET_ABORTED;
+        if (bb_now_s() - t0 > (double)p->timeout_ns * 1e-9) {
+            bb_cpu_raise_abort(p, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
+            return BB_MEET_TIMEOUT;
+        }
+        sched_yield();   /* the device threads may share cores */
+    }
+}
+
 int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int nvalues,
                 const uint64_t (*v)[BB_LOOP_MAX_DEV], uint64_t (*g)[BB_LOOP_MAX_DEV])
 {
@@ -33,17 +54,32 @@ int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int 
     }
     for (int o = 0; o < ndev; o++) {
         const uint64_t *half = bb_mail_half(p->mail[self], o, tag);
+        uint64_t x;
+        int st;
         if (o == self) continue;
-        while (__atomic_load_n(half, __ATOMIC_ACQUIRE) != tag) {
-            if (p->abort && __atomic_load_n(p->abort, __ATOMIC_ACQUIRE) != 0)
-                return BB_MEET_ABORTED;
-            if (bb_now_s() - t0 > (double)p->timeout_ns * 1e-9) {
-                bb_cpu_raise_abort(p, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
-                return BB_MEET_TIMEOUT;
-            }
-            sched_yield();   /* the device threads may share cores */
-        }
+        if ((st = await_word(p, self, half, tag, 0, t0, &x)) != BB_MEET_OK) return st;
         for (int j = 0; j < nvalues; j++) g[j][o] = half[1 + j];
+    }
+    return BB_MEET_OK;
+}
+
+int bb_cpu_meet_words(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag,
+                      const uint32_t (*v)[BB_LOOP_MAX_DEV], uint32_t (*g)[BB_LOOP_MAX_DEV])
+{
+    double t0 = bb_now_s();
+    for (int o = 0; o < ndev; o++) {   /* release: the lists before the words */
+        uint64_t *w = bb_mail_words(p->mail[o], ndev, self, tag);
+        for (int j = 0; o != self && j < BB_MAIL_VALUES; j++)
+            __atomic_store_n(w + j, bb_mail_word(tag, v[j][o]), __ATOMIC_RELEASE);
+    }
+    for (int o = 0; o < ndev; o++) {
+        const uint64_t *w = bb_mail_words(p->mail[self], ndev, o, tag);
+        for (int j = 0; o != self && j < BB_MAIL_VALUES; j++) {
+            uint64_t x;
+            int st = await_word(p, self, w + j, tag, 1, t0, &x);
+            if (st != BB_MEET_OK) return st;
+            g[j][o] = (uint32_t)x;
+        }
     }
     return BB_MEET_OK;
 }

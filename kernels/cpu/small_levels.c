@@ -47,7 +47,7 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
         uint32_t runs = w.runs;
         int expand = !bb_loop_stops_here(p, &w, mine_arcs);
         uint64_t next = 0, next_arcs = 0, sent[BB_LOOP_MAX_DEV] = {0};
-        uint64_t v[3][BB_LOOP_MAX_DEV], g[3][BB_LOOP_MAX_DEV] = {{0}};
+        uint32_t v[BB_MAIL_VALUES][BB_LOOP_MAX_DEV], g[BB_MAIL_VALUES][BB_LOOP_MAX_DEV] = {{0}};
         uint64_t *log = k->level_log + (size_t)runs * row;
         bb_loop_walk_t at = w;
         for (uint64_t i = 0; expand && i < mine; i++) {
@@ -66,13 +66,14 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
             }
         }
         for (int o = 0; o < ndev; o++) {   /* the list for o; this device's part of the frontier */
-            v[0][o] = sent[o];
-            v[1][o] = mine;
-            v[2][o] = mine_arcs;
+            v[0][o] = (uint32_t)sent[o];
+            v[1][o] = (uint32_t)mine;
+            v[2][o] = (uint32_t)mine_arcs;
+            v[3][o] = (uint32_t)(mine_arcs >> 32);
         }
         t_expand = bb_now_s();
-        *status_p = bb_cpu_meet(peers, ndev, self, peers->tag + runs + 1, 3,
-                                (const uint64_t(*)[BB_LOOP_MAX_DEV])v, g);
+        *status_p = bb_cpu_meet_words(peers, ndev, self, peers->tag + runs + 1,
+                                      (const uint32_t(*)[BB_LOOP_MAX_DEV])v, g);
         if (*status_p != BB_MEET_OK) break;
         wait = bb_now_s() - t_expand;
         at.count = mine;
@@ -80,7 +81,7 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
         for (int o = 0; o < ndev; o++) {
             if (o == self) continue;
             at.count += g[1][o];
-            at.arcs += g[2][o];
+            at.arcs += g[2][o] | (uint64_t)g[3][o] << 32;
         }
         if (!known && bb_loop_stops(p, &at)) {
             if (expand) {

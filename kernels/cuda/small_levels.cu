@@ -279,22 +279,25 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
          * (cumulativity: no fence per writing thread) */
         cluster.sync();
         if (leader) {
-            uint64_t v[3][BB_LOOP_MAX_DEV], g[3][BB_LOOP_MAX_DEV] = {};
-            for (int o = 0; o < ndev; o++) {
-                v[0][o] = o == self ? 0 : S->sent[slot][o];
-                v[1][o] = mine;
-                v[2][o] = mine_arcs;
+            uint32_t v[BB_MAIL_VALUES][BB_LOOP_MAX_DEV], g[BB_MAIL_VALUES][BB_LOOP_MAX_DEV] = {};
+            bool sent = false;
+            for (int o = 0; o < ndev; o++) {   /* (counts of 32-bit vertex ids) */
+                v[0][o] = o == self ? 0 : (uint32_t)S->sent[slot][o];
+                v[1][o] = (uint32_t)mine;
+                v[2][o] = (uint32_t)mine_arcs;
+                v[3][o] = (uint32_t)(mine_arcs >> 32);
+                sent = sent || v[0][o];
             }
             const bb_loop_peers_t peers = p.peers;   /* p may be __constant__: no address */
             t_expand = bb_global_ns();
-            s_own.status = bb_meet(peers, ndev, self, p.peers.tag + runs + 1, 3, v, g);
+            s_own.status = bb_meet_words(peers, ndev, self, p.peers.tag + runs + 1, sent, v, g);
             wait = bb_global_ns() - t_expand;
             uint64_t total = mine, total_arcs = mine_arcs;
             for (int o = 0; o < ndev; o++) {
                 if (o == self) continue;
                 s_own.got[o] = g[0][o];
                 total += g[1][o];
-                total_arcs += g[2][o];
+                total_arcs += g[2][o] | (uint64_t)g[3][o] << 32;
             }
             bb_loop_walk_t at = w;
             at.count = total;

@@ -90,6 +90,17 @@ uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o)
     return D->k.inbox + (size_t)o * (D->k.hi - D->k.lo);
 }
 
+/* Device d's mailbox lines of the loop's meetings zeroed (on its stream,
+ * before the search's reset, which the host waits for before any device
+ * meets: kernels.h bb_mail_words). */
+boxbfs_status_t bb_engine_mail_words(boxbfs_engine_t e, int d)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    size_t half = (size_t)e->ndev * BB_MAIL_WORDS / 2;
+    if (D->loop_mail == NULL) return BOXBFS_OK;
+    return e->ops->zero(D->dev, D->loop_mail + half, half * 8);
+}
+
 /* Entries of each of device d's inbox regions. */
 uint64_t bb_engine_inbox_cap(const struct boxbfs_engine *e, int d)
 {

@@ -299,6 +299,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     D->loop_runs = -1;
     D->outbox_dirty = 1;   /* not cleared since allocated, or the gather's */
     memset(&D->sent_levels, 0, sizeof D->sent_levels);
+    BB_CHECK_GOTO(bb_engine_mail_words(e, d), st, out);   /* done before any device meets */
     BB_CHECK_GOTO(e->ops->kernels.reset(&D->k, e->ops->stream(D->dev), (uint64_t)e->root), st, out);
     BB_CHECK_GOTO(bb_engine_read_counters(e, d), st, out);
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];

@@ -294,10 +294,12 @@ int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d);
 int bb_loop_across_devices(const struct boxbfs_engine *e);
 uint32_t bb_loop_log_rows(int ndev);
 /* Device d's counters to its host copy (and sync); where device d takes
- * source o's message, and how many entries each such region holds. */
+ * source o's message, and how many entries each such region holds; its
+ * mailbox lines of the loop's meetings cleared for a new search. */
 boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
 uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
 uint64_t bb_engine_inbox_cap(const struct boxbfs_engine *e, int d);
+boxbfs_status_t bb_engine_mail_words(boxbfs_engine_t e, int d);
 
 /* ---- services: the parent gather (gather.c) ------------------------------- */
 
