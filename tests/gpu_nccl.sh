@@ -29,13 +29,16 @@ fi
 gpus=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['device_count'])" "$tmp/probe.json")
 echo "$gpus GPU(s)"
 
-same_traffic() {   # reference.json tested.json
-    python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" nccl
+same_traffic() {   # reference.json tested.json (the reference's loop may undo a level: 4 B a vertex)
+    python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" nccl 4
 }
 
+# (the peer reference's levels driven from the host, as NCCL's are: with
+# atomic its search across devices would book another protocol's bytes)
 run_pair() {   # NAME OPTIONS...: the same search with peer and with nccl
     name=$1; shift
-    "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange peer --json "$tmp/p.json" >/dev/null 2>"$tmp/pe"
+    "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange peer --search-on host --json "$tmp/p.json" \
+        >/dev/null 2>"$tmp/pe"
     prc=$?
     "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange nccl --json "$tmp/n.json" >/dev/null 2>"$tmp/ne"
     nrc=$?

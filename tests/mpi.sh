@@ -14,8 +14,8 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 
 need_mpi
 roots="--root 1 --root 5 --root 17 --root 100"
 
-same_traffic() {   # reference.json tested.json
-    python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" mpi
+same_traffic() {   # reference.json tested.json (a reference's loop may undo a level: 4 B a vertex)
+    python3 "$(dirname "$0")/same_traffic.py" "$1" "$2" mpi 4
 }
 
 # (the single process's levels driven from the host, as a rank's are: with
