@@ -79,7 +79,8 @@ fi
 if have_mpi; then
     for p in $(seq 2 "$gpus"); do
         for contract in valid-flag atomic; do
-            "$BOXBFS" bfs kron:12 --roots 4 --backend cuda --devices "$p" --contract "$contract"                 --wire auto --exchange peer --json "$tmp/p.json" >/dev/null 2>"$tmp/pe"
+            "$BOXBFS" bfs kron:12 --roots 4 --backend cuda --devices "$p" --contract "$contract" \
+                --wire auto --exchange peer --search-on host --json "$tmp/p.json" >/dev/null 2>"$tmp/pe"
             timeout 300 mpirun -np "$p" "$BOXBFS" bfs kron:12 --roots 4 --backend cuda \
                 --contract "$contract" --wire auto --exchange nccl --json "$tmp/m.json" \
                 >"$tmp/mo" 2>"$tmp/me"

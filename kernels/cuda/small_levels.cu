@@ -40,7 +40,31 @@ namespace cg = cooperative_groups;
 namespace {
 
 constexpr int kThreads = 1024;
-constexpr int kBlocks = 8;   /* the portable cluster size */
+#ifndef BB_LOOP_BLOCKS
+#define BB_LOOP_BLOCKS 8   /* the portable cluster size */
+#endif
+constexpr int kBlocks = BB_LOOP_BLOCKS;
+
+/* The loop's blocks: a cluster of kBlocks (its barrier, each block's rank,
+ * block 0's shared memory as every block's), or a single block. */
+struct Team {
+    __device__ __forceinline__ unsigned block_rank() const
+    {
+        if constexpr (kBlocks > 1) return cg::this_cluster().block_rank();
+        return 0;
+    }
+    __device__ __forceinline__ void sync() const
+    {
+        if constexpr (kBlocks > 1) cg::this_cluster().sync();
+        else __syncthreads();
+    }
+    template <class T>
+    __device__ __forceinline__ T *map_shared_rank(T *p, unsigned rank) const
+    {
+        if constexpr (kBlocks > 1) return cg::this_cluster().map_shared_rank(p, rank);
+        return p;
+    }
+};
 
 using Scan = cub::BlockScan<uint32_t, kThreads>;
 
@@ -94,7 +118,7 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
     __shared__ RoundShared sh;
     __shared__ unsigned s_next[3];              /* block 0's are the cluster's */
     __shared__ unsigned long long s_arcs[3];
-    cg::cluster_group cluster = cg::this_cluster();
+    const Team cluster;
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
     unsigned *next_ctr = cluster.map_shared_rank(s_next, 0);
@@ -221,7 +245,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
     __shared__ uint32_t *s_to[BB_LOOP_MAX_DEV];   /* p.peers.to, indexed without a local copy */
     __shared__ uint32_t *s_to_parent[BB_LOOP_MAX_DEV];
     __shared__ uint64_t s_cap[BB_LOOP_MAX_DEV];
-    cg::cluster_group cluster = cg::this_cluster();
+    const Team cluster;
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
     PeerShared *S = cluster.map_shared_rank(&s_own, 0);
