@@ -40,31 +40,7 @@ namespace cg = cooperative_groups;
 namespace {
 
 constexpr int kThreads = 1024;
-#ifndef BB_LOOP_BLOCKS
-#define BB_LOOP_BLOCKS 8   /* the portable cluster size */
-#endif
-constexpr int kBlocks = BB_LOOP_BLOCKS;
-
-/* The loop's blocks: a cluster of kBlocks (its barrier, each block's rank,
- * block 0's shared memory as every block's), or a single block. */
-struct Team {
-    __device__ __forceinline__ unsigned block_rank() const
-    {
-        if constexpr (kBlocks > 1) return cg::this_cluster().block_rank();
-        return 0;
-    }
-    __device__ __forceinline__ void sync() const
-    {
-        if constexpr (kBlocks > 1) cg::this_cluster().sync();
-        else __syncthreads();
-    }
-    template <class T>
-    __device__ __forceinline__ T *map_shared_rank(T *p, unsigned rank) const
-    {
-        if constexpr (kBlocks > 1) return cg::this_cluster().map_shared_rank(p, rank);
-        return p;
-    }
-};
+constexpr int kBlocks = 8;   /* the portable cluster size */
 
 using Scan = cub::BlockScan<uint32_t, kThreads>;
 
@@ -118,7 +94,7 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
     __shared__ RoundShared sh;
     __shared__ unsigned s_next[3];              /* block 0's are the cluster's */
     __shared__ unsigned long long s_arcs[3];
-    const Team cluster;
+    cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
     unsigned *next_ctr = cluster.map_shared_rank(s_next, 0);
@@ -203,7 +179,25 @@ struct PeerShared {
     uint64_t total_count, total_arcs;              /* the frontier's, from the meeting */
     int status;                                    /* the meeting's BB_MEET_* */
     int stop;                                      /* the totals say: no level here */
+    unsigned verdict;                              /* run + 1 of the meeting posted here */
 };
+
+/* Block 0's leader posts a meeting's outcome (PeerShared) to every block of
+ * the cluster, and the other blocks wait for it: a release and acquire at
+ * cluster scope in place of a cluster barrier (the leader waits for no
+ * one); then each block's threads, through a block barrier. */
+__device__ __forceinline__ void post_verdict(unsigned *verdict, unsigned run)
+{
+    asm volatile("st.release.cluster.u32 [%0], %1;" ::"l"(verdict), "r"(run + 1) : "memory");
+}
+
+__device__ __forceinline__ void await_verdict(const unsigned *verdict, unsigned run)
+{
+    if (threadIdx.x == 0)
+        for (unsigned v = 0; v != run + 1;)
+            asm volatile("ld.acquire.cluster.u32 %0, [%1];" : "=r"(v) : "l"(verdict) : "memory");
+    __syncthreads();
+}
 
 /* Undo the expansion of a level the loop should not have run: this
  * device's winners (own vertices in nxt, remote ones in the lists it sent,
@@ -245,7 +239,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
     __shared__ uint32_t *s_to[BB_LOOP_MAX_DEV];   /* p.peers.to, indexed without a local copy */
     __shared__ uint32_t *s_to_parent[BB_LOOP_MAX_DEV];
     __shared__ uint64_t s_cap[BB_LOOP_MAX_DEV];
-    const Team cluster;
+    cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
     PeerShared *S = cluster.map_shared_rank(&s_own, 0);
@@ -268,6 +262,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
         s_own.next[0] = 0;
         s_own.arcs[0] = 0;
         for (int o = 0; o < ndev; o++) s_own.sent[0][o] = 0;
+        s_own.verdict = 0;
     }
     cluster.sync();
     /* every thread of the cluster holds the same values: the loop is uniform */
@@ -329,8 +324,9 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             s_own.total_count = total;
             s_own.total_arcs = total_arcs;
             s_own.stop = !known && bb_loop_stops(&p, &at);
+            post_verdict(&s_own.verdict, runs);
         }
-        cluster.sync();   /* (2) the totals, and every list for this device has landed */
+        await_verdict(&S->verdict, runs);   /* (2) the totals; every list for here has landed */
         status = S->status;
         if (status != BB_MEET_OK) break;
         w.count = S->total_count;
