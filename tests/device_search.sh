@@ -115,6 +115,21 @@ for devs in $multi; do
 done
 unset IFS
 
+# a loop level that the totals rule out is undone (kernels.h bb_loop_stops_here):
+# on three devices kron:12's loop expands level 2 before the meeting says its
+# frontier is past --device-loop; the tree, the rows and the books stay those
+# of the host levels and of the cpu backend, and the lists of the undone level
+# are booked there (undone_vertices, part of sent_vertices)
+devs3="--devices 3"
+[ "$backend" = cuda ] && devs3="--device-ids 0,0,0"
+peers "kron:12 $devs3, a loop level undone" "$devs3" kron:12 --visited bit
+check "kron:12 $devs3: the undone lists booked at the level after the loop" \
+      "python3 -c 'import json, sys
+L = json.load(open(sys.argv[1]))[\"traffic\"][\"levels\"]
+u = [i for i, l in enumerate(L) if l[\"undone_vertices\"]]
+assert u and all(i > 0 and not L[i][\"device_loop\"] and L[i - 1][\"device_loop\"] and
+                 L[i][\"sent_vertices\"] >= L[i][\"undone_vertices\"] for i in u), u' '$tmp/dev.json'"
+
 # a device that fails mid-search (BOXBFS_FAULT=level:L[:dev D]: it raises the
 # abort word as it starts level L): every device stops waiting for it, the
 # run ends within a second of the time a whole run takes, with exit 3 and a
