@@ -3,8 +3,9 @@
  * bitwise status array. Once every device holds the graph and has run a
  * warm-up group (the search time starts there, as bfs excludes setup),
  * devices pull the next group from a shared counter when they finish one,
- * from both ends of the group order inward, so the groups spread by measured
- * work (a device that drew heavy groups takes fewer), not by count. Per
+ * from both ends of the group order inward (the last first), so the groups
+ * spread by measured work (a device that drew heavy groups takes fewer), not
+ * by count. Per
  * level the driver picks the direction from the joint counters (bottom-up
  * when the joint frontier's out-arcs times alpha exceed the in-arcs of the
  * vertices not yet reached by every instance still searching: Beamer's test
@@ -241,14 +242,16 @@ static boxbfs_status_t run_group(run_t *r, dev_t_ *d, int dev_index, int gi, int
     return BOXBFS_OK;
 }
 
-/* The k-th group handed out: from both ends of the group order inward (0,
- * last, 1, last - 1, ...). GroupBy puts the sources that are out of step
- * with the rest at the ends (groups.c: the hubs themselves first, the
- * sources far from any hub last), and their groups take longest; handed out
- * first, the short groups of the middle fill in at the end. */
+/* The k-th group handed out: from both ends of the group order inward,
+ * the last first (last, 0, last - 1, 1, ...). GroupBy puts the sources
+ * that are out of step with the rest at the ends (groups.c: the hubs
+ * themselves first, the sources far from any hub last), and their groups
+ * take longest, the last (the leftover sources) longest of all: handed out
+ * first, the short groups of the middle fill in at the end (kron:24, 1024
+ * sources: docs/performance.md). */
 static int handed_out(int k, int ngroups)
 {
-    return k % 2 == 0 ? k / 2 : ngroups - 1 - k / 2;
+    return k % 2 == 0 ? ngroups - 1 - k / 2 : k / 2;
 }
 
 static boxbfs_status_t device_main(int tid, int nthreads, void *arg)
