@@ -471,6 +471,29 @@ static inline BB_HOST_DEVICE void bb_peers_advance(bb_search_t *s, int step, uin
     bb_search_settle(s, s->dir);
 }
 
+/* Several devices: the row a top-down or bottom-up step logs for the level
+ * s stands at (BB_LOG_*: ns the level, own_ns its own work, meet_ns its
+ * waits), sent[o] the vertices the step sent device o, with those the loop
+ * before sent in this level and undid (s->spill, then cleared). */
+static inline BB_HOST_DEVICE void bb_peers_log_row(uint64_t *row, bb_search_t *s, int ndev,
+                                                   int step, uint64_t ns, uint64_t own_ns,
+                                                   uint64_t meet_ns, const uint64_t *sent)
+{
+    row[0] = s->w.count;
+    row[1] = s->w.arcs;
+    row[2] = ns;
+    row[3] = s->mine;
+    row[BB_LOG_EXPAND_NS] = own_ns;
+    row[BB_LOG_MEET_NS] = meet_ns;
+    row[BB_LOG_STEP] = (uint64_t)step;
+    row[BB_LOG_UNDONE] = 0;
+    for (int o = 0; o < ndev; o++) {
+        row[BB_LOG_SENT + o] = sent[o] + s->spill[o];
+        row[BB_LOG_UNDONE] += s->spill[o];
+        s->spill[o] = 0;
+    }
+}
+
 /* The top-down levels at which a device sent vertices to other devices:
  * the parent of each vertex it delivered has one of them, so the parent
  * recompute (gather_recompute) reads only the arcs of vertices of such a

@@ -99,7 +99,7 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
     for (int step; (step = bb_search_step(s)) != BB_STEP_NONE;) {
         uint64_t *row = k0->level_log + (size_t)s->rows * width;
         uint64_t sent[BB_LOOP_MAX_DEV] = {0}, v[2][BB_LOOP_MAX_DEV], g[2][BB_LOOP_MAX_DEV] = {{0}};
-        uint64_t total, total_arcs, mine = s->mine;
+        uint64_t total, total_arcs;
         bb_kstate_t k = *k0;
         double t0 = bb_now_s(), own_s = 0, wait_s = 0;
         int pack, unpack = bb_peers_begin(s, step, &pack);
@@ -149,19 +149,8 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
             total += g[0][o];
             total_arcs += g[1][o];
         }
-        row[0] = s->w.count;
-        row[1] = s->w.arcs;
-        row[2] = ns_since(t0);
-        row[3] = mine;
-        row[BB_LOG_EXPAND_NS] = (uint64_t)(own_s * 1e9);
-        row[BB_LOG_MEET_NS] = (uint64_t)(wait_s * 1e9);
-        row[BB_LOG_STEP] = (uint64_t)step;
-        row[BB_LOG_UNDONE] = 0;
-        for (int o = 0; o < ndev; o++) {   /* with what the loop before sent and undid */
-            row[BB_LOG_SENT + o] = sent[o] + s->spill[o];
-            row[BB_LOG_UNDONE] += s->spill[o];
-            s->spill[o] = 0;
-        }
+        bb_peers_log_row(row, s, ndev, step, ns_since(t0), (uint64_t)(own_s * 1e9),
+                         (uint64_t)(wait_s * 1e9), sent);
         bb_peers_advance(s, step, total, total_arcs, v[0][self], v[1][self]);
     }
     s->span_ns = ns_since(t_first);

@@ -77,22 +77,13 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
                 total += g[0][o];
                 total_arcs += g[1][o];
             }
-            row[0] = s->w.count;
-            row[1] = s->w.arcs;
-            row[2] = met - d->t0;
-            row[3] = s->mine;
-            row[BB_LOG_EXPAND_NS] = d->step == BB_STEP_BOTTOM_UP ? now - d->t0 - waited
-                                                                  : d->t_own - d->t0;
-            row[BB_LOG_MEET_NS] = waited + (met - now);
-            row[BB_LOG_STEP] = (uint64_t)d->step;
-            row[BB_LOG_UNDONE] = 0;
-            for (int o = 0; o < ndev; o++) {   /* with what the loop before sent and undid */
-                row[BB_LOG_SENT + o] =
-                    (d->step == BB_STEP_TOP_DOWN && o != self ? ctr[BB_CTR_SEND_COUNT(o)] : 0) +
-                    s->spill[o];
-                row[BB_LOG_UNDONE] += s->spill[o];
-                s->spill[o] = 0;
-            }
+            uint64_t sent[BB_LOOP_MAX_DEV];
+            for (int o = 0; o < ndev; o++)
+                sent[o] = d->step == BB_STEP_TOP_DOWN && o != self ? ctr[BB_CTR_SEND_COUNT(o)] : 0;
+            bb_peers_log_row(row, s, ndev, d->step, met - d->t0,
+                             d->step == BB_STEP_BOTTOM_UP ? now - d->t0 - waited
+                                                          : d->t_own - d->t0,
+                             waited + (met - now), sent);
             bb_peers_advance(s, d->step, total, total_arcs, v[0][self], v[1][self]);
         }
     }
