@@ -19,10 +19,12 @@
 enum {
     BB_G2_CTR_NEXT = 0,      /* owned vertices added to the next frontier (expand, update) */
     BB_G2_CTR_ARCS = 1,      /* arcs of the block scanned by expand this level */
-    BB_G2_CTR_BUCKET = 2     /* then C counts: expand's discoveries per owner's grid column;
-                                the parent gather's requests per discoverer's grid column */
+    BB_G2_CTR_NEXT_ARCS = 2, /* out-arcs of the next frontier (next_arcs) */
+    BB_G2_CTR_BUCKET = 3     /* then C counts: expand's and bottom_up's discoveries per
+                                owner's grid column; the parent gather's requests per
+                                discoverer's grid column */
 };
-#define BB_G2_CTR_COUNT(cols) (2 + (size_t)(cols))
+#define BB_G2_CTR_COUNT(cols) (3 + (size_t)(cols))
 
 typedef struct {
     int rows, cols;            /* the grid: R x C */
@@ -32,6 +34,13 @@ typedef struct {
     /* the block of the matrix: column-local source -> row-local targets */
     const int64_t *offsets;    /* rows * bs + 1 */
     const uint32_t *columns;
+    /* bottom-up levels only (else NULL): the same arcs the other way, a CSR
+     * over the cols * bs row-local ids with column-local sources (on a
+     * directed graph: the in-arcs of the grid row's vertices from the grid
+     * column's); the out-degree of each owned vertex (bs) */
+    const int64_t *toffsets;
+    const uint32_t *tcolumns;
+    const uint32_t *degree;
     /* owned vertex state */
     int32_t *level;            /* bs: depth or -1 */
     int64_t *pred;             /* bs: parent gid; -(s+2): discovered by device s (same grid
@@ -45,8 +54,12 @@ typedef struct {
     /* per-level work */
     uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids (one grid
                                   row: the frontier itself) */
-    uint32_t *outbox;          /* cols * bs: discoveries, segment per owner's grid column (the
+    uint32_t *colbits;         /* rows * bs bits: the column's frontier as a bitmap (bottom-up
+                                  levels) */
+    uint32_t *outbox;          /* cols * seg: discoveries, segment per owner's grid column (the
                                   own segment stays empty) */
+    uint64_t seg;              /* words per outbox segment: bs, or 2 bs where bottom-up levels
+                                  may run (their finds go as (id, parent) pairs) */
     uint64_t *counters;        /* BB_G2_CTR_COUNT(cols) */
     /* the load-balanced expand (cuda; the cpu backend walks colfront in order) */
     uint32_t *scan;            /* rows * bs: the column frontier's degree scan */
@@ -82,6 +95,33 @@ typedef struct {
      * next_frontier at counters[NEXT]. */
     boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                               int bitmap, uint64_t count, int src, int32_t next_level);
+    /* Block r of colbits (bs bits) from a message of block-local ids (a
+     * list of count ids, or a bitmap of bs bits holding count ids). */
+    boxbfs_status_t (*mark)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
+                            int bitmap, uint64_t count, int r);
+    /* A bottom-up sub-step over slice s of the grid row (the vertices owned
+     * by the device in grid column s): done_in holds a bit for every vertex
+     * of the slice reached before, or found by a sub-step before this one
+     * (bs bits). Every other vertex with an arc from colbits is found: its
+     * parent is the first such arc's column-local source in tcolumns order;
+     * it is marked visited here. In the own slice (s == col) it gets
+     * next_level and its parent's gid and joins next_frontier at
+     * counters[NEXT]; in another it goes to outbox segment s as the pair
+     * (block-local id, column-local parent), the pairs' count in
+     * counters[BUCKET + s].
+     * done_out = done_in | found (it may be done_in itself); the slice's
+     * words of visited |= done_out. */
+    boxbfs_status_t (*bottom_up)(const bb_g2state_t *k, void *stream, const uint32_t *done_in,
+                                 uint32_t *done_out, int s, int32_t next_level);
+    /* The count (id, parent) pairs a bottom-up sub-step of device src_col
+     * (a grid column of this row) found among the owned vertices: each gets
+     * next_level, its parent's gid and a visited mark, and joins
+     * next_frontier at counters[NEXT] (the pairs of a level are disjoint). */
+    boxbfs_status_t (*settle)(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
+                              uint64_t count, int src_col, int32_t next_level);
+    /* counters[NEXT_ARCS] = the out-degrees summed over next_frontier[0 ..
+     * counters[NEXT]). */
+    boxbfs_status_t (*next_arcs)(const bb_g2state_t *k, void *stream);
     /* Parent gather: the owned vertices whose parent device s holds go to
      * outbox segment s / rows (block-local ids), sizes in counters[BUCKET + j]. */
     boxbfs_status_t (*requests)(const bb_g2state_t *k, void *stream);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # --partition 2d on the cuda backend (docs/architecture.md, "2D partition"): for every grid
-# the GPUs here allow (R x C <= GPUs, R, C <= 2), the cuda run counts the
-# same traffic (totals, phases, per-link matrix, level table, per-root
-# bytes) and gives the same levels as the cpu backend, and validates; on
-# 1x1 also with each expand load balancer and arcs per thread.
+# the GPUs here allow (R x C <= GPUs, R, C <= 2), in every direction
+# (top-down, bottom-up, auto), the cuda run counts the same traffic
+# (totals, phases, per-link matrix, level table, per-root bytes) and gives
+# the same levels as the cpu backend, and validates; on 1x1 also with each
+# expand load balancer and arcs per thread.
 # --exchange nccl (built with NCCL): grid 1x1 on one GPU counts the same
 # traffic and gives the same levels as --exchange peer; with two GPUs, grids
 # 1x2 and 2x1 over NCCL equal peer (bytes and messages per phase, link and
@@ -61,12 +62,16 @@ PY"
 for grid in 1x1 1x2 2x1 2x2; do
     np=$(echo $grid | awk -Fx '{print $1 * $2}')
     [ "$np" -le "$gpus" ] || continue
-    for wire in list auto; do against_cpu "$grid $wire" --grid $grid --wire $wire; done
+    for wire in list auto; do
+        for dir in top-down bottom-up auto; do
+            against_cpu "$grid $wire $dir" --grid $grid --wire $wire --direction $dir
+        done
+    done
 done
 # the expand's load balancers and arcs per thread (the cpu backend has neither)
 for ex in "mergepath" "auto --expand-f0 3" "binsearch --expand-k 1" "binsearch --expand-k 16"; do
     # shellcheck disable=SC2086
-    against_cpu "1x1 --expand $ex" --grid 1x1 --wire auto --expand $ex
+    against_cpu "1x1 --expand $ex" --grid 1x1 --wire auto --direction top-down --expand $ex
 done
 
 # --exchange nccl: the same rounds as peer, moved by NCCL (docs/architecture.md, "2D partition")

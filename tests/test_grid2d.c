@@ -1,7 +1,8 @@
 /* The 2D-partitioned engine on the cpu backend (docs/architecture.md, "2D partition"):
  * for every grid from 1x1 to 4x4, on kron:9, a hand-made undirected graph
  * (a path, a star, an isolated pair, isolated vertices) and a directed
- * graph, from several roots and with every wire format: the trees pass the
+ * graph, from several roots, in every direction (top-down, bottom-up, auto)
+ * and with every wire format: the trees pass the
  * Graph500 validator and the levels equal the reference BFS; traffic only
  * crosses links within a grid column (expand) or a grid row (fold, parent
  * gather); a level's frontier bytes are expand + fold; the per-link matrix
@@ -16,8 +17,8 @@
 #include "boxbfs.h"
 #include "check.h"
 
-static int run_grid(boxbfs_graph_t g, int rows, int cols, boxbfs_wire_t wire, int64_t root,
-                    int64_t *total_p)
+static int run_grid(boxbfs_graph_t g, int rows, int cols, boxbfs_search_direction_t dir,
+                    boxbfs_wire_t wire, int64_t root, int64_t *total_p)
 {
     int64_t n = boxbfs_graph_vertices(g);
     int64_t *parent = malloc((size_t)n * 8);
@@ -29,7 +30,7 @@ static int run_grid(boxbfs_graph_t g, int rows, int cols, boxbfs_wire_t wire, in
     int ok = 0, P = rows * cols;
     boxbfs_engine_options_init(&o);
     o.partition = BOXBFS_PARTITION_2D;
-    o.direction = BOXBFS_SEARCH_TOP_DOWN;
+    o.direction = dir;
     o.devices = P;
     o.grid_rows = rows;
     o.grid_cols = cols;
@@ -43,8 +44,8 @@ static int run_grid(boxbfs_graph_t g, int rows, int cols, boxbfs_wire_t wire, in
         fprintf(stderr, "engine_run %dx%d: %s\n", rows, cols, boxbfs_last_error());
         goto out;
     }
-    snprintf(what, sizeof what, "%s %dx%d %s root %lld", boxbfs_graph_name(g), rows, cols,
-             boxbfs_wire_name(wire), (long long)root);
+    snprintf(what, sizeof what, "%s %dx%d %s %s root %lld", boxbfs_graph_name(g), rows, cols,
+             boxbfs_search_direction_name(dir), boxbfs_wire_name(wire), (long long)root);
     if (!check_tree_levels(g, root, parent, level, what)) goto out;
     {
         int64_t links = 0, phases = 0, levels = 0, off_grid = 0, frontier = 0;
@@ -66,10 +67,14 @@ static int run_grid(boxbfs_graph_t g, int rows, int cols, boxbfs_wire_t wire, in
         CHECK(off_grid == 0);
         CHECK(r->phase_bytes[BOXBFS_PHASE_FRONTIER] == 0);
         CHECK(r->phase_bytes[BOXBFS_PHASE_FRONTIER_BITMAP] == 0);
-        /* list wire: 4 bytes per vertex sent in either round */
-        if (wire == BOXBFS_WIRE_LIST)
+        /* list wire, top-down: 4 bytes per vertex sent in either round */
+        if (wire == BOXBFS_WIRE_LIST && dir == BOXBFS_SEARCH_TOP_DOWN)
             CHECK(frontier * 4 == r->phase_bytes[BOXBFS_PHASE_EXPAND] +
                                       r->phase_bytes[BOXBFS_PHASE_FOLD]);
+        /* bottom-up: every vertex has its parent from the fold's pairs */
+        if (dir == BOXBFS_SEARCH_BOTTOM_UP) CHECK(r->phase_bytes[BOXBFS_PHASE_PARENTS] == 0);
+        for (int l = 0; l < r->nlevels; l++)
+            CHECK(r->level_reports[l].direction == (int32_t)dir || dir == BOXBFS_SEARCH_AUTO);
         if (rows == 1) CHECK(r->phase_bytes[BOXBFS_PHASE_EXPAND] == 0);
         if (cols == 1) CHECK(r->phase_bytes[BOXBFS_PHASE_FOLD] == 0);
         if (P == 1) CHECK(r->total_bytes == 0);
@@ -92,17 +97,21 @@ out:
 static void all_grids(boxbfs_graph_t g, const int64_t *roots, int nroots)
 {
     static const boxbfs_wire_t wires[] = {BOXBFS_WIRE_LIST, BOXBFS_WIRE_BITMAP, BOXBFS_WIRE_AUTO};
+    static const boxbfs_search_direction_t dirs[] = {
+        BOXBFS_SEARCH_TOP_DOWN, BOXBFS_SEARCH_BOTTOM_UP, BOXBFS_SEARCH_AUTO};
     for (int rows = 1; rows <= 4; rows++)
         for (int cols = 1; cols <= 4; cols++)
-            for (int w = 0; w < 3; w++)
-                for (int i = 0; i < nroots; i++) {
-                    int64_t total = 0, list_total = 0;
-                    CHECK(run_grid(g, rows, cols, wires[w], roots[i], &total));
-                    if (wires[w] == BOXBFS_WIRE_AUTO) {   /* auto never sends more than list */
-                        CHECK(run_grid(g, rows, cols, BOXBFS_WIRE_LIST, roots[i], &list_total));
-                        CHECK(total <= list_total);
+            for (int dd = 0; dd < 3; dd++)
+                for (int w = 0; w < 3; w++)
+                    for (int i = 0; i < nroots; i++) {
+                        int64_t total = 0, list_total = 0;
+                        CHECK(run_grid(g, rows, cols, dirs[dd], wires[w], roots[i], &total));
+                        if (wires[w] == BOXBFS_WIRE_AUTO) {   /* never more than list */
+                            CHECK(run_grid(g, rows, cols, dirs[dd], BOXBFS_WIRE_LIST, roots[i],
+                                           &list_total));
+                            CHECK(total <= list_total);
+                        }
                     }
-                }
 }
 
 static void refused(boxbfs_graph_t g, int devices, int rows, int cols, boxbfs_status_t want,
@@ -163,10 +172,6 @@ int main(void)
             "grid 2x2 has 4");
     refused(kron, 4, 0, 2, BOXBFS_ERR_INVALID_ARG, BOXBFS_SEARCH_TOP_DOWN, BOXBFS_EXCHANGE_PEER,
             "grid 0x2");
-    refused(kron, 4, 2, 2, BOXBFS_ERR_UNSUPPORTED, BOXBFS_SEARCH_AUTO, BOXBFS_EXCHANGE_PEER,
-            "top-down");
-    refused(kron, 4, 2, 2, BOXBFS_ERR_UNSUPPORTED, BOXBFS_SEARCH_BOTTOM_UP, BOXBFS_EXCHANGE_PEER,
-            "top-down");
     /* --exchange nccl: 2D takes it; on the cpu backend the exchange's own refusal */
 #ifdef BB_HAVE_NCCL
     refused(kron, 4, 2, 2, BOXBFS_ERR_UNSUPPORTED, BOXBFS_SEARCH_TOP_DOWN, BOXBFS_EXCHANGE_NCCL,

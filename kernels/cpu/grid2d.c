@@ -71,7 +71,7 @@ static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t c
                 continue;
             }
             k->rparent[v] = u;
-            k->outbox[o * k->bs + bucket[o]++] = (uint32_t)off;
+            k->outbox[o * k->seg + bucket[o]++] = (uint32_t)off;
         }
     }
     k->counters[BB_G2_CTR_ARCS] += arcs;
@@ -102,6 +102,88 @@ static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t g2_mark(const bb_g2state_t *k, void *stream, const uint32_t *msg,
+                               int bitmap, uint64_t count, int r)
+{
+    uint32_t *block = k->colbits + (uint64_t)r * (k->bs / 32);
+    (void)stream;
+    if (bitmap) {
+        memcpy(block, msg, k->bs / 8);
+        return BOXBFS_OK;
+    }
+    memset(block, 0, k->bs / 8);
+    for (uint64_t t = 0; t < count; t++) block[msg[t] >> 5] |= BIT(msg[t]);
+    return BOXBFS_OK;
+}
+
+/* The first arc of row-local v from the column's frontier: its source. */
+static int first_parent(const bb_g2state_t *k, uint64_t v, uint32_t *parent)
+{
+    for (int64_t a = k->toffsets[v]; a < k->toffsets[v + 1]; a++) {
+        uint32_t u = k->tcolumns[a];
+        if (k->colbits[u >> 5] & BIT(u)) {
+            *parent = u;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const uint32_t *done_in,
+                                    uint32_t *done_out, int s, int32_t next_level)
+{
+    uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET, first = (uint64_t)s * k->bs;
+    uint64_t col_first = (uint64_t)k->col * k->rows * k->bs;
+    uint32_t *visited = k->visited + first / 32;
+    (void)stream;
+    for (uint64_t w = 0; w < k->bs / 32; w++) {
+        uint32_t in = done_in[w], found = 0;
+        for (uint32_t open = ~in; open; open &= open - 1) {
+            uint32_t off = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(open)), u;
+            if (!first_parent(k, first + off, &u)) continue;
+            found |= BIT(off);
+            if (s == k->col) {
+                k->level[off] = next_level;
+                k->pred[off] = (int64_t)(col_first + u);
+                k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+            } else {
+                uint32_t *pair = k->outbox + (uint64_t)s * k->seg + 2 * bucket[s]++;
+                pair[0] = off;
+                pair[1] = u;
+            }
+        }
+        done_out[w] = in | found;
+        visited[w] |= in | found;
+    }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_settle(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
+                                 uint64_t count, int src_col, int32_t next_level)
+{
+    uint64_t base = (uint64_t)src_col * k->rows * k->bs;
+    (void)stream;
+    for (uint64_t t = 0; t < count; t++) {
+        uint32_t off = pairs[2 * t];
+        uint64_t rl = (uint64_t)k->col * k->bs + off;
+        k->level[off] = next_level;
+        k->pred[off] = (int64_t)(base + pairs[2 * t + 1]);
+        k->visited[rl >> 5] |= BIT(rl);
+        k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+    }
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
+{
+    uint64_t arcs = 0;
+    (void)stream;
+    for (uint64_t t = 0; t < k->counters[BB_G2_CTR_NEXT]; t++)
+        arcs += k->degree[k->next_frontier[t]];
+    k->counters[BB_G2_CTR_NEXT_ARCS] = arcs;
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
 {
     uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET;
@@ -112,7 +194,7 @@ static boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
         uint64_t j;
         if (p > -2) continue;
         j = (uint64_t)(-p - 2) / (uint64_t)k->rows;
-        k->outbox[j * k->bs + bucket[j]++] = (uint32_t)off;
+        k->outbox[j * k->seg + bucket[j]++] = (uint32_t)off;
     }
     return BOXBFS_OK;
 }
@@ -140,6 +222,10 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .append = g2_append,
     .expand = g2_expand,
     .update = g2_update,
+    .mark = g2_mark,
+    .bottom_up = g2_bottom_up,
+    .settle = g2_settle,
+    .next_arcs = g2_next_arcs,
     .requests = g2_requests,
     .answer = g2_answer,
     .apply = g2_apply,

@@ -1,10 +1,8 @@
 /* Bottom-up step on the GPU [Beamer et al., direction-optimizing BFS]: a
  * warp takes 32 consecutive owned vertices (one word of the device's part of
  * a bitmap, the partition being aligned to 32), each lane one vertex. A lane
- * whose vertex is not reached yet checks its first 2, then kChunk in-arcs
- * (loads in flight together) against the gathered frontier bitmap (n bits,
- * mostly in L2); the lists of the lanes still searching are then scanned by the whole
- * warp, 32 arcs at a time, up to the first hit. A ballot gives the word of the next frontier's
+ * whose vertex is not reached yet looks for a parent in the gathered
+ * frontier bitmap (n bits; parent_scan.cuh). A ballot gives the word of the next frontier's
  * bitmap (written for every word, so no clearing pass). The next frontier is
  * that bitmap alone (unpack_bitmap makes the list when a top-down level
  * follows): with a list, every warp of the grid would append through one
@@ -12,59 +10,11 @@
  * visited |= frontier (mark_frontier). */
 #include "config.h"
 
-#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/parent_scan.cuh"
 
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kChunk = 4;   /* in-arcs loaded together before the bitmap probes */
-
-__device__ __forceinline__ bool in_frontier(const uint32_t *bits, uint32_t v)
-{
-    return (__ldg(bits + (v >> 5)) >> (v & 31)) & 1u;
-}
-
-/* The first member of the frontier among in_columns[e, min(e + C, end)),
- * its C loads in flight together; *e_p moves past them. */
-template <int C>
-__device__ __forceinline__ bool lane_chunk(const bb_kstate_t &k, int64_t *e_p, int64_t end,
-                                           uint32_t *parent)
-{
-    const int64_t e = *e_p;
-    uint32_t c[C];
-    bool hit[C];
-    *e_p = e + C < end ? e + C : end;
-#pragma unroll
-    for (int j = 0; j < C; j++) c[j] = e + j < end ? __ldg(k.in_columns + e + j) : 0;
-#pragma unroll
-    for (int j = 0; j < C; j++) hit[j] = e + j < end && in_frontier(k.frontier_bits, c[j]);
-#pragma unroll
-    for (int j = 0; j < C; j++)
-        if (hit[j]) {
-            *parent = c[j];
-            return true;
-        }
-    return false;
-}
-
-/* The rest of one lane's in-arcs [e, end), scanned by the whole warp 32 at a
- * time (a long list would keep one lane, and its warp, busy for its whole
- * length): the first hit in order, as a lane's scan would find it. Every
- * lane calls it with the same e and end. */
-__device__ __forceinline__ bool warp_scan(const bb_kstate_t &k, int64_t e, int64_t end,
-                                          uint32_t *parent)
-{
-    for (int64_t base = e; base < end; base += 32) {   /* warp-uniform */
-        const int64_t i = base + bb_lane();
-        const uint32_t c = i < end ? __ldg(k.in_columns + i) : 0;
-        const unsigned hits = __ballot_sync(BB_FULL_MASK, i < end && in_frontier(k.frontier_bits, c));
-        if (hits) {
-            *parent = __shfl_sync(BB_FULL_MASK, c, __ffs(hits) - 1);
-            return true;
-        }
-    }
-    return false;
-}
 
 __device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t next_level)
 {
@@ -84,28 +34,8 @@ __device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t nex
         else
             open = open && k.level[lid] == -1;
         uint32_t parent = 0;
-        int64_t next = 0, end = 0;
-        bool found = false;
-        if (open) {   /* two arcs, then four: where the frontier holds most arcs (the
-                       * middle levels) the first one or two hit, and the bitmap
-                       * probes are what the L2 is busy with */
-            next = __ldg(k.in_offsets + lid);
-            end = __ldg(k.in_offsets + lid + 1);
-            found = lane_chunk<2>(k, &next, end, &parent) ||
-                    (next < end && lane_chunk<kChunk>(k, &next, end, &parent));
-        }
-        /* lanes with arcs left: the warp scans each of their lists together */
-        for (unsigned more = __ballot_sync(BB_FULL_MASK, open && !found && next < end); more;
-             more &= more - 1) {
-            const int src = __ffs(more) - 1;
-            uint32_t p = 0;
-            const bool hit = warp_scan(k, __shfl_sync(BB_FULL_MASK, next, src),
-                                       __shfl_sync(BB_FULL_MASK, end, src), &p);
-            if ((int)bb_lane() == src) {
-                found = hit;
-                parent = p;
-            }
-        }
+        const bool found = bb_find_parent(k.in_offsets, k.in_columns, k.frontier_bits, lid,
+                                          open, &parent);
         const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
         if (bb_lane() == 0) k.own_bits[w] = bits;
         if (bits == 0) continue;   /* warp-uniform */

@@ -10,9 +10,11 @@
  * atomic per warp stage (expand) or per block (update). */
 #include "config.h"
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "kernels/cuda/expand_lb.cuh"
+#include "kernels/cuda/parent_scan.cuh"
 
 extern "C" {
 #include "kernels/grid2d.h"
@@ -79,6 +81,7 @@ struct Discover {
     int64_t *pred;
     ull *bucket, *next, *arcs;
     uint64_t col_first;   /* gid of column-local id 0 */
+    uint64_t seg;         /* words per outbox segment */
     uint32_t bs, col;
     int32_t next_level;
     __device__ ull *next_arcs() const { return nullptr; }
@@ -118,7 +121,7 @@ struct Discover {
             if (win[j] && !own[j]) {
                 const uint32_t o = v[j] / bs;
                 rparent[v[j]] = u[j];
-                outbox[(uint64_t)o * bs + bb_keyed_append(bucket, o)] = v[j] - o * bs;
+                outbox[(uint64_t)o * seg + bb_keyed_append(bucket, o)] = v[j] - o * bs;
             }
     }
 };
@@ -183,6 +186,81 @@ __global__ void __launch_bounds__(kBlock)
         k.next_frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(won) - 1));
 }
 
+/* A list id per thread: its bit in a block of colbits (zeroed before). */
+__global__ void mark_list(const uint32_t *msg, uint64_t count, uint32_t *block)
+{
+    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < count) atomicOr(block + (msg[t] >> 5), 1u << (msg[t] & 31));
+}
+
+/* A bottom-up sub-step (grid2d.h bottom_up): a thread per vertex of the
+ * slice, a warp per word of done_in; the finds of a block take one atomic
+ * (the next frontier, or the slice's pairs). */
+__global__ void __launch_bounds__(kBlock)
+    bottom_up_slice(bb_g2state_t k, const uint32_t *done_in, uint32_t *done_out, int s,
+                    int32_t next_level)
+{
+    __shared__ BlockAppend app;
+    const uint64_t off = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, w = off >> 5;
+    const uint64_t first = (uint64_t)s * k.bs;
+    const bool word = w < k.bs / 32;   /* warp-uniform */
+    const uint32_t in = word ? done_in[w] : ~0u;
+    uint32_t parent = 0;
+    const bool found = bb_find_parent(k.toffsets, k.tcolumns, k.colbits, first + off,
+                                      word && !((in >> bb_lane()) & 1u), &parent);
+    const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
+    if (word && bb_lane() == 0) {
+        done_out[w] = in | bits;
+        k.visited[(first >> 5) + w] |= in | bits;   /* this warp's word alone */
+    }
+    const bool own = s == k.col;
+    ull *counter = (ull *)k.counters + (own ? BB_G2_CTR_NEXT : BB_G2_CTR_BUCKET + s);
+    const ull at = block_append(app, counter, found);
+    if (!found) return;
+    if (own) {
+        k.level[off] = next_level;
+        k.pred[off] = (int64_t)((uint64_t)k.col * k.rows * k.bs + parent);
+        k.next_frontier[at] = (uint32_t)off;
+    } else {
+        uint32_t *pair = k.outbox + (uint64_t)s * k.seg + 2 * at;
+        pair[0] = (uint32_t)off;
+        pair[1] = parent;
+    }
+}
+
+/* A pair per thread (grid2d.h settle). */
+__global__ void __launch_bounds__(kBlock)
+    settle_pairs(bb_g2state_t k, const uint32_t *pairs, uint64_t count, uint64_t base,
+                 int32_t next_level)
+{
+    __shared__ BlockAppend app;
+    const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const bool valid = t < count;
+    const uint32_t off = valid ? pairs[2 * t] : 0;
+    const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, valid);
+    if (!valid) return;
+    const uint64_t rl = (uint64_t)k.col * k.bs + off;
+    k.level[off] = next_level;
+    k.pred[off] = (int64_t)(base + pairs[2 * t + 1]);
+    atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
+    k.next_frontier[at] = off;
+}
+
+/* counters[NEXT_ARCS] += the degrees of next_frontier[0 .. counters[NEXT]),
+ * grid-stride, one atomic per block. */
+__global__ void __launch_bounds__(kBlock) next_arcs_k(bb_g2state_t k)
+{
+    using BlockReduce = cub::BlockReduce<ull, kBlock>;
+    __shared__ typename BlockReduce::TempStorage tmp;
+    const uint64_t count = k.counters[BB_G2_CTR_NEXT];
+    ull sum = 0;
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < count;
+         t += (uint64_t)gridDim.x * blockDim.x)
+        sum += k.degree[k.next_frontier[t]];
+    sum = BlockReduce(tmp).Sum(sum);
+    if (threadIdx.x == 0 && sum) atomicAdd((ull *)k.counters + BB_G2_CTR_NEXT_ARCS, sum);
+}
+
 __global__ void requests_k(bb_g2state_t k)
 {
     uint64_t off = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -191,7 +269,7 @@ __global__ void requests_k(bb_g2state_t k)
     if (p > -2) return;
     uint64_t j = (uint64_t)(-p - 2) / (uint64_t)k.rows;
     ull at = atomicAdd((ull *)k.counters + BB_G2_CTR_BUCKET + j, 1ull);
-    k.outbox[j * k.bs + at] = (uint32_t)off;
+    k.outbox[j * k.seg + at] = (uint32_t)off;
 }
 
 __global__ void answer_k(const uint32_t *rp, const uint32_t *req, uint64_t count, uint32_t *resp)
@@ -254,7 +332,7 @@ boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
                      (cudaStream_t)stream,
                      Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->level,
                               k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
-                              ctr + BB_G2_CTR_ARCS, (uint64_t)k->col * k->rows * k->bs,
+                              ctr + BB_G2_CTR_ARCS, (uint64_t)k->col * k->rows * k->bs, k->seg,
                               (uint32_t)k->bs, (uint32_t)k->col, next_level});
 }
 
@@ -270,6 +348,59 @@ boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *m
     else
         update_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(*k, msg, count, src,
                                                                      next_level);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t g2_mark(const bb_g2state_t *k, void *stream, const uint32_t *msg, int bitmap,
+                        uint64_t count, int r)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    uint32_t *block = k->colbits + (uint64_t)r * (k->bs / 32);
+    BB_CHECK(bb_cuda_bind(stream));
+    if (bitmap) {
+        BB_CUDA_CHECK(cudaMemcpyAsync(block, msg, k->bs / 8, cudaMemcpyDeviceToDevice, s));
+        return BOXBFS_OK;
+    }
+    BB_CUDA_CHECK(cudaMemsetAsync(block, 0, k->bs / 8, s));
+    if (count == 0) return BOXBFS_OK;
+    mark_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(msg, count, block);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const uint32_t *done_in,
+                             uint32_t *done_out, int slice, int32_t next_level)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (k->toffsets == NULL || k->colbits == NULL)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda 2D bottom_up: no transposed block");
+    bottom_up_slice<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(*k, done_in, done_out,
+                                                                       slice, next_level);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t g2_settle(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
+                          uint64_t count, int src_col, int32_t next_level)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (count == 0) return BOXBFS_OK;
+    settle_pairs<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(
+        *k, pairs, count, (uint64_t)src_col * k->rows * k->bs, next_level);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    uint64_t blocks = bb_cuda_blocks(k->bs, kBlock);
+    BB_CHECK(bb_cuda_bind(stream));
+    BB_CUDA_CHECK(cudaMemsetAsync(k->counters + BB_G2_CTR_NEXT_ARCS, 0, 8, s));
+    next_arcs_k<<<blocks < 1024 ? blocks : 1024, kBlock, 0, s>>>(*k);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -310,7 +441,8 @@ boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *re
 }
 
 const bb_grid2d_ops_t cuda_grid2d_ops = {
-    g2_reset, g2_append, g2_expand, g2_update, g2_requests, g2_answer, g2_apply,
+    g2_reset,  g2_append, g2_expand,    g2_update,   g2_mark,   g2_bottom_up,
+    g2_settle, g2_next_arcs, g2_requests, g2_answer, g2_apply,
 };
 
 }  // namespace

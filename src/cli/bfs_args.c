@@ -71,7 +71,7 @@ static void bfs_usage(FILE *f)
         "                         each rank loads only its rows from kron: or a .bbcsr file)\n"
         "  --partition 1d|2d      1d (default): vertex ranges; 2d: R x C grid, each device holds one\n"
         "                         block of the matrix, expand in grid columns, fold in grid rows\n"
-        "                         (top-down only; docs/architecture.md, \"2D partition\")\n"
+        "                         (docs/architecture.md, \"2D partition\")\n"
         "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R <= C)\n"
         "  --sigma FILE           also count shortest paths from the first root: 'vertex level sigma'\n"
         "                         per vertex (exact 64-bit; in double where a count overflows)\n"
@@ -153,8 +153,7 @@ static int check_launcher(const bb_bfs_args_t *a)
     return 0;
 }
 
-/* --partition 2d: top-down only (the default direction becomes top-down,
- * another one given is refused); --grid RxC sets the device count when
+/* --partition 2d: --grid RxC sets the device count when
  * --devices is absent and must match it when given. */
 static int check_partition(bb_bfs_args_t *a)
 {
@@ -165,13 +164,6 @@ static int check_partition(bb_bfs_args_t *a)
             return -1;
         }
         return 0;
-    }
-    if (!a->direction_given) a->eo.direction = BOXBFS_SEARCH_TOP_DOWN;
-    if (a->eo.direction != BOXBFS_SEARCH_TOP_DOWN) {
-        bb_cli_error("--partition 2d runs top-down levels only: --direction %s is not supported "
-                     "(leave it out, or use --direction top-down)",
-                     boxbfs_search_direction_name(a->eo.direction));
-        return -1;
     }
     if (!a->grid_given) return 0;
     if (a->devices_given && a->eo.devices != a->eo.grid_rows * a->eo.grid_cols) {

@@ -14,35 +14,49 @@
 #include "common/threads.h"
 
 typedef struct {
-    const int64_t *offsets, *columns;   /* the whole graph's CSR */
-    uint64_t first, rows;               /* the column's existing rows: first .. first + rows */
-    uint64_t bs, R;
-    uint64_t row;                       /* the device's grid row */
-    int64_t *off;                       /* rows_ids + 1: counts, then offsets */
+    const bb_block2d_spec_t *s;
+    uint64_t rows;                      /* local ids of the CSR's rows */
+    int64_t *off;                       /* rows + 1: counts, then offsets */
     uint32_t *col;
     uint64_t *start;                    /* per thread: arcs before its share, then its count */
 } block_job_t;
 
-static int in_row(const block_job_t *j, uint64_t v) { return (v / j->bs) % j->R == j->row; }
-
-/* v's id among the grid row's vertices: (its block's index in the row) x bs + v % bs */
-static uint32_t row_local(const block_job_t *j, uint64_t v)
+/* The gid of row `local` of the block's CSR (n or past: no such vertex). */
+static uint64_t source_gid(const bb_block2d_spec_t *s, uint64_t local)
 {
-    uint64_t b = v / j->bs;
-    return (uint32_t)((b / j->R) * j->bs + v % j->bs);
+    uint64_t R = (uint64_t)s->R, bs = s->bs;
+    if (!s->transposed) return (uint64_t)s->col * R * bs + local;
+    return ((local / bs) * R + (uint64_t)s->row) * bs + local % bs;   /* a row-local id */
+}
+
+/* Whether the arc's other end v is in the block, and its local id there:
+ * row-local (the top-down block) or column-local (transposed). */
+static int target_local(const bb_block2d_spec_t *s, uint64_t v, uint32_t *local)
+{
+    uint64_t R = (uint64_t)s->R, bs = s->bs, b = v / bs;
+    if (s->transposed) {
+        if (b / R != (uint64_t)s->col) return 0;
+        *local = (uint32_t)(v - (uint64_t)s->col * R * bs);
+        return 1;
+    }
+    if (b % R != (uint64_t)s->row) return 0;
+    *local = (uint32_t)((b / R) * bs + v % bs);
+    return 1;
 }
 
 static boxbfs_status_t count_rows(int tid, int nthreads, void *arg)
 {
     block_job_t *j = arg;
+    const bb_block2d_spec_t *s = j->s;
     int64_t lo, hi;
     uint64_t sum = 0;
+    uint32_t local;
     bb_split_range((int64_t)j->rows, tid, nthreads, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
-        uint64_t gu = j->first + (uint64_t)u, c = 0;
-        for (int64_t a = j->offsets[gu]; a < j->offsets[gu + 1]; a++)
-            c += (uint64_t)in_row(j, (uint64_t)j->columns[a]);
-        sum += c;
+        uint64_t gu = source_gid(s, (uint64_t)u);
+        if (gu >= s->n) continue;
+        for (int64_t a = s->offsets[gu]; a < s->offsets[gu + 1]; a++)
+            sum += (uint64_t)target_local(s, (uint64_t)s->columns[a], &local);
     }
     j->start[tid] = sum;
     return BOXBFS_OK;
@@ -51,34 +65,32 @@ static boxbfs_status_t count_rows(int tid, int nthreads, void *arg)
 static boxbfs_status_t fill_rows(int tid, int nthreads, void *arg)
 {
     block_job_t *j = arg;
+    const bb_block2d_spec_t *s = j->s;
     int64_t lo, hi;
     uint64_t t = j->start[tid];
+    uint32_t local;
     bb_split_range((int64_t)j->rows, tid, nthreads, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
-        uint64_t gu = j->first + (uint64_t)u;
-        for (int64_t a = j->offsets[gu]; a < j->offsets[gu + 1]; a++) {
-            uint64_t v = (uint64_t)j->columns[a];
-            if (in_row(j, v)) j->col[t++] = row_local(j, v);
-        }
+        uint64_t gu = source_gid(s, (uint64_t)u);
+        for (int64_t a = gu < s->n ? s->offsets[gu] : 0; gu < s->n && a < s->offsets[gu + 1]; a++)
+            if (target_local(s, (uint64_t)s->columns[a], &local)) j->col[t++] = local;
         j->off[u + 1] = (int64_t)t;
     }
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_block2d_build(const struct boxbfs_graph *g, uint64_t first, uint64_t rows_ids,
-                                 uint64_t bs, int R, int row, int d, int64_t **off_p,
+boxbfs_status_t bb_block2d_build(const bb_block2d_spec_t *spec, int d, int64_t **off_p,
                                  uint32_t **col_p, uint64_t *arcs_p)
 {
-    uint64_t n = (uint64_t)g->n, arcs = 0;
+    uint64_t arcs = 0;
     int threads = bb_cpu_count();
-    block_job_t j = {g->offsets, g->columns, first, first < n ? n - first : 0, bs, (uint64_t)R,
-                     (uint64_t)row, NULL, NULL, NULL};
+    block_job_t j = {spec, (uint64_t)(spec->transposed ? spec->C : spec->R) * spec->bs, NULL,
+                     NULL, NULL};
     boxbfs_status_t st = BOXBFS_OK;
-    if (j.rows > rows_ids) j.rows = rows_ids;
     if ((int64_t)j.rows < threads) threads = j.rows > 0 ? (int)j.rows : 1;
     BB_CHECK(bb_calloc((size_t)threads, sizeof *j.start, "the block builder's thread sums",
                        &j.start));
-    BB_CHECK_GOTO(bb_malloc((size_t)(rows_ids + 1) * 8, "a 2D block's offsets", &j.off), st, out);
+    BB_CHECK_GOTO(bb_malloc((size_t)(j.rows + 1) * 8, "a 2D block's offsets", &j.off), st, out);
     BB_CHECK_GOTO(bb_parallel_run(threads, count_rows, &j), st, out);
     for (int t = 0; t < threads; t++) {   /* exclusive scan of the shares' counts */
         uint64_t c = j.start[t];
@@ -93,7 +105,6 @@ boxbfs_status_t bb_block2d_build(const struct boxbfs_graph *g, uint64_t first, u
                   out);
     j.off[0] = 0;
     BB_CHECK_GOTO(bb_parallel_run(threads, fill_rows, &j), st, out);
-    for (uint64_t u = j.rows; u < rows_ids; u++) j.off[u + 1] = (int64_t)arcs;   /* past n */
     *off_p = j.off;
     *col_p = j.col;
     *arcs_p = arcs;

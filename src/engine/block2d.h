@@ -7,13 +7,24 @@
 
 #include "graph/graph.h"
 
-/* Device d's block: the arcs from the rows_ids vertices starting at `first`
- * (a grid column; those at or past n have no arcs) to the vertices of grid
- * row `row` of R, as a CSR over column-local ids (*off_p: rows_ids + 1
- * entries) with 32-bit row-local columns (*col_p: *arcs_p entries). Host
- * arrays, freed by the caller. UNSUPPORTED past 2^32 arcs. */
-boxbfs_status_t bb_block2d_build(const struct boxbfs_graph *g, uint64_t first, uint64_t rows_ids,
-                                 uint64_t bs, int R, int row, int d, int64_t **off_p,
+/* Which block: the arcs u -> v with u among grid column `col`'s vertices
+ * and v among grid row `row`'s, of the R x C grid of bs-id blocks, from the
+ * CSR (offsets, columns) over the n vertices. transposed = 0: a CSR over the
+ * R*bs column-local sources with row-local targets (the top-down block);
+ * transposed = 1: a CSR over the C*bs row-local targets with column-local
+ * sources, read from the in-arcs (the CSR given is the transpose on a
+ * directed graph, the graph itself on an undirected one). */
+typedef struct {
+    const int64_t *offsets, *columns;
+    uint64_t n, bs;
+    int R, C, row, col;
+    int transposed;
+} bb_block2d_spec_t;
+
+/* Device d's block as *off_p (rows + 1 entries) and *col_p (*arcs_p
+ * entries, 32-bit local ids). Host arrays, freed by the caller. UNSUPPORTED
+ * past 2^32 arcs. */
+boxbfs_status_t bb_block2d_build(const bb_block2d_spec_t *spec, int d, int64_t **off_p,
                                  uint32_t **col_p, uint64_t *arcs_p);
 
 #endif /* BB_BLOCK2D_H */

@@ -57,6 +57,8 @@ typedef struct {
     uint32_t *inbox_col;   /* R x bs: the expand message of each device of the column */
     uint32_t *inbox_row;   /* C x bs: the fold message of each device of the row */
     uint32_t *resp;        /* C x bs: parent-gather answers this device sends */
+    uint32_t *done;        /* bs bits: a bottom-up sub-step's slice, sent to the left */
+    uint32_t *done_in[2];  /* bs bits each: the slices from the right, by sub-step parity */
     uint64_t *ctr;         /* host copy of k.counters */
     uint64_t arcs;         /* arcs of the block */
 } g2dev_t;
@@ -82,11 +84,6 @@ static int grid_col(const struct bb_grid2d *g, int p) { return p / g->rows; }
 boxbfs_status_t bb_grid2d_check(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
 {
     if (o->partition != BOXBFS_PARTITION_2D) return BOXBFS_OK;
-    if (o->direction != BOXBFS_SEARCH_TOP_DOWN)
-        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "--partition 2d runs top-down levels only (bottom-up levels need the "
-                            "frontier of all vertices on every device): use --direction top-down, "
-                            "not %s", boxbfs_search_direction_name(o->direction));
     if (o->backend != BOXBFS_BACKEND_CPU && bb_cuda_grid2d_ops_ptr == NULL)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "--partition 2d: the cuda backend's 2D kernels are not built in (use "
@@ -154,14 +151,21 @@ typedef struct {
     size_t block, state, row_state, work, scratch, total;
 } plan2d_t;
 
-static void plan(const struct bb_grid2d *g, uint64_t arcs, size_t scratch, plan2d_t *p)
+/* tarcs: the transposed block's arcs, when bottom-up levels may run (else
+ * ~0: none of their arrays) */
+static void plan(const struct bb_grid2d *g, uint64_t arcs, uint64_t tarcs, size_t scratch,
+                 plan2d_t *p)
 {
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols;
-    p->block = (R * bs + 1) * 8 + (size_t)arcs * 4;
-    p->state = bs * (4 + 8 + 4 + 4) + BB_G2_CTR_COUNT(C) * 8;   /* level, pred, frontiers */
+    int bu = tarcs != UINT64_MAX;
+    p->block = (R * bs + 1) * 8 + (size_t)arcs * 4 + (bu ? (C * bs + 1) * 8 + tarcs * 4 : 0);
+    p->state = bs * (4 + 8 + 4 + 4 + (bu ? 4 : 0)) +              /* level, pred, frontiers, */
+               BB_G2_CTR_COUNT(C) * 8;                            /* degree */
     p->row_state = C * bs / 8 + C * bs * 4;                      /* visited, rparent */
     p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
-              C * bs * 4 * 3 + (C + 1) * bs / 8;   /* outbox, inbox_row, resp; packed */
+              C * bs * 4 * (bu ? 5 : 3) +           /* outbox, inbox_row (pairs), resp */
+              (C + 1) * bs / 8 +                    /* packed */
+              (bu ? R * bs / 8 + 3 * bs / 8 : 0);   /* colbits, done, done_in */
     p->scratch = scratch;
     p->total = p->block + p->state + p->row_state + p->work + p->scratch;
 }
@@ -174,15 +178,32 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     bb_engine_dev_t *D = &e->devs[d];
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols, free_b, total_b;
     size_t scratch;
-    int64_t *off = NULL;
-    uint32_t *col = NULL;
+    int64_t *off = NULL, *toff = NULL;
+    uint32_t *col = NULL, *tcol = NULL, *degree = NULL;
+    uint64_t tarcs = UINT64_MAX;
     plan2d_t p;
     boxbfs_status_t st = BOXBFS_OK;
+    bb_block2d_spec_t spec = {e->graph->offsets, e->graph->columns, (uint64_t)e->graph->n,
+                              g->bs, g->rows, g->cols, grid_row(g, d), grid_col(g, d), 0};
     /* the degree scan of a whole column frontier (no sort: no work entries) */
     BB_CHECK(e->ops->scratch_bytes(D->dev, 0, R * bs, e->ndev, &scratch));
-    BB_CHECK(bb_block2d_build(e->graph, (uint64_t)grid_col(g, d) * R * bs, R * bs, bs, g->rows,
-                              grid_row(g, d), d, &off, &col, &G->arcs));
-    plan(g, G->arcs, scratch, &p);
+    BB_CHECK(bb_block2d_build(&spec, d, &off, &col, &G->arcs));
+    if (e->bottom_up) {   /* in-arcs: the transpose on a directed graph */
+        spec.transposed = 1;
+        if (e->in_offsets) {
+            spec.offsets = e->in_offsets;
+            spec.columns = e->in_columns;
+        }
+        BB_CHECK_GOTO(bb_block2d_build(&spec, d, &toff, &tcol, &tarcs), st, out);
+        BB_CHECK_GOTO(bb_calloc(bs, sizeof *degree, "the owned vertices' degrees", &degree), st,
+                      out);
+        for (uint64_t v = 0; v < e->part.lo[d + 1] - e->part.lo[d]; v++) {
+            uint64_t gv = e->part.lo[d] + v;
+            int64_t deg = e->graph->offsets[gv + 1] - e->graph->offsets[gv];
+            degree[v] = deg > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)deg;
+        }
+    }
+    plan(g, G->arcs, tarcs, scratch, &p);
     BB_CHECK_GOTO(e->ops->mem_info(D->dev, &free_b, &total_b), st, out);
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
@@ -220,11 +241,28 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->scan), st, out);
     if (scratch) BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, scratch, &k->scratch), st, out);
     k->scratch_bytes = scratch;
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->outbox), st, out);
+    k->seg = e->bottom_up ? 2 * bs : bs;
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * k->seg * 4, &k->outbox), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, BB_G2_CTR_COUNT(C) * 8, &k->counters), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C + 1) * bs / 8, &G->packed), st, out);
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->inbox_row), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * k->seg * 4, &G->inbox_row), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->resp), st, out);
+    if (e->bottom_up) {
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C * bs + 1) * 8, &k->toffsets), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (size_t)(tarcs ? tarcs : 1) * 4, &k->tcolumns),
+                      st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->degree), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs / 8, &k->colbits), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &G->done), st, out);
+        for (int i = 0; i < 2; i++)
+            BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &G->done_in[i]), st, out);
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->toffsets, toff, (C * bs + 1) * 8), st,
+                      out);
+        if (tarcs)
+            BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->tcolumns, tcol, (size_t)tarcs * 4),
+                          st, out);
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->degree, degree, bs * 4), st, out);
+    }
     BB_CHECK_GOTO(e->ops->host_alloc(D->dev, BB_G2_CTR_COUNT(C) * 8, (void **)&G->ctr), st, out);
     memset(G->ctr, 0, BB_G2_CTR_COUNT(C) * 8);
     BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->offsets, off, (R * bs + 1) * 8), st, out);
@@ -235,6 +273,9 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
 out:
     free(off);
     free(col);
+    free(toff);
+    free(tcol);
+    free(degree);
     return st;
 }
 
@@ -287,9 +328,21 @@ static void set_cell(boxbfs_engine_t e, int d, int o, uint64_t count, const uint
     e->src[cell] = bitmap ? (const void *)bits : (const void *)list;
 }
 
-/* Device 0, once a round's rows are published: the receivers learn every
- * message's size (8 bytes per pair of the round's groups, as 1D counts every
- * pair), the sent vertices, and the round's modeled time. */
+/* Row d of a bottom-up fold: count (id, parent) pairs to peer o. */
+static void set_pairs(boxbfs_engine_t e, int d, int o, uint64_t count, const uint32_t *pairs)
+{
+    size_t cell = (size_t)d * e->ndev + o;
+    e->send_count[cell] = count;
+    e->as_bitmap[cell] = 0;
+    e->bytes[cell] = count * 8;
+    e->src[cell] = pairs;
+}
+
+/* Device 0, once a round's rows are published: the receivers of a fold
+ * learn every message's size (8 bytes per pair of the grid row, as 1D counts
+ * every pair; an expand message's size is the sender's frontier size, which
+ * every device has from the termination round before), the sent vertices,
+ * and the round's modeled time. */
 static void book_round(boxbfs_engine_t e, int level, int column)
 {
     struct bb_grid2d *g = e->grid;
@@ -298,16 +351,18 @@ static void book_round(boxbfs_engine_t e, int level, int column)
             size_t cell = (size_t)s * e->ndev + d;
             int peers = column ? grid_col(g, s) == grid_col(g, d) : grid_row(g, s) == grid_row(g, d);
             if (s == d || !peers) continue;
-            bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 8, 1);
+            if (!column) bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 8, 1);
             g->sent_vertices += (int64_t)e->send_count[cell];
             g->bitmap_messages += e->as_bitmap[cell] && e->send_count[cell];
         }
     g->modeled_s += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
 }
 
-/* Expand: the owned frontier to the grid column, then the column's frontier
- * scanned over the block. */
-static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcount)
+/* The owned frontier to the grid column (list or bitmap, --wire); the
+ * column's frontier then goes to colfront as a list (top-down: *total ids)
+ * or to colbits as a bitmap (bottom-up). */
+static boxbfs_status_t gather_column(boxbfs_engine_t e, int d, int level, uint64_t fcount,
+                                     int bottom_up, uint64_t *total)
 {
     struct bb_grid2d *g = e->grid;
     g2dev_t *G = &g->dev[d];
@@ -317,7 +372,7 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
     int R = g->rows, col = grid_col(g, d);
     uint64_t bs = g->bs, base = 0;
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_EXPAND, level};
-    double t0 = bb_now_s(), t1;
+    double t0 = bb_now_s();
     clear_row(e, d);
     if (R > 1 && as_bitmap(e, fcount)) {
         BB_CHECK(pack(e, d, G->k.frontier, fcount, G->packed));
@@ -332,33 +387,96 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
     if (e->team->publish_rows(e, d)) return ABORTED;
     if (d == 0) book_round(e, level, 1);
     BB_CHECK(e->team->exchange(e, &round, d));
-    /* the column's frontier: every device's part at its block's offset (what
-     * o sent is known from o's published frontier size); one grid row: the
-     * frontier is the column's, in place */
-    for (int r = 0; r < R && R > 1; r++) {
+    /* every device's part at its block's offset (what o sent is known from
+     * o's published frontier size); one grid row: the frontier is the
+     * column's, in place */
+    for (int r = 0; r < R; r++) {
         int o = col * R + r;
-        uint64_t count = e->frontier_count[o];
-        if (count == 0) continue;
-        if (o == d) BB_CHECK(K->append(&G->k, stream, G->k.frontier, 0, count,
-                                       (uint32_t)(r * bs), base));
-        else BB_CHECK(K->append(&G->k, stream, G->inbox_col + (size_t)r * bs,
-                                as_bitmap(e, count), count, (uint32_t)(r * bs), base));
+        uint64_t count = o == d ? fcount : e->frontier_count[o];
+        const uint32_t *msg = o == d ? G->k.frontier : G->inbox_col + (size_t)r * bs;
+        int bitmap = o != d && as_bitmap(e, count);
+        if (bottom_up) BB_CHECK(K->mark(&G->k, stream, msg, bitmap, count, r));
+        else if (R > 1 && count)
+            BB_CHECK(K->append(&G->k, stream, msg, bitmap, count, (uint32_t)(r * bs), base));
         base += count;
     }
-    if (R == 1) base = fcount;
+    *total = base;
+    D->exchange_s = bb_now_s() - t0;
+    return BOXBFS_OK;
+}
+
+/* Top-down expand: the column's frontier scanned over the block. */
+static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcount)
+{
+    g2dev_t *G = &e->grid->dev[d];
+    bb_engine_dev_t *D = &e->devs[d];
+    uint64_t total;
+    double t1;
+    BB_CHECK(gather_column(e, d, level, fcount, 0, &total));
     t1 = bb_now_s();
-    D->exchange_s = t1 - t0;
     /* the next frontier is counted from here on, own discoveries first */
-    BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(g->cols) * 8));
-    if (base) BB_CHECK(K->expand(&G->k, stream, base, level + 1));
+    BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(e->grid->cols) * 8));
+    if (total)
+        BB_CHECK(e->grid->kops->expand(&G->k, e->ops->stream(D->dev), total, level + 1));
     BB_CHECK(read_counters(e, d));
     D->expand_s = bb_now_s() - t1;
     return BOXBFS_OK;
 }
 
+/* A bottom-up level's search along the grid row [Beamer, Buluc, Asanovic
+ * and Patterson 2013, the 2D bottom-up step]: with the column's frontier in
+ * colbits, sub-step t takes slice (col + t) mod C (the vertices of the
+ * device in that grid column of the row) and looks for parents of the ones
+ * not yet done among the column's frontier; the slice's done bits then go
+ * to the left neighbour in the row (C - 1 passes of bs bits, phase fold), so
+ * that each vertex is found once. Own finds are settled at once; the others
+ * go to their owners in the fold that follows. */
+static boxbfs_status_t bottom_up(boxbfs_engine_t e, int d, int level, uint64_t fcount)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    bb_engine_dev_t *D = &e->devs[d];
+    void *stream = e->ops->stream(D->dev);
+    int R = g->rows, C = g->cols, row = grid_row(g, d), col = grid_col(g, d);
+    int left = (col + C - 1) % C * R + row, right = (col + 1) % C * R + row;
+    uint64_t bs = g->bs, total;
+    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FOLD, level};
+    double t;
+    BB_CHECK(gather_column(e, d, level, fcount, 1, &total));
+    t = bb_now_s();
+    D->expand_s = 0;
+    BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(C) * 8));
+    for (int step = 0; step < C; step++) {
+        int slice = (col + step) % C;
+        const uint32_t *in = step == 0 ? G->k.visited + (uint64_t)slice * (bs / 32)
+                                       : G->done_in[(step - 1) & 1];
+        BB_CHECK(g->kops->bottom_up(&G->k, stream, in, G->done, slice, level + 1));
+        BB_CHECK(e->ops->sync(D->dev));
+        D->expand_s += bb_now_s() - t;
+        t = bb_now_s();
+        if (step == C - 1) break;
+        clear_row(e, d);
+        e->send_count[(size_t)d * e->ndev + left] = bs;
+        e->as_bitmap[(size_t)d * e->ndev + left] = 1;
+        e->bytes[(size_t)d * e->ndev + left] = bs / 8;
+        e->src[(size_t)d * e->ndev + left] = G->done;
+        e->recv[(size_t)d * e->ndev + right] = G->done_in[step & 1];
+        if (e->team->publish_rows(e, d)) return ABORTED;
+        if (d == 0) {
+            g->modeled_s += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
+            g->bitmap_messages += e->ndev;
+        }
+        BB_CHECK(e->team->exchange(e, &round, d));
+        D->exchange_s += bb_now_s() - t;
+        t = bb_now_s();
+    }
+    return read_counters(e, d);
+}
+
 /* Fold: each owner's discoveries to it within the grid row, then update
- * (expand took the own ones). */
-static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
+ * (expand took the own ones). After a bottom-up level they are (id, parent)
+ * pairs, always a list: the owner settles them, no parent gather. */
+static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
 {
     struct bb_grid2d *g = e->grid;
     g2dev_t *G = &g->dev[d];
@@ -373,15 +491,19 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
     clear_row(e, d);
     for (int j = 0; j < C; j++) {
         int o = j * R + row;
-        const uint32_t *list = G->k.outbox + (size_t)j * bs;
+        const uint32_t *list = G->k.outbox + (size_t)j * G->k.seg;
         uint32_t *bits = G->packed + (size_t)(j + 1) * (bs / 32);
         if (o == d) continue;
-        if (as_bitmap(e, bucket[j])) {
-            BB_CHECK(pack(e, d, list, bucket[j], bits));
-            packed = 1;
+        if (bottom_up) {
+            set_pairs(e, d, o, bucket[j], list);
+        } else {
+            if (as_bitmap(e, bucket[j])) {
+                BB_CHECK(pack(e, d, list, bucket[j], bits));
+                packed = 1;
+            }
+            set_cell(e, d, o, bucket[j], list, bits);
         }
-        set_cell(e, d, o, bucket[j], list, bits);
-        e->recv[(size_t)d * e->ndev + o] = G->inbox_row + (size_t)j * bs;
+        e->recv[(size_t)d * e->ndev + o] = G->inbox_row + (size_t)j * G->k.seg;
     }
     /* the lists were complete at expand's read; bitmaps packed since are not */
     if (packed) BB_CHECK(e->ops->sync(D->dev));
@@ -395,13 +517,28 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level)
     for (int j = 0; j < C; j++) {
         int o = j * R + row;
         size_t cell = (size_t)o * e->ndev + d;
+        const uint32_t *msg = G->inbox_row + (size_t)j * G->k.seg;
         if (o == d || e->send_count[cell] == 0) continue;
-        BB_CHECK(K->update(&G->k, stream, G->inbox_row + (size_t)j * bs, e->as_bitmap[cell],
-                           e->send_count[cell], o, level + 1));
+        if (bottom_up)
+            BB_CHECK(K->settle(&G->k, stream, msg, e->send_count[cell], j, level + 1));
+        else
+            BB_CHECK(K->update(&G->k, stream, msg, e->as_bitmap[cell], e->send_count[cell], o,
+                               level + 1));
         updated = 1;
     }
     if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
     D->update_s = bb_now_s() - t1;
+    return BOXBFS_OK;
+}
+
+/* The next frontier's out-arcs, for the direction rule (update's time). */
+static boxbfs_status_t count_next_arcs(boxbfs_engine_t e, int d)
+{
+    g2dev_t *G = &e->grid->dev[d];
+    double t = bb_now_s();
+    BB_CHECK(e->grid->kops->next_arcs(&G->k, e->ops->stream(e->devs[d].dev)));
+    BB_CHECK(read_counters(e, d));
+    e->devs[d].update_s += bb_now_s() - t;
     return BOXBFS_OK;
 }
 
@@ -424,15 +561,21 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
     struct bb_grid2d *g = e->grid;
     int ndev = e->ndev;
     uint64_t total_next = 0, arcs = 0;
+    /* each device's next-frontier size (and, for the direction rule, its
+     * out-arcs) to device 0, which sends back every size (the next expand's
+     * message sizes) and the sum of the arcs */
+    int64_t arcs_bytes = e->opts.direction == BOXBFS_SEARCH_AUTO && e->bottom_up ? 8 : 0;
+    int64_t reduce_bytes = 8 + arcs_bytes, vector_bytes = 8 * (int64_t)ndev + arcs_bytes;
     for (int s = 0; s < ndev; s++) {
         total_next += e->frontier_count[s];
         arcs += e->frontier_arcs[s];
     }
+    if (!e->bottom_up) e->total_arcs = arcs;   /* top-down only: the arcs expand scanned */
     if (d0 == 0) {
         boxbfs_level_report_t *r = &e->traffic.levels[level];
         double now = bb_now_s(), busiest = 0;
-        r->direction = BOXBFS_SEARCH_TOP_DOWN;
-        r->frontier_arcs = (int64_t)arcs;
+        r->direction = e->dir;
+        r->frontier_arcs = (int64_t)e->total_arcs;
         r->unexplored_arcs = (int64_t)e->unexplored;
         r->sent_vertices = g->sent_vertices;
         r->bitmap_messages = g->bitmap_messages;
@@ -442,8 +585,10 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
             double sum = D->expand_s + D->exchange_s + D->update_s;
             r->frontier += (int64_t)e->level_frontier[s];
             if (s > 0) {   /* next-frontier sizes: reduce to device 0, broadcast the sum */
-                bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, 8, 1);
-                bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, 8, 1);
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, 0, reduce_bytes,
+                               1);
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, 0, s, vector_bytes,
+                               1);
             }
             e->traffic.level_devices[(size_t)level * ndev + s] = (boxbfs_level_device_t){
                 .frontier = (int64_t)e->level_frontier[s], .expand_s = D->expand_s,
@@ -459,11 +604,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
         g->modeled_s = 0;
         g->sent_vertices = g->bitmap_messages = 0;
     }
-    e->unexplored = bb_unexplored_after(e->unexplored, arcs);
-    e->prev_total_frontier = e->total_frontier;
-    e->total_frontier = total_next;
-    e->done = total_next == 0 || (e->opts.max_depth >= 0 && level + 1 >= e->opts.max_depth);
-    return e->done ? BOXBFS_OK : bb_traffic_level(&e->traffic, level + 1);
+    return bb_engine_advance(e, level, total_next, e->bottom_up ? arcs : 0);
 }
 
 /* Parents after the search [004 §3.3]: the owner asks each discoverer in
@@ -488,8 +629,8 @@ static boxbfs_status_t gather(boxbfs_engine_t e, int d)
         if (o == d) continue;
         e->send_count[cell] = G->ctr[BB_G2_CTR_BUCKET + j];
         e->bytes[cell] = e->send_count[cell] * 4;
-        e->src[cell] = G->k.outbox + (size_t)j * bs;
-        e->recv[cell] = G->inbox_row + (size_t)j * bs;
+        e->src[cell] = G->k.outbox + (size_t)j * G->k.seg;
+        e->recv[cell] = G->inbox_row + (size_t)j * G->k.seg;
     }
     if (e->team->publish_rows(e, d)) return ABORTED;
     if (d == 0) modeled = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
@@ -500,12 +641,12 @@ static boxbfs_status_t gather(boxbfs_engine_t e, int d)
         uint64_t count = o == d ? 0 : e->send_count[in];
         if (o == d) continue;
         if (count)
-            BB_CHECK(K->answer(&G->k, stream, G->inbox_row + (size_t)j * bs, count, j,
+            BB_CHECK(K->answer(&G->k, stream, G->inbox_row + (size_t)j * G->k.seg, count, j,
                                G->resp + (size_t)j * bs));
         e->src[out] = G->resp + (size_t)j * bs;
         e->bytes[out] = count * 4;
         /* o's answers land where o's requests were: read, and answered above */
-        e->recv[out] = G->inbox_row + (size_t)j * bs;
+        e->recv[out] = G->inbox_row + (size_t)j * G->k.seg;
     }
     BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return ABORTED;
@@ -515,8 +656,8 @@ static boxbfs_status_t gather(boxbfs_engine_t e, int d)
         int o = j * R + row;
         size_t cell = (size_t)d * e->ndev + o;
         if (o == d || e->send_count[cell] == 0) continue;
-        BB_CHECK(K->apply(&G->k, stream, G->k.outbox + (size_t)j * bs,
-                          G->inbox_row + (size_t)j * bs, e->send_count[cell], j));
+        BB_CHECK(K->apply(&G->k, stream, G->k.outbox + (size_t)j * G->k.seg,
+                          G->inbox_row + (size_t)j * G->k.seg, e->send_count[cell], j));
     }
     BB_CHECK(e->ops->sync(D->dev));
     if (d == 0) {
@@ -555,12 +696,18 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     for (int level = 0; !e->done; level++) {
         uint64_t fcount = e->frontier_count[d];
-        BB_CHECK_GOTO(expand(e, d, level, fcount), st, out);
-        BB_CHECK_GOTO(fold(e, d, level), st, out);
+        if (e->dir == BOXBFS_SEARCH_BOTTOM_UP)
+            BB_CHECK_GOTO(bottom_up(e, d, level, fcount), st, out);
+        else
+            BB_CHECK_GOTO(expand(e, d, level, fcount), st, out);
+        BB_CHECK_GOTO(fold(e, d, level, e->dir == BOXBFS_SEARCH_BOTTOM_UP), st, out);
+        if (e->bottom_up) BB_CHECK_GOTO(count_next_arcs(e, d), st, out);
         next_frontier(e, d);
         e->level_frontier[d] = fcount;
         e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
-        e->frontier_arcs[d] = G->ctr[BB_G2_CTR_ARCS];
+        /* what the direction rule needs: the next frontier's out-arcs where
+         * bottom-up levels may run, else the arcs this level scanned */
+        e->frontier_arcs[d] = G->ctr[e->bottom_up ? BB_G2_CTR_NEXT_ARCS : BB_G2_CTR_ARCS];
         e->devs[d].contract_s = 0;   /* no contraction: the visited bitmap filters in expand */
         if (e->team->publish_books(e, d)) return BOXBFS_OK;
         if (d == e->first) BB_CHECK_GOTO(close_level(e, d, level), st, out);
