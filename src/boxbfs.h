@@ -374,7 +374,7 @@ typedef struct {
      * (docs/architecture.md, "Where a search runs"). 0: every level from the
      * host. */
     int64_t device_loop_arcs;
-    /* docs/architecture.md, "2D partition": BOXBFS_PARTITION_2D runs top-down only, on the
+    /* docs/architecture.md, "2D partition": BOXBFS_PARTITION_2D runs every direction, on the
      * cpu backend (emulated devices) or the cuda backend, with every exchange
      * (one device per MPI rank with BOXBFS_EXCHANGE_MPI, or with
      * BOXBFS_EXCHANGE_NCCL under an MPI launcher); grid_rows x grid_cols must

@@ -18,7 +18,14 @@
  *           the grid row (list or bitmap again);
  *   update  the owner keeps what it had not reached: the next frontier (its
  *           own discoveries join it in expand already [004 Algorithm 3]);
- *   stop    when every next frontier is empty (sizes reduced as in 1D).
+ *   stop    when every next frontier is empty: each device's size goes to
+ *           device 0, which sends every size back (the next expand's
+ *           message sizes).
+ * A bottom-up level (bottom_up below; the same direction rule as 1D, where
+ * bottom-up levels may run each device also holds its block transposed and
+ * its owned vertices' out-degrees) gathers the column's frontier as a
+ * bitmap in the same expand round, searches parents along the grid row in C
+ * sub-steps, and folds (id, parent) pairs to the owners.
  * The host reads a device's counters once after expand (the fold's sizes; on
  * a grid of one column the level's counts too), and again only after
  * updates from other devices; it waits for its stream otherwise only before
