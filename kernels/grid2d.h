@@ -47,6 +47,8 @@ typedef struct {
                                   row, parent kept there); -1 unreached */
     uint32_t *frontier;        /* bs: owned frontier (block-local ids) */
     uint32_t *next_frontier;   /* bs: the next one (expand, update); the engine swaps them */
+    uint32_t *frontier_bits;   /* bs bits, bottom-up levels possible: the next frontier a
+                                  bottom-up level leaves (bottom_up's own slice, settle) */
     /* grid-row state: one entry per row-local id (cols * bs) */
     uint32_t *visited;         /* cols * bs bits */
     uint32_t *rparent;         /* column-local id of the parent of a vertex this device found
@@ -105,8 +107,9 @@ typedef struct {
      * (bs bits). Every other vertex with an arc from colbits is found: its
      * parent is the first such arc's column-local source in tcolumns order;
      * it is marked visited here. In the own slice (s == col) it gets
-     * next_level and its parent's gid and joins next_frontier at
-     * counters[NEXT]; in another it goes to outbox segment s as the pair
+     * next_level and its parent's gid, frontier_bits gets the slice's finds
+     * (every word written) and counters[NEXT] / [NEXT_ARCS] their count and
+     * out-degrees; in another it goes to outbox segment s as the pair
      * (block-local id, column-local parent), the pairs' count in
      * counters[BUCKET + s].
      * done_out = done_in | found (it may be done_in itself); the slice's
@@ -115,13 +118,17 @@ typedef struct {
                                  uint32_t *done_out, int s, int32_t next_level);
     /* The count (id, parent) pairs a bottom-up sub-step of device src_col
      * (a grid column of this row) found among the owned vertices: each gets
-     * next_level, its parent's gid and a visited mark, and joins
-     * next_frontier at counters[NEXT] (the pairs of a level are disjoint). */
+     * next_level, its parent's gid, a visited mark and its bit in
+     * frontier_bits, counted in counters[NEXT] and [NEXT_ARCS] (the pairs of
+     * a level are disjoint, and none is in the own slice's finds). */
     boxbfs_status_t (*settle)(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
                               uint64_t count, int src_col, int32_t next_level);
     /* counters[NEXT_ARCS] = the out-degrees summed over next_frontier[0 ..
-     * counters[NEXT]). */
+     * counters[NEXT]) (after a top-down level). */
     boxbfs_status_t (*next_arcs)(const bb_g2state_t *k, void *stream);
+    /* The count ids of bits (a bitmap of the block) as a list at out. */
+    boxbfs_status_t (*unpack)(const bb_g2state_t *k, void *stream, const uint32_t *bits,
+                              uint64_t count, uint32_t *out);
     /* Parent gather: the owned vertices whose parent device s holds go to
      * outbox segment s / rows (block-local ids), sizes in counters[BUCKET + j]. */
     boxbfs_status_t (*requests)(const bb_g2state_t *k, void *stream);

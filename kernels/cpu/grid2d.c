@@ -145,7 +145,8 @@ static boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const u
             if (s == k->col) {
                 k->level[off] = next_level;
                 k->pred[off] = (int64_t)(col_first + u);
-                k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+                k->counters[BB_G2_CTR_NEXT]++;
+                k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
             } else {
                 uint32_t *pair = k->outbox + (uint64_t)s * k->seg + 2 * bucket[s]++;
                 pair[0] = off;
@@ -154,6 +155,7 @@ static boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const u
         }
         done_out[w] = in | found;
         visited[w] |= in | found;
+        if (s == k->col) k->frontier_bits[w] = found;
     }
     return BOXBFS_OK;
 }
@@ -169,7 +171,9 @@ static boxbfs_status_t g2_settle(const bb_g2state_t *k, void *stream, const uint
         k->level[off] = next_level;
         k->pred[off] = (int64_t)(base + pairs[2 * t + 1]);
         k->visited[rl >> 5] |= BIT(rl);
-        k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+        k->frontier_bits[off >> 5] |= BIT(off);
+        k->counters[BB_G2_CTR_NEXT]++;
+        k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
     }
     return BOXBFS_OK;
 }
@@ -181,6 +185,17 @@ static boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
     for (uint64_t t = 0; t < k->counters[BB_G2_CTR_NEXT]; t++)
         arcs += k->degree[k->next_frontier[t]];
     k->counters[BB_G2_CTR_NEXT_ARCS] = arcs;
+    return BOXBFS_OK;
+}
+
+static boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *bits,
+                                 uint64_t count, uint32_t *out)
+{
+    uint64_t t = 0;
+    (void)stream;
+    for (uint64_t w = 0; w < k->bs / 32 && t < count; w++)
+        for (uint32_t b = bits[w]; b; b &= b - 1)
+            out[t++] = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(b));
     return BOXBFS_OK;
 }
 
@@ -226,6 +241,7 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .bottom_up = g2_bottom_up,
     .settle = g2_settle,
     .next_arcs = g2_next_arcs,
+    .unpack = g2_unpack,
     .requests = g2_requests,
     .answer = g2_answer,
     .apply = g2_apply,

@@ -193,12 +193,51 @@ __global__ void mark_list(const uint32_t *msg, uint64_t count, uint32_t *block)
     if (t < count) atomicOr(block + (msg[t] >> 5), 1u << (msg[t] & 31));
 }
 
-/* A bottom-up sub-step (grid2d.h bottom_up): a thread per vertex of the
- * slice, a warp per word of done_in; the finds of a block take one atomic
- * (the next frontier, or the slice's pairs). */
+/* The own slice's bottom-up sub-step (grid2d.h bottom_up), as the 1D
+ * bottom-up kernel: a warp per word of done_in, as many warps as fill the
+ * device; the finds go to frontier_bits (every word written), their count
+ * and out-degrees summed per block. */
 __global__ void __launch_bounds__(kBlock)
-    bottom_up_slice(bb_g2state_t k, const uint32_t *done_in, uint32_t *done_out, int s,
-                    int32_t next_level)
+    bottom_up_own(bb_g2state_t k, const uint32_t *done_in, uint32_t *done_out,
+                  int32_t next_level)
+{
+    const uint64_t nwords = k.bs / 32, first = (uint64_t)k.col * k.bs;
+    const uint64_t stride = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    const uint64_t col_first = (uint64_t)k.col * k.rows * k.bs;
+    __shared__ bb_block_sum found_acc, arcs_acc;
+    ull found_n = 0, arcs = 0;
+    found_acc.begin();
+    arcs_acc.begin();
+    for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords;
+         w += stride) {   /* warp-uniform */
+        const uint32_t in = done_in[w], off = (uint32_t)(w * 32 + bb_lane());
+        uint32_t parent = 0;
+        const bool found = bb_find_parent(k.toffsets, k.tcolumns, k.colbits, first + off,
+                                          !((in >> bb_lane()) & 1u), &parent);
+        const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
+        if (bb_lane() == 0) {   /* the words are this warp's alone */
+            done_out[w] = in | bits;
+            k.visited[(first >> 5) + w] |= in | bits;
+            k.frontier_bits[w] = bits;
+        }
+        if (found) {
+            k.level[off] = next_level;
+            k.pred[off] = (int64_t)(col_first + parent);
+            found_n++;
+            arcs += k.degree[off];
+        }
+    }
+    bb_warp_add(&found_acc.value, found_n);
+    bb_warp_add(&arcs_acc.value, arcs);
+    found_acc.end((ull *)k.counters + BB_G2_CTR_NEXT);
+    arcs_acc.end((ull *)k.counters + BB_G2_CTR_NEXT_ARCS);
+}
+
+/* Another slice's bottom-up sub-step (grid2d.h bottom_up): a thread per
+ * vertex of the slice, a warp per word of done_in; the pairs of a block
+ * take one atomic. */
+__global__ void __launch_bounds__(kBlock)
+    bottom_up_slice(bb_g2state_t k, const uint32_t *done_in, uint32_t *done_out, int s)
 {
     __shared__ BlockAppend app;
     const uint64_t off = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, w = off >> 5;
@@ -213,37 +252,36 @@ __global__ void __launch_bounds__(kBlock)
         done_out[w] = in | bits;
         k.visited[(first >> 5) + w] |= in | bits;   /* this warp's word alone */
     }
-    const bool own = s == k.col;
-    ull *counter = (ull *)k.counters + (own ? BB_G2_CTR_NEXT : BB_G2_CTR_BUCKET + s);
-    const ull at = block_append(app, counter, found);
+    const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_BUCKET + s, found);
     if (!found) return;
-    if (own) {
-        k.level[off] = next_level;
-        k.pred[off] = (int64_t)((uint64_t)k.col * k.rows * k.bs + parent);
-        k.next_frontier[at] = (uint32_t)off;
-    } else {
-        uint32_t *pair = k.outbox + (uint64_t)s * k.seg + 2 * at;
-        pair[0] = (uint32_t)off;
-        pair[1] = parent;
-    }
+    uint32_t *pair = k.outbox + (uint64_t)s * k.seg + 2 * at;
+    pair[0] = (uint32_t)off;
+    pair[1] = parent;
 }
 
-/* A pair per thread (grid2d.h settle). */
+/* A pair per thread (grid2d.h settle); count and out-degrees per block. */
 __global__ void __launch_bounds__(kBlock)
     settle_pairs(bb_g2state_t k, const uint32_t *pairs, uint64_t count, uint64_t base,
                  int32_t next_level)
 {
-    __shared__ BlockAppend app;
+    __shared__ bb_block_sum found_acc, arcs_acc;
     const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const bool valid = t < count;
-    const uint32_t off = valid ? pairs[2 * t] : 0;
-    const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, valid);
-    if (!valid) return;
-    const uint64_t rl = (uint64_t)k.col * k.bs + off;
-    k.level[off] = next_level;
-    k.pred[off] = (int64_t)(base + pairs[2 * t + 1]);
-    atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
-    k.next_frontier[at] = off;
+    found_acc.begin();
+    arcs_acc.begin();
+    ull arcs = 0;
+    if (t < count) {
+        const uint32_t off = pairs[2 * t];
+        const uint64_t rl = (uint64_t)k.col * k.bs + off;
+        k.level[off] = next_level;
+        k.pred[off] = (int64_t)(base + pairs[2 * t + 1]);
+        atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
+        atomicOr(k.frontier_bits + (off >> 5), 1u << (off & 31));
+        arcs = k.degree[off];
+    }
+    bb_warp_add(&found_acc.value, t < count ? 1ull : 0ull);
+    bb_warp_add(&arcs_acc.value, arcs);
+    found_acc.end((ull *)k.counters + BB_G2_CTR_NEXT);
+    arcs_acc.end((ull *)k.counters + BB_G2_CTR_NEXT_ARCS);
 }
 
 /* counters[NEXT_ARCS] += the degrees of next_frontier[0 .. counters[NEXT]),
@@ -376,8 +414,12 @@ boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const uint32_t
     BB_CHECK(bb_cuda_bind(stream));
     if (k->toffsets == NULL || k->colbits == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda 2D bottom_up: no transposed block");
-    bottom_up_slice<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(*k, done_in, done_out,
-                                                                       slice, next_level);
+    if (slice == k->col)
+        bottom_up_own<<<bb_cuda_grid_for<bottom_up_own>(bb_cuda_blocks(k->bs, kBlock), kBlock),
+                        kBlock, 0, s>>>(*k, done_in, done_out, next_level);
+    else
+        bottom_up_slice<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(*k, done_in, done_out,
+                                                                           slice);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -401,6 +443,21 @@ boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
     BB_CHECK(bb_cuda_bind(stream));
     BB_CUDA_CHECK(cudaMemsetAsync(k->counters + BB_G2_CTR_NEXT_ARCS, 0, 8, s));
     next_arcs_k<<<blocks < 1024 ? blocks : 1024, kBlock, 0, s>>>(*k);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *bits,
+                          uint64_t count, uint32_t *out)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    /* the cursor: counters[ARCS], as in append */
+    ull *cursor = (ull *)k->counters + BB_G2_CTR_ARCS;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (count == 0) return BOXBFS_OK;
+    BB_CUDA_CHECK(cudaMemsetAsync(cursor, 0, sizeof *cursor, s));
+    append_bitmap<<<bb_cuda_blocks(k->bs / 32, kBlock), kBlock, 0, s>>>(bits, k->bs / 32, 0, out,
+                                                                          cursor);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -441,8 +498,8 @@ boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *re
 }
 
 const bb_grid2d_ops_t cuda_grid2d_ops = {
-    g2_reset,  g2_append, g2_expand,    g2_update,   g2_mark,   g2_bottom_up,
-    g2_settle, g2_next_arcs, g2_requests, g2_answer, g2_apply,
+    g2_reset,  g2_append,    g2_expand, g2_update,   g2_mark,   g2_bottom_up,
+    g2_settle, g2_next_arcs, g2_unpack, g2_requests, g2_answer, g2_apply,
 };
 
 }  // namespace

@@ -68,6 +68,10 @@ typedef struct {
     uint32_t *done_in[2];  /* bs bits each: the slices from the right, by sub-step parity */
     uint64_t *ctr;         /* host copy of k.counters */
     uint64_t arcs;         /* arcs of the block */
+    uint64_t *colcount;    /* R: the column's frontier sizes, read before the expand round
+                              (a device past it may publish its next one) */
+    int in_bits;           /* the owned frontier is k.frontier_bits (after a bottom-up level),
+                              else the list k.frontier */
 } g2dev_t;
 
 struct bb_grid2d {
@@ -145,8 +149,10 @@ void bb_grid2d_free(boxbfs_engine_t e)
 {
     struct bb_grid2d *g = e->grid;
     if (g == NULL) return;
-    for (int d = 0; g->dev && d < e->ndev; d++)
+    for (int d = 0; g->dev && d < e->ndev; d++) {
         if (g->dev[d].ctr) e->ops->host_free(e->devs[d].dev, g->dev[d].ctr);
+        free(g->dev[d].colcount);
+    }
     free(g->dev);
     free(g);
     e->grid = NULL;
@@ -172,7 +178,7 @@ static void plan(const struct bb_grid2d *g, uint64_t arcs, uint64_t tarcs, size_
     p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
               C * bs * 4 * (bu ? 5 : 3) +           /* outbox, inbox_row (pairs), resp */
               (C + 1) * bs / 8 +                    /* packed */
-              (bu ? R * bs / 8 + 3 * bs / 8 : 0);   /* colbits, done, done_in */
+              (bu ? R * bs / 8 + 4 * bs / 8 : 0);   /* colbits, done, done_in, frontier_bits */
     p->scratch = scratch;
     p->total = p->block + p->state + p->row_state + p->work + p->scratch;
 }
@@ -194,6 +200,7 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
                               g->bs, g->rows, g->cols, grid_row(g, d), grid_col(g, d), 0};
     /* the degree scan of a whole column frontier (no sort: no work entries) */
     BB_CHECK(e->ops->scratch_bytes(D->dev, 0, R * bs, e->ndev, &scratch));
+    BB_CHECK(bb_calloc(R, sizeof *G->colcount, "the column's frontier sizes", &G->colcount));
     BB_CHECK(bb_block2d_build(&spec, d, &off, &col, &G->arcs));
     if (e->bottom_up) {   /* in-arcs: the transpose on a directed graph */
         spec.transposed = 1;
@@ -260,6 +267,7 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
                       st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->degree), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs / 8, &k->colbits), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &k->frontier_bits), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &G->done), st, out);
         for (int i = 0; i < 2; i++)
             BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &G->done_in[i]), st, out);
@@ -376,34 +384,43 @@ static boxbfs_status_t gather_column(boxbfs_engine_t e, int d, int level, uint64
     bb_engine_dev_t *D = &e->devs[d];
     const bb_grid2d_ops_t *K = g->kops;
     void *stream = e->ops->stream(D->dev);
-    int R = g->rows, col = grid_col(g, d);
+    int R = g->rows, col = grid_col(g, d), send_bits = R > 1 && as_bitmap(e, fcount);
     uint64_t bs = g->bs, base = 0;
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_EXPAND, level};
     double t0 = bb_now_s();
-    clear_row(e, d);
-    if (R > 1 && as_bitmap(e, fcount)) {
+    /* the own part as the message needs it: a list goes out as a list */
+    if (G->in_bits && R > 1 && !send_bits) {
+        BB_CHECK(K->unpack(&G->k, stream, G->k.frontier_bits, fcount, G->k.frontier));
+        G->in_bits = 0;
+    }
+    if (send_bits && !G->in_bits) {
         BB_CHECK(pack(e, d, G->k.frontier, fcount, G->packed));
         BB_CHECK(e->ops->sync(D->dev));
     }
-    for (int r = 0; r < R; r++) {
-        int o = col * R + r;
-        if (o == d) continue;
-        set_cell(e, d, o, fcount, G->k.frontier, G->packed);
-        e->recv[(size_t)d * e->ndev + o] = G->inbox_col + (size_t)r * bs;
+    for (int r = 0; r < R; r++) G->colcount[r] = e->frontier_count[col * R + r];
+    if (R > 1) {   /* one grid row: no round */
+        clear_row(e, d);
+        for (int r = 0; r < R; r++) {
+            int o = col * R + r;
+            if (o == d) continue;
+            set_cell(e, d, o, fcount, G->k.frontier, G->in_bits ? G->k.frontier_bits : G->packed);
+            e->recv[(size_t)d * e->ndev + o] = G->inbox_col + (size_t)r * bs;
+        }
+        if (e->team->publish_rows(e, d)) return ABORTED;
+        if (d == 0) book_round(e, level, 1);
+        BB_CHECK(e->team->exchange(e, &round, d));
     }
-    if (e->team->publish_rows(e, d)) return ABORTED;
-    if (d == 0) book_round(e, level, 1);
-    BB_CHECK(e->team->exchange(e, &round, d));
     /* every device's part at its block's offset (what o sent is known from
-     * o's published frontier size); one grid row: the frontier is the
-     * column's, in place */
+     * o's published frontier size); one grid row and a list: the frontier
+     * is the column's, in place */
     for (int r = 0; r < R; r++) {
-        int o = col * R + r;
-        uint64_t count = o == d ? fcount : e->frontier_count[o];
-        const uint32_t *msg = o == d ? G->k.frontier : G->inbox_col + (size_t)r * bs;
-        int bitmap = o != d && as_bitmap(e, count);
+        int o = col * R + r, own = o == d;
+        uint64_t count = G->colcount[r];
+        const uint32_t *msg = !own ? G->inbox_col + (size_t)r * bs
+                              : G->in_bits ? G->k.frontier_bits : G->k.frontier;
+        int bitmap = own ? G->in_bits : as_bitmap(e, count);
         if (bottom_up) BB_CHECK(K->mark(&G->k, stream, msg, bitmap, count, r));
-        else if (R > 1 && count)
+        else if ((R > 1 || bitmap) && count)
             BB_CHECK(K->append(&G->k, stream, msg, bitmap, count, (uint32_t)(r * bs), base));
         base += count;
     }
@@ -458,10 +475,10 @@ static boxbfs_status_t bottom_up(boxbfs_engine_t e, int d, int level, uint64_t f
         const uint32_t *in = step == 0 ? G->k.visited + (uint64_t)slice * (bs / 32)
                                        : G->done_in[(step - 1) & 1];
         BB_CHECK(g->kops->bottom_up(&G->k, stream, in, G->done, slice, level + 1));
+        if (step == C - 1) break;
         BB_CHECK(e->ops->sync(D->dev));
         D->expand_s += bb_now_s() - t;
         t = bb_now_s();
-        if (step == C - 1) break;
         clear_row(e, d);
         e->send_count[(size_t)d * e->ndev + left] = bs;
         e->as_bitmap[(size_t)d * e->ndev + left] = 1;
@@ -477,12 +494,17 @@ static boxbfs_status_t bottom_up(boxbfs_engine_t e, int d, int level, uint64_t f
         D->exchange_s += bb_now_s() - t;
         t = bb_now_s();
     }
-    return read_counters(e, d);
+    BB_CHECK(read_counters(e, d));
+    D->expand_s += bb_now_s() - t;
+    return BOXBFS_OK;
 }
 
 /* Fold: each owner's discoveries to it within the grid row, then update
  * (expand took the own ones). After a bottom-up level they are (id, parent)
- * pairs, always a list: the owner settles them, no parent gather. */
+ * pairs, always a list: the owner settles them, no parent gather. One grid
+ * column: no round. Then the counters: the next frontier's size, and its
+ * out-arcs where bottom-up levels may run (next_arcs after a top-down
+ * level; a bottom-up level's kernels count them). */
 static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
 {
     struct bb_grid2d *g = e->grid;
@@ -495,6 +517,8 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FOLD, level};
     double t0 = bb_now_s(), t1;
     int packed = 0, updated = 0;
+    D->update_s = 0;
+    if (C == 1) goto counters;
     clear_row(e, d);
     for (int j = 0; j < C; j++) {
         int o = j * R + row;
@@ -533,19 +557,15 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
                                level + 1));
         updated = 1;
     }
-    if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
     D->update_s = bb_now_s() - t1;
-    return BOXBFS_OK;
-}
-
-/* The next frontier's out-arcs, for the direction rule (update's time). */
-static boxbfs_status_t count_next_arcs(boxbfs_engine_t e, int d)
-{
-    g2dev_t *G = &e->grid->dev[d];
-    double t = bb_now_s();
-    BB_CHECK(e->grid->kops->next_arcs(&G->k, e->ops->stream(e->devs[d].dev)));
-    BB_CHECK(read_counters(e, d));
-    e->devs[d].update_s += bb_now_s() - t;
+counters:
+    t1 = bb_now_s();
+    if (e->bottom_up && !bottom_up) {
+        BB_CHECK(K->next_arcs(&G->k, stream));
+        updated = 1;
+    }
+    if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
+    D->update_s += bb_now_s() - t1;
     return BOXBFS_OK;
 }
 
@@ -698,6 +718,7 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
     BB_CHECK_GOTO(e->grid->kops->reset(&G->k, e->ops->stream(e->devs[d].dev), (uint64_t)e->root),
                   st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
+    G->in_bits = 0;
     e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
     if (e->team->publish_books(e, d)) return BOXBFS_OK;   /* every device's first frontier */
     if (d == 0) e->t_start = e->t_level = bb_now_s();
@@ -708,7 +729,7 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
         else
             BB_CHECK_GOTO(expand(e, d, level, fcount), st, out);
         BB_CHECK_GOTO(fold(e, d, level, e->dir == BOXBFS_SEARCH_BOTTOM_UP), st, out);
-        if (e->bottom_up) BB_CHECK_GOTO(count_next_arcs(e, d), st, out);
+        G->in_bits = e->dir == BOXBFS_SEARCH_BOTTOM_UP;
         next_frontier(e, d);
         e->level_frontier[d] = fcount;
         e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
