@@ -194,9 +194,9 @@ __global__ void mark_list(const uint32_t *msg, uint64_t count, uint32_t *block)
 }
 
 /* The own slice's bottom-up sub-step (grid2d.h bottom_up), as the 1D
- * bottom-up kernel: a warp per word of done_in, as many warps as fill the
- * device; the finds go to frontier_bits (every word written), their count
- * and out-degrees summed per block. */
+ * bottom-up kernel: a warp per word of done_in; the finds go to
+ * frontier_bits (every word written), their count and out-degrees summed
+ * per block. */
 __global__ void __launch_bounds__(kBlock)
     bottom_up_own(bb_g2state_t k, const uint32_t *done_in, uint32_t *done_out,
                   int32_t next_level)
@@ -414,9 +414,10 @@ boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const uint32_t
     BB_CHECK(bb_cuda_bind(stream));
     if (k->toffsets == NULL || k->colbits == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda 2D bottom_up: no transposed block");
-    if (slice == k->col)
-        bottom_up_own<<<bb_cuda_grid_for<bottom_up_own>(bb_cuda_blocks(k->bs, kBlock), kBlock),
-                        kBlock, 0, s>>>(*k, done_in, done_out, next_level);
+    if (slice == k->col)   /* a warp per word: a device-filling grid of fewer warps, each
+                              taking many words, ran kron:26's big levels 2-2.5x slower */
+        bottom_up_own<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(*k, done_in, done_out,
+                                                                         next_level);
     else
         bottom_up_slice<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(*k, done_in, done_out,
                                                                            slice);
