@@ -678,8 +678,9 @@ const char *boxbfs_partition_name(boxbfs_partition_t v);
 /* "auto", "keep", "recompute" */
 const char *boxbfs_parents_name(boxbfs_parents_t v);
 const char *boxbfs_search_on_name(boxbfs_search_on_t v);
-/* The squarest grid of devices processes: rows <= cols, rows the largest
- * divisor of devices not above its square root (16: 4 x 4, 8: 2 x 4). */
+/* The squarest grid of devices processes: rows >= cols, cols the largest
+ * divisor of devices not above its square root (16: 4 x 4, 8: 4 x 2, 2:
+ * 2 x 1). */
 void boxbfs_grid_default(int devices, int *rows_p, int *cols_p);
 /* Parse "RxC" (R, C in [1, 1024]). Returns OK or INVALID_ARG (message says
  * what is wrong); rows_p and cols_p written on OK only. */

@@ -36,12 +36,12 @@ done
 "$B" bfs kron:10 --roots 2 --backend cpu --devices 8 --partition 2d --json "$tmp/g.json" \
     --traffic-csv "$tmp/g.csv" >"$tmp/o" 2>&1
 check "--devices 8 --partition 2d: exit 0" "[ $? -eq 0 ]"
-check "text report names the grid" "grep -q '^# partition: 2d  grid: 2x4' '$tmp/o'"
-check "JSON: partition 2d on a 2x4 grid, expand and fold booked" "python3 - '$tmp/g.json' <<'PY'
+check "text report names the grid" "grep -q '^# partition: 2d  grid: 4x2' '$tmp/o'"
+check "JSON: partition 2d on a 4x2 grid, expand and fold booked" "python3 - '$tmp/g.json' <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 o, t = j['options'], j['traffic']
-assert o['partition'] == '2d' and o['grid_rows'] == 2 and o['grid_cols'] == 4, o
+assert o['partition'] == '2d' and o['grid_rows'] == 4 and o['grid_cols'] == 2, o
 assert o['direction'] == 'auto'
 assert {l['direction'] for l in j['traffic']['levels']} == {'top-down', 'bottom-up'}
 assert t['phases']['expand'] > 0 and t['phases']['fold'] > 0
@@ -50,7 +50,7 @@ assert sum(t['phases'].values()) == t['total_bytes'] == sum(l['bytes'] for l in 
 # links off the grid (neither same grid row nor column) carry only termination (device 0)
 for l in t['links']:
     s, d = l['src'], l['dst']
-    if s // 2 != d // 2 and s % 2 != d % 2 and 0 not in (s, d):
+    if s // 4 != d // 4 and s % 4 != d % 4 and 0 not in (s, d):
         assert l['bytes'] == 0 and l['messages'] == 0, l
 PY"
 check "traffic CSV books expand and fold" \

@@ -158,9 +158,11 @@ int main(void)
     boxbfs_grid_default(16, &rows, &cols);
     CHECK(rows == 4 && cols == 4);
     boxbfs_grid_default(8, &rows, &cols);
-    CHECK(rows == 2 && cols == 4);
+    CHECK(rows == 4 && cols == 2);
     boxbfs_grid_default(7, &rows, &cols);
-    CHECK(rows == 1 && cols == 7);
+    CHECK(rows == 7 && cols == 1);
+    boxbfs_grid_default(2, &rows, &cols);
+    CHECK(rows == 2 && cols == 1);
     CHECK(boxbfs_grid_parse("3x5", &rows, &cols) == BOXBFS_OK && rows == 3 && cols == 5);
     CHECK(boxbfs_grid_parse("0x2", &rows, &cols) == BOXBFS_ERR_INVALID_ARG);
     CHECK(boxbfs_grid_parse("2x", &rows, &cols) == BOXBFS_ERR_INVALID_ARG);

@@ -72,7 +72,7 @@ static void bfs_usage(FILE *f)
         "  --partition 1d|2d      1d (default): vertex ranges; 2d: R x C grid, each device holds one\n"
         "                         block of the matrix, expand in grid columns, fold in grid rows\n"
         "                         (docs/architecture.md, \"2D partition\")\n"
-        "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R <= C)\n"
+        "  --grid RxC             2d: the grid (R x C = devices; default the squarest, R >= C)\n"
         "  --sigma FILE           also count shortest paths from the first root: 'vertex level sigma'\n"
         "                         per vertex (exact 64-bit; in double where a count overflows)\n"
         "  --algorithm frontier|spmv   how --sigma searches: counts travel with the frontier (default,\n"
