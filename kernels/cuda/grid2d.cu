@@ -56,18 +56,6 @@ __global__ void append_list(const uint32_t *msg, uint64_t count, uint32_t offset
     if (t < count) out[t] = msg[t] + offset;
 }
 
-/* A word per thread: its ids go after one atomic on the cursor. */
-__global__ void append_bitmap(const uint32_t *msg, uint64_t words, uint32_t offset,
-                              uint32_t *out, ull *cursor)
-{
-    uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t bits = w < words ? msg[w] : 0u;
-    if (!bits) return;
-    ull at = atomicAdd(cursor, (ull)__popc(bits));
-    for (; bits; bits &= bits - 1)
-        out[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1)) + offset;
-}
-
 /* Expand's consumer [004 §3.4, Algorithm 3]: the thread whose atomicOr sets
  * v's visited bit owns it for this device. An own vertex gets its level and
  * parent at once and joins the next frontier through the warp's stage
@@ -155,6 +143,20 @@ __device__ ull block_append(BlockAppend &s, ull *counter, unsigned n)
     const ull slot = s.base + at;
     __syncthreads();   /* s is free for the next call */
     return slot;
+}
+
+/* A word per thread: its ids go after one atomic on the cursor per block
+ * (one per word made a frontier of millions of ids wait on the cursor). */
+__global__ void __launch_bounds__(kBlock)
+    append_bitmap(const uint32_t *msg, uint64_t words, uint32_t offset, uint32_t *out,
+                  ull *cursor)
+{
+    __shared__ BlockAppend app;
+    const uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t bits = w < words ? msg[w] : 0u;
+    ull at = block_append(app, cursor, (unsigned)__popc(bits));
+    for (; bits; bits &= bits - 1)
+        out[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1)) + offset;
 }
 
 /* An id of the message per thread. */

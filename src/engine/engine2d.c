@@ -330,13 +330,21 @@ static void clear_row(boxbfs_engine_t e, int d)
     memset(e->as_bitmap + row, 0, (size_t)e->ndev);
 }
 
-/* Row d of a round: count ids to peer o, from list (or its bitmap packed at
- * bits), received by d from o at recv_at. */
-static void set_cell(boxbfs_engine_t e, int d, int o, uint64_t count, const uint32_t *list,
-                     const uint32_t *bits)
+/* A bottom-up level's expand message is always a bitmap of the block (as
+ * 1D's bottom-up parts are, whatever --wire says): its frontier is large,
+ * the receiver wants bits, and a list would have to be made from the bits
+ * the level before left. */
+static int expand_bitmap(const boxbfs_engine_t e, uint64_t count, int bottom_up)
+{
+    return count > 0 && (bottom_up || as_bitmap(e, count));
+}
+
+/* Row d of a round: count ids to peer o, from list (or, bitmap set, its
+ * bitmap at bits). */
+static void set_cell(boxbfs_engine_t e, int d, int o, uint64_t count, int bitmap,
+                     const uint32_t *list, const uint32_t *bits)
 {
     size_t cell = (size_t)d * e->ndev + o;
-    int bitmap = as_bitmap(e, count);
     e->send_count[cell] = count;
     e->as_bitmap[cell] = (uint8_t)bitmap;
     e->bytes[cell] = bitmap ? e->grid->bs / 8 : count * 4;
@@ -384,7 +392,8 @@ static boxbfs_status_t gather_column(boxbfs_engine_t e, int d, int level, uint64
     bb_engine_dev_t *D = &e->devs[d];
     const bb_grid2d_ops_t *K = g->kops;
     void *stream = e->ops->stream(D->dev);
-    int R = g->rows, col = grid_col(g, d), send_bits = R > 1 && as_bitmap(e, fcount);
+    int R = g->rows, col = grid_col(g, d);
+    int send_bits = R > 1 && expand_bitmap(e, fcount, bottom_up);
     uint64_t bs = g->bs, base = 0;
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_EXPAND, level};
     double t0 = bb_now_s();
@@ -403,7 +412,8 @@ static boxbfs_status_t gather_column(boxbfs_engine_t e, int d, int level, uint64
         for (int r = 0; r < R; r++) {
             int o = col * R + r;
             if (o == d) continue;
-            set_cell(e, d, o, fcount, G->k.frontier, G->in_bits ? G->k.frontier_bits : G->packed);
+            set_cell(e, d, o, fcount, send_bits, G->k.frontier,
+                     G->in_bits ? G->k.frontier_bits : G->packed);
             e->recv[(size_t)d * e->ndev + o] = G->inbox_col + (size_t)r * bs;
         }
         if (e->team->publish_rows(e, d)) return ABORTED;
@@ -418,7 +428,7 @@ static boxbfs_status_t gather_column(boxbfs_engine_t e, int d, int level, uint64
         uint64_t count = G->colcount[r];
         const uint32_t *msg = !own ? G->inbox_col + (size_t)r * bs
                               : G->in_bits ? G->k.frontier_bits : G->k.frontier;
-        int bitmap = own ? G->in_bits : as_bitmap(e, count);
+        int bitmap = own ? G->in_bits : expand_bitmap(e, count, bottom_up);
         if (bottom_up) BB_CHECK(K->mark(&G->k, stream, msg, bitmap, count, r));
         else if ((R > 1 || bitmap) && count)
             BB_CHECK(K->append(&G->k, stream, msg, bitmap, count, (uint32_t)(r * bs), base));
@@ -528,11 +538,12 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
         if (bottom_up) {
             set_pairs(e, d, o, bucket[j], list);
         } else {
-            if (as_bitmap(e, bucket[j])) {
+            int bitmap = as_bitmap(e, bucket[j]);
+            if (bitmap) {
                 BB_CHECK(pack(e, d, list, bucket[j], bits));
                 packed = 1;
             }
-            set_cell(e, d, o, bucket[j], list, bits);
+            set_cell(e, d, o, bucket[j], bitmap, list, bits);
         }
         e->recv[(size_t)d * e->ndev + o] = G->inbox_row + (size_t)j * G->k.seg;
     }
