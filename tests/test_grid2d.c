@@ -73,6 +73,9 @@ static int run_grid(boxbfs_graph_t g, int rows, int cols, boxbfs_search_directio
                                       r->phase_bytes[BOXBFS_PHASE_FOLD]);
         /* bottom-up: every vertex has its parent from the fold's pairs */
         if (dir == BOXBFS_SEARCH_BOTTOM_UP) CHECK(r->phase_bytes[BOXBFS_PHASE_PARENTS] == 0);
+        /* bottom-up: the column's frontier goes as bitmaps whatever the wire */
+        for (int l = 0; dir == BOXBFS_SEARCH_BOTTOM_UP && rows > 1 && l < r->nlevels; l++)
+            CHECK(r->level_reports[l].frontier == 0 || r->level_reports[l].bitmap_messages > 0);
         for (int l = 0; l < r->nlevels; l++)
             CHECK(r->level_reports[l].direction == (int32_t)dir || dir == BOXBFS_SEARCH_AUTO);
         if (rows == 1) CHECK(r->phase_bytes[BOXBFS_PHASE_EXPAND] == 0);
