@@ -34,6 +34,15 @@ static boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t ro
     return BOXBFS_OK;
 }
 
+/* The count ids of a bitmap of the block, in order, + offset at out. */
+static void bits_to_list(const bb_g2state_t *k, const uint32_t *bits, uint64_t count,
+                         uint32_t offset, uint32_t *out)
+{
+    for (uint64_t w = 0, t = 0; w < k->bs / 32 && t < count; w++)
+        for (uint32_t b = bits[w]; b; b &= b - 1)
+            out[t++] = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(b)) + offset;
+}
+
 static boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                                  int bitmap, uint64_t count, uint32_t offset, uint64_t base)
 {
@@ -43,9 +52,7 @@ static boxbfs_status_t g2_append(const bb_g2state_t *k, void *stream, const uint
         for (uint64_t t = 0; t < count; t++) out[t] = msg[t] + offset;
         return BOXBFS_OK;
     }
-    for (uint64_t w = 0, t = 0; w < k->bs / 32 && t < count; w++)
-        for (uint32_t bits = msg[w]; bits; bits &= bits - 1)
-            out[t++] = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(bits)) + offset;
+    bits_to_list(k, msg, count, offset, out);
     return BOXBFS_OK;
 }
 
@@ -191,11 +198,8 @@ static boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
 static boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *bits,
                                  uint64_t count, uint32_t *out)
 {
-    uint64_t t = 0;
     (void)stream;
-    for (uint64_t w = 0; w < k->bs / 32 && t < count; w++)
-        for (uint32_t b = bits[w]; b; b &= b - 1)
-            out[t++] = (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(b));
+    bits_to_list(k, bits, count, 0, out);
     return BOXBFS_OK;
 }
 
