@@ -19,7 +19,8 @@
 enum {
     BB_G2_CTR_NEXT = 0,      /* owned vertices added to the next frontier (expand, update) */
     BB_G2_CTR_ARCS = 1,      /* arcs of the block scanned by expand this level */
-    BB_G2_CTR_NEXT_ARCS = 2, /* out-arcs of the next frontier (next_arcs) */
+    BB_G2_CTR_NEXT_ARCS = 2, /* out-arcs of the next frontier, where bottom-up levels may
+                                run (every kernel that adds to NEXT) */
     BB_G2_CTR_BUCKET = 3     /* then C counts: expand's and bottom_up's discoveries per
                                 owner's grid column; the parent gather's requests per
                                 discoverer's grid column */
@@ -85,7 +86,8 @@ typedef struct {
      * target not yet visited here is marked; one this device owns gets
      * next_level and its parent's gid and joins next_frontier at
      * counters[NEXT] (it had not been reached: whoever reaches an owned
-     * vertex marks it here); any other remembers its parent (rparent) and
+     * vertex marks it here), its out-degree added to counters[NEXT_ARCS]
+     * where degree is set; any other remembers its parent (rparent) and
      * goes to its owner's segment of outbox (block-local ids), sizes in
      * counters[BUCKET + j]; counters[ARCS] += arcs scanned (the engine zeroes
      * the counters). */
@@ -94,7 +96,8 @@ typedef struct {
     /* The owned vertices of a message from device src, another of the grid
      * row (list or bs-bit bitmap of count ids), not reached yet get
      * next_level, the parent -(src+2), a visited mark, and join
-     * next_frontier at counters[NEXT]. */
+     * next_frontier at counters[NEXT] (out-degrees to counters[NEXT_ARCS]
+     * where degree is set). */
     boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                               int bitmap, uint64_t count, int src, int32_t next_level);
     /* Block r of colbits (bs bits) from a message of block-local ids (a
@@ -123,9 +126,6 @@ typedef struct {
      * a level are disjoint, and none is in the own slice's finds). */
     boxbfs_status_t (*settle)(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
                               uint64_t count, int src_col, int32_t next_level);
-    /* counters[NEXT_ARCS] = the out-degrees summed over next_frontier[0 ..
-     * counters[NEXT]) (after a top-down level). */
-    boxbfs_status_t (*next_arcs)(const bb_g2state_t *k, void *stream);
     /* The count ids of bits (a bitmap of the block) as a list at out. */
     boxbfs_status_t (*unpack)(const bb_g2state_t *k, void *stream, const uint32_t *bits,
                               uint64_t count, uint32_t *out);

@@ -75,6 +75,7 @@ static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t c
                 k->level[off] = next_level;
                 k->pred[off] = (int64_t)(col_first + u);
                 k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = (uint32_t)off;
+                if (k->degree) k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
                 continue;
             }
             k->rparent[v] = u;
@@ -93,6 +94,7 @@ static void update_one(const bb_g2state_t *k, uint32_t off, int src, int32_t nex
     k->pred[off] = -(int64_t)(src + 2);
     k->visited[rl >> 5] |= BIT(rl);
     k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+    if (k->degree) k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
 }
 
 static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg,
@@ -185,16 +187,6 @@ static boxbfs_status_t g2_settle(const bb_g2state_t *k, void *stream, const uint
     return BOXBFS_OK;
 }
 
-static boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
-{
-    uint64_t arcs = 0;
-    (void)stream;
-    for (uint64_t t = 0; t < k->counters[BB_G2_CTR_NEXT]; t++)
-        arcs += k->degree[k->next_frontier[t]];
-    k->counters[BB_G2_CTR_NEXT_ARCS] = arcs;
-    return BOXBFS_OK;
-}
-
 static boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *bits,
                                  uint64_t count, uint32_t *out)
 {
@@ -244,7 +236,6 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .mark = g2_mark,
     .bottom_up = g2_bottom_up,
     .settle = g2_settle,
-    .next_arcs = g2_next_arcs,
     .unpack = g2_unpack,
     .requests = g2_requests,
     .answer = g2_answer,

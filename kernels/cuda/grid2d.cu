@@ -10,7 +10,6 @@
  * atomic per warp stage (expand) or per block (update). */
 #include "config.h"
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "kernels/cuda/expand_lb.cuh"
@@ -60,19 +59,21 @@ __global__ void append_list(const uint32_t *msg, uint64_t count, uint32_t offset
  * v's visited bit owns it for this device. An own vertex gets its level and
  * parent at once and joins the next frontier through the warp's stage
  * (binsearch; one atomic per kStage ids on the counter every warp adds to:
- * a 1 x 1 grid finds only own vertices); any other keeps u as its parent
+ * a 1 x 1 grid finds only own vertices), its out-degree summed per block
+ * where bottom-up levels may run; any other keeps u as its parent
  * (rparent) and goes to its owner's outbox segment, with one atomic per
  * owner among the lanes. counters[ARCS] gets the arc total. */
 struct Discover {
     uint32_t *visited, *rparent, *outbox, *next_frontier;
+    const uint32_t *degree;   /* NULL: no bottom-up levels, no out-arcs counted */
     int32_t *level;
     int64_t *pred;
-    ull *bucket, *next, *arcs;
+    ull *bucket, *next, *arcs, *out_arcs;
     uint64_t col_first;   /* gid of column-local id 0 */
     uint64_t seg;         /* words per outbox segment */
     uint32_t bs, col;
     int32_t next_level;
-    __device__ ull *next_arcs() const { return nullptr; }
+    __device__ ull *next_arcs() const { return degree ? out_arcs : nullptr; }
     __device__ void start(uint64_t total) const { *arcs += total; }
     __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
     template <int K>
@@ -82,8 +83,8 @@ struct Discover {
     {
         bool win[K], own[K];
         unsigned n = 0;
+        ull deg = 0;
         (void)e;
-        (void)arcs_acc;
 #pragma unroll
         for (int j = 0; j < K; j++)   /* a plain read first: most arcs meet visited vertices */
             win[j] = valid[j] && !bb_is_visited(visited, 1, v[j]);
@@ -102,8 +103,10 @@ struct Discover {
                 level[off] = next_level;
                 pred[off] = (int64_t)(col_first + u[j]);
                 to[slot++] = off;
+                if (degree) deg += degree[off];
             }
         if (stage) __syncwarp();   /* staged before the next flush reads them */
+        if (degree) bb_warp_add(&arcs_acc.value, deg);   /* shared: one atomic per block */
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (win[j] && !own[j]) {
@@ -159,6 +162,17 @@ __global__ void __launch_bounds__(kBlock)
         out[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(bits) - 1)) + offset;
 }
 
+/* The out-degrees of the vertices a thread claimed (the bits won of word w
+ * of the block) to counters[NEXT_ARCS], one atomic per warp, where
+ * bottom-up levels may run (every lane calls it). */
+__device__ void add_out_arcs(const bb_g2state_t &k, uint64_t w, uint32_t won)
+{
+    ull deg = 0;
+    if (k.degree == nullptr) return;   /* grid-uniform */
+    for (; won; won &= won - 1) deg += k.degree[w * 32 + (uint64_t)(__ffs(won) - 1)];
+    bb_warp_add((ull *)k.counters + BB_G2_CTR_NEXT_ARCS, deg);
+}
+
 /* An id of the message per thread. */
 __global__ void __launch_bounds__(kBlock)
     update_list(bb_g2state_t k, const uint32_t *msg, uint64_t count, int src, int32_t next_level)
@@ -169,6 +183,7 @@ __global__ void __launch_bounds__(kBlock)
     const bool won = t < count && claim(k, off, src, next_level);
     const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, won);
     if (won) k.next_frontier[at] = off;
+    add_out_arcs(k, off / 32, won ? 1u << (off & 31) : 0u);
 }
 
 /* A word of the message per thread. */
@@ -184,6 +199,7 @@ __global__ void __launch_bounds__(kBlock)
         if (claim(k, (uint32_t)(w * 32 + b), src, next_level)) won |= 1u << b;
     }
     ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, (unsigned)__popc(won));
+    add_out_arcs(k, w, won);
     for (; won; won &= won - 1)
         k.next_frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(won) - 1));
 }
@@ -286,21 +302,6 @@ __global__ void __launch_bounds__(kBlock)
     arcs_acc.end((ull *)k.counters + BB_G2_CTR_NEXT_ARCS);
 }
 
-/* counters[NEXT_ARCS] += the degrees of next_frontier[0 .. counters[NEXT]),
- * grid-stride, one atomic per block. */
-__global__ void __launch_bounds__(kBlock) next_arcs_k(bb_g2state_t k)
-{
-    using BlockReduce = cub::BlockReduce<ull, kBlock>;
-    __shared__ typename BlockReduce::TempStorage tmp;
-    const uint64_t count = k.counters[BB_G2_CTR_NEXT];
-    ull sum = 0;
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < count;
-         t += (uint64_t)gridDim.x * blockDim.x)
-        sum += k.degree[k.next_frontier[t]];
-    sum = BlockReduce(tmp).Sum(sum);
-    if (threadIdx.x == 0 && sum) atomicAdd((ull *)k.counters + BB_G2_CTR_NEXT_ARCS, sum);
-}
-
 __global__ void requests_k(bb_g2state_t k)
 {
     uint64_t off = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -370,9 +371,10 @@ boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
     return expand_lb(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
                                 k->scratch_bytes, count, k->expand, k->expand_k, k->expand_f0},
                      (cudaStream_t)stream,
-                     Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->level,
-                              k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
-                              ctr + BB_G2_CTR_ARCS, (uint64_t)k->col * k->rows * k->bs, k->seg,
+                     Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->degree,
+                              k->level, k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
+                              ctr + BB_G2_CTR_ARCS, ctr + BB_G2_CTR_NEXT_ARCS,
+                              (uint64_t)k->col * k->rows * k->bs, k->seg,
                               (uint32_t)k->bs, (uint32_t)k->col, next_level});
 }
 
@@ -439,17 +441,6 @@ boxbfs_status_t g2_settle(const bb_g2state_t *k, void *stream, const uint32_t *p
     return BOXBFS_OK;
 }
 
-boxbfs_status_t g2_next_arcs(const bb_g2state_t *k, void *stream)
-{
-    cudaStream_t s = (cudaStream_t)stream;
-    uint64_t blocks = bb_cuda_blocks(k->bs, kBlock);
-    BB_CHECK(bb_cuda_bind(stream));
-    BB_CUDA_CHECK(cudaMemsetAsync(k->counters + BB_G2_CTR_NEXT_ARCS, 0, 8, s));
-    next_arcs_k<<<blocks < 1024 ? blocks : 1024, kBlock, 0, s>>>(*k);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
-}
-
 boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *bits,
                           uint64_t count, uint32_t *out)
 {
@@ -502,7 +493,7 @@ boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *re
 
 const bb_grid2d_ops_t cuda_grid2d_ops = {
     g2_reset,  g2_append,    g2_expand, g2_update,   g2_mark,   g2_bottom_up,
-    g2_settle, g2_next_arcs, g2_unpack, g2_requests, g2_answer, g2_apply,
+    g2_settle, g2_unpack, g2_requests, g2_answer, g2_apply,
 };
 
 }  // namespace

@@ -72,6 +72,8 @@ typedef struct {
                               (a device past it may publish its next one) */
     int in_bits;           /* the owned frontier is k.frontier_bits (after a bottom-up level),
                               else the list k.frontier */
+    int remote_found;      /* a top-down fold of this search moved vertices: their owners
+                              gather parents after it (the same on every device) */
 } g2dev_t;
 
 struct bb_grid2d {
@@ -512,9 +514,9 @@ static boxbfs_status_t bottom_up(boxbfs_engine_t e, int d, int level, uint64_t f
 /* Fold: each owner's discoveries to it within the grid row, then update
  * (expand took the own ones). After a bottom-up level they are (id, parent)
  * pairs, always a list: the owner settles them, no parent gather. One grid
- * column: no round. Then the counters: the next frontier's size, and its
- * out-arcs where bottom-up levels may run (next_arcs after a top-down
- * level; a bottom-up level's kernels count them). */
+ * column: no round. Then the counters, read again where updates added to
+ * them: the next frontier's size, and its out-arcs where bottom-up levels
+ * may run (every kernel that adds a vertex adds its out-degree). */
 static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
 {
     struct bb_grid2d *g = e->grid;
@@ -528,7 +530,7 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
     double t0 = bb_now_s(), t1;
     int packed = 0, updated = 0;
     D->update_s = 0;
-    if (C == 1) goto counters;
+    if (C == 1) return BOXBFS_OK;   /* expand's counts stand */
     clear_row(e, d);
     for (int j = 0; j < C; j++) {
         int o = j * R + row;
@@ -551,6 +553,9 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
     if (packed) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return ABORTED;
     if (d == 0) book_round(e, level, 0);
+    /* every row is published, none rewritten before this device's exchange */
+    for (size_t c = 0; !bottom_up && c < (size_t)e->ndev * e->ndev; c++)
+        G->remote_found |= e->send_count[c] > 0;
     BB_CHECK(e->team->exchange(e, &round, d));
     t1 = bb_now_s();
     D->exchange_s += t1 - t0;
@@ -568,15 +573,8 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
                                level + 1));
         updated = 1;
     }
-    D->update_s = bb_now_s() - t1;
-counters:
-    t1 = bb_now_s();
-    if (e->bottom_up && !bottom_up) {
-        BB_CHECK(K->next_arcs(&G->k, stream));
-        updated = 1;
-    }
     if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
-    D->update_s += bb_now_s() - t1;
+    D->update_s = bb_now_s() - t1;
     return BOXBFS_OK;
 }
 
@@ -705,6 +703,34 @@ static boxbfs_status_t gather(boxbfs_engine_t e, int d)
     return BOXBFS_OK;
 }
 
+/* Idle NVLink lanes sleep, and the first store across one waits ~100 us for
+ * it to wake (docs/performance.md "The ~120 us first levels"): before its
+ * time starts, a search copies up to 4 MiB (whatever the buffer holds) into
+ * its region of every grid peer's inbox, where nothing is read before a
+ * round overwrites it; not booked. Peer copies in one process only. */
+#define WAKE_BYTES ((size_t)4 << 20)
+static boxbfs_status_t wake_links(boxbfs_engine_t e, int d)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    size_t bs = (size_t)g->bs, bytes = bs * 4 < WAKE_BYTES ? bs * 4 : WAKE_BYTES;
+    if (e->team != &bb_team_threads || e->xchg.run != bb_exchange_leftright || e->xchg.staged)
+        return BOXBFS_OK;
+    for (int o = 0; o < e->ndev; o++) {
+        const g2dev_t *P = &g->dev[o];
+        uint32_t *dst;
+        if (o == d) continue;
+        if (grid_col(g, o) == grid_col(g, d))
+            dst = P->inbox_col + (size_t)grid_row(g, d) * bs;
+        else if (grid_row(g, o) == grid_row(g, d))
+            dst = P->inbox_row + (size_t)grid_col(g, d) * P->k.seg;
+        else
+            continue;
+        BB_CHECK(e->ops->peer_copy(e->devs[o].dev, dst, e->devs[d].dev, G->k.outbox, bytes));
+    }
+    return e->ops->sync(e->devs[d].dev);
+}
+
 static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
 {
     const bb_g2state_t *k = &e->grid->dev[d].k;
@@ -729,7 +755,8 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
     BB_CHECK_GOTO(e->grid->kops->reset(&G->k, e->ops->stream(e->devs[d].dev), (uint64_t)e->root),
                   st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
-    G->in_bits = 0;
+    BB_CHECK_GOTO(wake_links(e, d), st, out);
+    G->in_bits = G->remote_found = 0;
     e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
     if (e->team->publish_books(e, d)) return BOXBFS_OK;   /* every device's first frontier */
     if (d == 0) e->t_start = e->t_level = bb_now_s();
@@ -752,7 +779,7 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
         if (d == e->first) BB_CHECK_GOTO(close_level(e, d, level), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;
     }
-    if (e->ndev > 1) BB_CHECK_GOTO(gather(e, d), st, out);
+    if (G->remote_found) BB_CHECK_GOTO(gather(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
     BB_CHECK_GOTO(copy_results(e, d), st, out);
