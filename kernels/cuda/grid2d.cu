@@ -251,30 +251,35 @@ __global__ void __launch_bounds__(kBlock)
     arcs_acc.end((ull *)k.counters + BB_G2_CTR_NEXT_ARCS);
 }
 
-/* Another slice's bottom-up sub-step (grid2d.h bottom_up): a thread per
- * vertex of the slice, a warp per word of done_in; the pairs of a block
- * take one atomic. */
+/* Another slice's bottom-up sub-step (grid2d.h bottom_up): a device-filling
+ * grid of blocks, each taking 256 vertices of the slice at a time (a warp
+ * per word of done_in, a thread per vertex); the pairs of those 256 take one
+ * atomic. */
 __global__ void __launch_bounds__(kBlock)
     bottom_up_slice(bb_g2state_t k, const uint32_t *done_in, uint32_t *done_out, int s)
 {
     __shared__ BlockAppend app;
-    const uint64_t off = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, w = off >> 5;
-    const uint64_t first = (uint64_t)s * k.bs;
-    const bool word = w < k.bs / 32;   /* warp-uniform */
-    const uint32_t in = word ? done_in[w] : ~0u;
-    uint32_t parent = 0;
-    const bool found = bb_find_parent(k.toffsets, k.tcolumns, k.colbits, first + off,
-                                      word && !((in >> bb_lane()) & 1u), &parent);
-    const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
-    if (word && bb_lane() == 0) {
-        done_out[w] = in | bits;
-        k.visited[(first >> 5) + w] |= in | bits;   /* this warp's word alone */
+    const uint64_t first = (uint64_t)s * k.bs, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < k.bs;
+         base += stride) {   /* block-uniform: block_append's barriers */
+        const uint64_t off = base + threadIdx.x, w = off >> 5;
+        const bool word = w < k.bs / 32;   /* warp-uniform */
+        const uint32_t in = word ? done_in[w] : ~0u;
+        uint32_t parent = 0;
+        const bool found = bb_find_parent(k.toffsets, k.tcolumns, k.colbits, first + off,
+                                          word && !((in >> bb_lane()) & 1u), &parent);
+        const unsigned bits = __ballot_sync(BB_FULL_MASK, found);
+        if (word && bb_lane() == 0) {
+            done_out[w] = in | bits;
+            k.visited[(first >> 5) + w] |= in | bits;   /* this warp's word alone */
+        }
+        const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_BUCKET + s, found);
+        if (found) {
+            uint32_t *pair = k.outbox + (uint64_t)s * k.seg + 2 * at;
+            pair[0] = (uint32_t)off;
+            pair[1] = parent;
+        }
     }
-    const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_BUCKET + s, found);
-    if (!found) return;
-    uint32_t *pair = k.outbox + (uint64_t)s * k.seg + 2 * at;
-    pair[0] = (uint32_t)off;
-    pair[1] = parent;
 }
 
 /* A pair per thread (grid2d.h settle); count and out-degrees per block. */
@@ -425,8 +430,9 @@ boxbfs_status_t g2_bottom_up(const bb_g2state_t *k, void *stream, const uint32_t
         bottom_up_own<<<bb_cuda_grid_for<bottom_up_own>(bb_cuda_blocks(k->bs, kBlock), kBlock),
                         kBlock, 0, s>>>(*k, done_in, done_out, next_level);
     else
-        bottom_up_slice<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(*k, done_in, done_out,
-                                                                           slice);
+        bottom_up_slice<<<bb_cuda_grid_for<bottom_up_slice>(bb_cuda_blocks(k->bs, kBlock),
+                                                             kBlock),
+                          kBlock, 0, s>>>(*k, done_in, done_out, slice);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
