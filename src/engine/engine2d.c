@@ -492,10 +492,7 @@ static boxbfs_status_t bottom_up(boxbfs_engine_t e, int d, int level, uint64_t f
         D->expand_s += bb_now_s() - t;
         t = bb_now_s();
         clear_row(e, d);
-        e->send_count[(size_t)d * e->ndev + left] = bs;
-        e->as_bitmap[(size_t)d * e->ndev + left] = 1;
-        e->bytes[(size_t)d * e->ndev + left] = bs / 8;
-        e->src[(size_t)d * e->ndev + left] = G->done;
+        set_cell(e, d, left, bs, 1, NULL, G->done);   /* a bitmap of the whole slice */
         e->recv[(size_t)d * e->ndev + right] = G->done_in[step & 1];
         if (e->team->publish_rows(e, d)) return ABORTED;
         if (d == 0) {
