@@ -496,7 +496,10 @@ typedef enum {
                                          the frontier bitmap to every other one */
     BOXBFS_PHASE_EXPAND = 5,      /* 2D: the frontier gathered within a grid column */
     BOXBFS_PHASE_FOLD = 6,        /* 2D: discovered vertices to their owners in the grid row */
-    BOXBFS_PHASE_COUNT = 7
+    BOXBFS_PHASE_VISITED = 7,     /* the search across devices: each device's part of
+                                     visited to every other one before a top-down
+                                     level that raises the visited prefix */
+    BOXBFS_PHASE_COUNT = 8
 } boxbfs_phase_t;
 
 typedef struct {

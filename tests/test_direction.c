@@ -242,7 +242,7 @@ out:
 /* One validated search of these options: its level rows (at most 64), the
  * bytes of each phase and the strategy; 0 where it failed. */
 typedef struct {
-    int nlevels, on_device;
+    int nlevels, on_device, prefix_skip;
     boxbfs_level_report_t levels[64];
     int64_t phase[BOXBFS_PHASE_COUNT], messages;
 } books_t;
@@ -263,6 +263,7 @@ static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t 
     if (ok) {
         b->nlevels = r->nlevels;
         b->on_device = boxbfs_engine_device_search(e);
+        b->prefix_skip = boxbfs_engine_prefix_skip(e);
         memcpy(b->levels, r->level_reports, (size_t)r->nlevels * sizeof *b->levels);
         memcpy(b->phase, r->phase_bytes, sizeof b->phase);
         b->messages = r->total_messages;
@@ -281,16 +282,23 @@ static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t 
  * search); per level the meetings' bytes (a top-down level: 16 + 24 a link;
  * a loop level 32, and 32 more on the last level of a loop, the meeting at
  * which it stopped; a bottom-up one 24, and 8 more where it packed its
- * frontier) and the bitmap parts; the same books twice. */
-static void peer_search(boxbfs_graph_t g, int64_t root, int ndev)
+ * frontier) and the bitmap parts; a top-down level that raises the
+ * visited prefix also each device's part of visited between two meetings
+ * (8 bytes a link each); from there on the levels send at most what the
+ * host-driven levels sent (a device knows what the others visited:
+ * kernels.h bb_peers_share_visited); the same books twice. The bytes of
+ * visited shared. */
+static int64_t peer_search(boxbfs_graph_t g, int64_t root, int ndev)
 {
+    int64_t shared_all = 0;
     static const int64_t limits[] = {1, 64, 4096, INT64_MAX};
     const int64_t pairs = (int64_t)ndev * (ndev - 1), words = (boxbfs_graph_vertices(g) + 31) / 32;
     for (int dir = 0; dir < 3; dir++)
         for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
             boxbfs_engine_options_t o;
             books_t host, dev, again;
-            int64_t sent = 0;
+            int64_t sent = 0, visited = 0;
+            int shared_before = 0;
             boxbfs_engine_options_init(&o);
             o.devices = ndev;
             o.contract = BOXBFS_CONTRACT_ATOMIC;
@@ -312,20 +320,35 @@ static void peer_search(boxbfs_graph_t g, int64_t root, int ndev)
                 int pack = bu && (l == 0 || dev.levels[l - 1].direction != BOXBFS_SEARCH_BOTTOM_UP);
                 int end = D->device_loop &&
                           (l + 1 == dev.nlevels || !dev.levels[l + 1].device_loop);
+                int share = !bu && !D->device_loop && dev.prefix_skip &&
+                            D->frontier_arcs >= boxbfs_graph_vertices(g);
+                int64_t shared = share ? (ndev - 1) * (o.visited == BOXBFS_VISITED_BIT
+                                                           ? words * 4
+                                                           : boxbfs_graph_vertices(g))
+                                       : 0;
                 CHECK(D->frontier == H->frontier && D->direction == H->direction &&
                       D->frontier_arcs == H->frontier_arcs &&
-                      D->unexplored_arcs == H->unexplored_arcs &&
-                      D->sent_vertices - D->undone_vertices ==
-                          H->sent_vertices - H->undone_vertices);
-                CHECK(D->bytes == 8 * D->sent_vertices +
+                      D->unexplored_arcs == H->unexplored_arcs);
+                shared_before |= share;
+                CHECK(shared_before ? D->sent_vertices - D->undone_vertices <=
+                                          H->sent_vertices - H->undone_vertices
+                                    : D->sent_vertices - D->undone_vertices ==
+                                          H->sent_vertices - H->undone_vertices);
+                CHECK(D->bytes == 8 * D->sent_vertices + shared +
                                       (bu ? (ndev - 1) * (1 + pack) * words * 4 +
                                                 pairs * (24 + (pack ? 8 : 0))
-                                          : pairs * (D->device_loop ? 32 + (end ? 32 : 0) : 16 + 24)));
+                                          : pairs * (D->device_loop ? 32 + (end ? 32 : 0)
+                                                                    : 16 + 24 + (share ? 16 : 0))));
                 sent += D->sent_vertices;
+                visited += shared;
             }
             CHECK(dev.phase[BOXBFS_PHASE_FRONTIER] == 8 * sent);
+            CHECK(dev.phase[BOXBFS_PHASE_VISITED] == visited);
+            CHECK(host.phase[BOXBFS_PHASE_VISITED] == 0);
             CHECK(dev.phase[BOXBFS_PHASE_PARENTS] == 0);
+            shared_all += visited;
         }
+    return shared_all;
 }
 
 static void depth_limit(boxbfs_graph_t g, int64_t root)
@@ -440,7 +463,7 @@ int main(void)
     device_loop(kron, 1, 3, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_LIST);
     device_loop(kron, 1, 2, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_AUTO);
     for (int ndev = 2; ndev <= 4; ndev++) {
-        peer_search(kron, 1, ndev);
+        CHECK(peer_search(kron, 1, ndev) > 0);   /* some level shared visited */
         peer_search(dkron, 3, ndev);
         peer_search(hand, 0, ndev);
     }

@@ -75,6 +75,9 @@ void bb_cpu_take_inbox(const bb_kstate_t *k, const bb_loop_peers_t *p, int s, ui
                        uint32_t runs, int32_t level, uint32_t *next_frontier, uint64_t *next_p,
                        uint64_t *next_arcs_p);
 void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_t *part);
+/* This device's part of its visited array into every other device's
+ * (visited[o]: device o's; kernels.h bb_peers_share_visited). */
+void bb_cpu_push_visited(const bb_kstate_t *k, void *const *visited);
 
 /* The device loop across devices (small_levels.c): the walk where it
  * stopped, *status_p a failed meeting's BB_MEET_*. */

@@ -117,6 +117,14 @@ void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_
         if (o != k->self) memcpy(bits[o] + k->lo / 32, part, words * 4);
 }
 
+void bb_cpu_push_visited(const bb_kstate_t *k, void *const *visited)
+{
+    uint64_t from = k->visited_bits ? k->lo / 32 * 4 : k->lo;
+    uint64_t bytes = k->visited_bits ? (k->hi - k->lo + 31) / 32 * 4 : k->hi - k->lo;
+    for (int o = 0; o < k->ndev; o++)
+        if (o != k->self) memcpy((char *)visited[o] + from, (const char *)k->visited + from, bytes);
+}
+
 /* Host memory has no links to wake: the meeting alone, as on the GPUs. */
 boxbfs_status_t bb_cpu_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
 {

@@ -4,7 +4,9 @@
  * (kernels/cuda/search_peers.cu), with the same steps, meetings and rows,
  * so both backends book the same bytes:
  *   loop       the device loop across devices (bb_cpu_peer_levels);
- *   top-down   the atomic expand, remote winners with their parents into
+ *   top-down   (where it raises the visited prefix: meet, store this
+ *              device's part of visited into every other device's, meet) the atomic
+ *              expand, remote winners with their parents into
  *              this device's list for their owner, the lists into their
  *              owners' inboxes; meet (the lists' sizes); take the inboxes;
  *              meet (the next frontier's size and arcs);
@@ -51,6 +53,11 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
         staged.to[o] = s->stage[o];
         staged.to_parent[o] = s->stage_parent[o];
     }
+    if (bb_peers_share_visited(BB_STEP_TOP_DOWN, s->share_visited, s->w.arcs, k->n)) {
+        if (!meet(s, ndev, self, 0, NULL, NULL, wait_s)) return 0;   /* arrays settled */
+        bb_cpu_push_visited(k, s->visited);
+        if (!meet(s, ndev, self, 0, NULL, NULL, wait_s)) return 0;
+    }
     if (k->rank_prefix && bb_prefix_raises(s->w.arcs, k->n)) bb_cpu_raise_prefix(k, NULL);
     bb_cpu_expand_peers(k, &staged, s->mine, s->w.level + 1, sent);
     for (int o = 0; o < ndev; o++)
@@ -58,7 +65,7 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
             memcpy(s->peers.to[o], s->stage[o], sent[o] * 4);
             memcpy(s->peers.to_parent[o], s->stage_parent[o], sent[o] * 4);
         }
-    *own_s = bb_now_s() - t0;
+    *own_s = bb_now_s() - t0 - *wait_s;
     if (!meet(s, ndev, self, 1, (const uint64_t(*)[BB_LOOP_MAX_DEV])sent, got, wait_s)) return 0;
     next = k->counters[BB_CTR_NEXT];
     arcs = k->counters[BB_CTR_NEXT_ARCS];

@@ -299,8 +299,9 @@ boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsig
 
 /* The device search's branches (search.cu's switch); BB_BR_NONE: none runs. */
 enum {
-    BB_BR_LOOP, BB_BR_UNPACK_LOOP, BB_BR_TOP_DOWN, BB_BR_UNPACK_TOP_DOWN, BB_BR_BOTTOM_UP,
-    BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT, BB_BR_NONE = BB_BR_COUNT
+    BB_BR_LOOP, BB_BR_UNPACK_LOOP, BB_BR_TOP_DOWN, BB_BR_UNPACK_TOP_DOWN, BB_BR_SHARE_TOP_DOWN,
+    BB_BR_UNPACK_SHARE_TOP_DOWN, BB_BR_BOTTOM_UP, BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT,
+    BB_BR_NONE = BB_BR_COUNT
 };
 
 /* The device search across devices (search_peers.cu): decide (one thread:
@@ -309,9 +310,10 @@ enum {
 #if CUDART_VERSION >= 13000
 /* The end of a decide (search.cu, search_peers.cu): the chosen step starts
  * now; the graph runs on while there is one, in its branch (unpack or pack
- * first where the frontier must change form). */
+ * first where the frontier must change form; share: a top-down step that
+ * shares visited first, kernels.h bb_peers_share_visited). */
 static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, int step, int unpack,
-                                                            int pack,
+                                                            int pack, int share,
                                                             cudaGraphConditionalHandle run,
                                                             cudaGraphConditionalHandle branch)
 {
@@ -319,8 +321,9 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
     d->t0 = bb_global_ns();
     d->s.span_ns = d->t0 - d->t_first;
     cudaGraphSetConditional(run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
-                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + unpack
+    cudaGraphSetConditional(branch, step == BB_STEP_LOOP ? BB_BR_LOOP + unpack
+                                    : step == BB_STEP_TOP_DOWN
+                                        ? (share ? BB_BR_SHARE_TOP_DOWN : BB_BR_TOP_DOWN) + unpack
                                     : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
                                                                 : BB_BR_NONE);
 }

@@ -76,7 +76,7 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
-    bb_search_start_step(d, step, unpack, pack, run, branch);
+    bb_search_start_step(d, step, unpack, pack, 0, run, branch);
 }
 
 /* A conditional node of graph g after dep, with its size bodies in bodies. */
@@ -106,6 +106,8 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     switch (br) {
     case BB_BR_LOOP:
     case BB_BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build, 0);
+    case BB_BR_SHARE_TOP_DOWN:   /* one device has nothing to share: never chosen */
+    case BB_BR_UNPACK_SHARE_TOP_DOWN: return BOXBFS_OK;
     case BB_BR_TOP_DOWN:
     case BB_BR_UNPACK_TOP_DOWN:
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1, 0));

@@ -8,7 +8,8 @@
  *     arcs; the loop's last meeting did so already), logs the row, picks
  *     the next step by the engine's rules, sets its arguments;
  *   loop: [unpack] the device loop across devices (small_levels.cu);
- *   top-down: [unpack] the atomic expand (expand.cu: remote winners with
+ *   top-down: [unpack] [share visited: this device's part of it into every
+ *     other device's, meet] the atomic expand (expand.cu: remote winners with
  *     their parents into this device's list for their owner), the lists
  *     into their owners' inboxes, meet (each list's size), take the inboxes;
  *   bottom-up: [pack this device's part of the frontier bitmap, store it
@@ -117,7 +118,9 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
     k->level_log = d->log + (size_t)s->rows * width;
     d->wait_ns = 0;
     d->t_own = 0;
-    bb_search_start_step(d, step, unpack, pack, run, branch);
+    bb_search_start_step(d, step, unpack, pack,
+                         bb_peers_share_visited(step, s->share_visited, s->w.arcs, s->rule.n),
+                         run, branch);
 }
 
 /* The top-down step's meeting: each list's size for its owner; what every
@@ -130,7 +133,7 @@ __global__ void meet_sizes(bb_search_dev *d)
     uint64_t sent[1][BB_LOOP_MAX_DEV], got[1][BB_LOOP_MAX_DEV] = {};
     const uint64_t t = bb_global_ns();
     for (int o = 0; o < ndev; o++) sent[0][o] = o == self ? 0 : ctr[BB_CTR_SEND_COUNT(o)];
-    d->t_own = t;
+    d->t_own = t - d->wait_ns;   /* less the wait after sharing visited */
     const int st = bb_meet(s->peers, ndev, self, ++s->peers.tag, 1, sent, got);
     d->wait_ns += bb_global_ns() - t;
     if (st != BB_MEET_OK) {
@@ -140,7 +143,8 @@ __global__ void meet_sizes(bb_search_dev *d)
     for (int o = 0; o < ndev; o++) d->got[o] = got[0][o];
 }
 
-/* The packing bottom-up step's meeting: every part of the frontier is here. */
+/* The packing bottom-up step's meeting: every part of the frontier is here
+ * (or a sharing top-down step's: every part of visited). */
 __global__ void meet_parts(bb_search_dev *d)
 {
     bb_search_t *s = &d->s;
@@ -152,7 +156,10 @@ __global__ void meet_parts(bb_search_dev *d)
 
 /* Every source's list for this device (d->got of them): the first to claim
  * a vertex gives it its level and its parent (a gid), and it joins the next
- * frontier (one atomic per warp; its arcs summed per block). */
+ * frontier (one atomic per warp; its arcs summed per block). The claim is
+ * the visited bit's, as in the expand (a read first, then the atomic, both
+ * in the few MiB of visited that stay in L2), not a compare-and-swap on the
+ * level array in DRAM. */
 __global__ void __launch_bounds__(kThreads) take_inboxes(const bb_search_dev *d)
 {
     const bb_kstate_t &k = d->a.k;
@@ -172,10 +179,12 @@ __global__ void __launch_bounds__(kThreads) take_inboxes(const bb_search_dev *d)
             bool fresh = false;
             if (i < got) {
                 lid = __ldcg(in + i);
-                fresh = atomicCAS((int *)k.level + lid, -1, level) == -1;
+                const uint32_t v = (uint32_t)(k.lo + lid);
+                fresh = !bb_is_visited(k.visited, k.visited_bits, v) &&
+                        bb_visit(k.visited, k.visited_bits, v);
                 if (fresh) {
+                    k.level[lid] = level;
                     k.pred[lid] = (int64_t)__ldcg(in_parent + i);
-                    bb_mark(k.visited, k.visited_bits, (uint32_t)(k.lo + lid));
                 }
             }
             const unsigned long long slot = bb_warp_append(ctr + BB_CTR_NEXT, fresh ? 1u : 0u);
@@ -221,6 +230,49 @@ __global__ void __launch_bounds__(kThreads) push_part(const bb_search_dev *d, in
     }
 }
 
+/* Elements [from, from + count) of this device's visited array (T: its
+ * words, or its bytes) into every other device's: consecutive threads,
+ * consecutive elements. */
+template <class T>
+__global__ void __launch_bounds__(kThreads) push_visited(const bb_search_dev *d, uint64_t from,
+                                                         uint64_t count)
+{
+    const bb_search_t &s = d->s;
+    const int ndev = d->a.k.ndev, self = d->a.k.self;
+    const T *part = (const T *)d->a.k.visited + from;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        const T x = part[i];
+        for (int o = 0; o < ndev; o++)
+            if (o != self) ((T *)s.visited[o])[from + i] = x;
+    }
+}
+
+/* kernels.h bb_peers_share_visited: a meeting (every device is done with
+ * its array: the loop before may have undone a level after its last
+ * meeting), this device's part of visited into every other device's, then
+ * the meeting after the stores. */
+boxbfs_status_t share_visited(bb_search_dev *d, cudaStream_t s, const bb_kstate_t *k)
+{
+    const uint64_t nloc = k->hi - k->lo;
+    meet_parts<<<1, 1, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    if (k->visited_bits) {
+        const uint64_t words = (nloc + 31) / 32;
+        push_visited<uint32_t>
+            <<<bb_cuda_grid_for<push_visited<uint32_t>>(bb_cuda_blocks(words, kThreads), kThreads),
+               kThreads, 0, s>>>(d, k->lo / 32, words);
+    } else {
+        push_visited<uint8_t>
+            <<<bb_cuda_grid_for<push_visited<uint8_t>>(bb_cuda_blocks(nloc, kThreads), kThreads),
+               kThreads, 0, s>>>(d, k->lo, nloc);
+    }
+    BB_CUDA_LAUNCH_CHECK();
+    meet_parts<<<1, 1, 0, s>>>(d);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
 boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, uint64_t at)
 {
     const uint64_t words = (nloc + 31) / 32;
@@ -246,11 +298,16 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
                                      const bb_kstate_t *k, const bb_search_t *search)
 {
     const uint64_t nloc = k->hi - k->lo, at = k->lo / 32;
-    if (branch == BB_BR_UNPACK_LOOP || branch == BB_BR_UNPACK_TOP_DOWN)
+    if (branch == BB_BR_UNPACK_LOOP || branch == BB_BR_UNPACK_TOP_DOWN ||
+        branch == BB_BR_UNPACK_SHARE_TOP_DOWN)
         BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
     switch (branch) {
     case BB_BR_LOOP:
     case BB_BR_UNPACK_LOOP: return bb_cuda_search_peer_loop(d, s, (unsigned)k->self);
+    case BB_BR_SHARE_TOP_DOWN:
+    case BB_BR_UNPACK_SHARE_TOP_DOWN:
+        BB_CHECK(share_visited(d, s, k));
+        [[fallthrough]];
     case BB_BR_TOP_DOWN:
     case BB_BR_UNPACK_TOP_DOWN:
         BB_CHECK(bb_cuda_search_expand(d, s, k, search->expand));

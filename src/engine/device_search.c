@@ -95,12 +95,14 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     p->tag = e->devs[d].loop_tag;
     p->timeout_ns = BB_PEER_TIMEOUT_NS;
     p->abort = e->abort_word;
+    s->share_visited = boxbfs_engine_prefix_skip(e);
     uint64_t at = 0, remote = (uint64_t)e->graph->n - (e->part.lo[d + 1] - e->part.lo[d]);
     for (int o = 0; o < e->ndev; o++) {
         p->mail[o] = e->devs[o].loop_mail;
         p->cap[o] = e->part.lo[o + 1] - e->part.lo[o];   /* peer_inbox's regions */
         s->bits[0][o] = e->devs[o].bits[0];
         s->bits[1][o] = e->devs[o].bits[1];
+        s->visited[o] = e->devs[o].k.visited;
         if (o == d) continue;
         p->to[o] = peer_inbox(e, o, d, 0);
         p->to_parent[o] = peer_inbox(e, o, d, 1);
@@ -140,8 +142,10 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
  * frontier phase: 8 bytes a vertex, nothing is gathered after the search;
  * a level the loop before undid adds its lists, kernels.h
  * bb_loop_stops_here), a bottom-up level's bitmap parts (its own frontier
- * where it packed it, and its next frontier); then the level's row, times
- * and direction as the host levels book them (level.c). */
+ * where it packed it, and its next frontier), a top-down level's part of
+ * visited between two meetings where it shares visited
+ * (bb_peers_share_visited); then the level's row, times and direction as
+ * the host levels book them (level.c). */
 static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_of_loop)
 {
     int ndev = e->ndev;
@@ -152,9 +156,14 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_o
     int pack = bottom_up && e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP;
     int64_t first = pack ? 8 : bottom_up ? 0 : loop ? 32 : 16;   /* the first meeting's bytes */
     int64_t last = !loop ? 24 : end_of_loop ? 32 : 0;            /* the termination's */
+    int share = bb_peers_share_visited(step, boxbfs_engine_prefix_skip(e),
+                                       e->devs[0].loop_log[(size_t)i * width + 1],
+                                       (uint64_t)e->graph->n);
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + (size_t)i * width;
-        uint64_t words = (e->part.lo[s + 1] - e->part.lo[s] + 31) / 32;
+        uint64_t nloc = e->part.lo[s + 1] - e->part.lo[s], words = (nloc + 31) / 32;
+        int64_t visited = !share ? 0 : e->devs[s].k.visited_bits ? (int64_t)words * 4
+                                                                  : (int64_t)nloc;
         r->frontier += (int64_t)L[3];
         r->undone_vertices += (int64_t)L[BB_LOG_UNDONE];
         for (int d = 0; d < ndev; d++) {
@@ -162,10 +171,14 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_o
             uint64_t sent = d == s ? 0 : L[BB_LOG_SENT + d];
             int64_t parts = bottom_up ? (int64_t)((pack ? 2 : 1) * words * 4) : 0;
             e->send_count[cell] = sent;
-            e->bytes[cell] = (uint64_t)parts + 8 * sent;
+            e->bytes[cell] = (uint64_t)(parts + visited) + 8 * sent;
             if (d == s) {
                 e->bytes[cell] = 0;
                 continue;
+            }
+            if (share) {   /* a meeting, its part of visited, a meeting */
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_VISITED, level, s, d, visited, 1);
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 16, 2);
             }
             if (first) bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, first, 1);
             if (last) bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, d, last, 1);

@@ -83,6 +83,7 @@ const char *boxbfs_phase_name(boxbfs_phase_t v)
     case BOXBFS_PHASE_PARENTS: return "parent_gather";
     case BOXBFS_PHASE_EXPAND: return "expand";
     case BOXBFS_PHASE_FOLD: return "fold";
+    case BOXBFS_PHASE_VISITED: return "visited";
     case BOXBFS_PHASE_COUNT: break;
     }
     return "?";
