@@ -331,12 +331,9 @@ typedef struct {
      * it into o's inbox in one stream of whole lines (the scattered stores of
      * the expand stay local) */
     uint32_t *stage[BB_LOOP_MAX_DEV], *stage_parent[BB_LOOP_MAX_DEV];
-    /* visited[o]: device o's visited array (kstate.visited). share_visited:
-     * the top-down steps that raise the visited prefix first share it
-     * (bb_peers_share_visited); constant over a search, the same on every
-     * device */
+    /* visited[o]: device o's visited array (kstate.visited; the big
+     * top-down levels share it first: bb_peers_share_visited) */
     void *visited[BB_LOOP_MAX_DEV];
-    int32_t share_visited;
     /* spill[o]: vertices the loop sent device o in the level it undid (the
      * level it stopped at); the step that runs that level logs them with its
      * own (kernels.h bb_loop_stops_here) */
@@ -464,19 +461,19 @@ static inline BB_HOST_DEVICE int bb_peers_begin(bb_search_t *s, int step, int *p
 static inline BB_HOST_DEVICE int bb_prefix_raises(uint64_t arcs, uint64_t n) { return arcs >= n; }
 
 /* Several devices: whether a step (BB_STEP_*) of a level of arcs frontier
- * arcs, in a search that shares (bb_search_t.share_visited), first shares
- * visited: the devices meet (each is done with its array: a loop before may
- * undo a level after its last meeting), every device stores its own part of
- * its visited array into every other device's array, and they meet again. A device's array otherwise holds the
- * others' vertices only where it sent them itself, so the visited-prefix
- * raise (bb_prefix_raises) stops at the first hub another device found, and
- * the expand probes what the prefix would have skipped (kron:20, level 3:
- * 2.6x the arcs one device probes). Only the steps that raise the prefix:
- * the others gain less than the store costs. */
-static inline BB_HOST_DEVICE int bb_peers_share_visited(int step, int share, uint64_t arcs,
-                                                        uint64_t n)
+ * arcs first shares visited: the devices meet (each is done with its array:
+ * a loop before may undo a level after its last meeting), every device
+ * stores its own part of its visited array into every other device's array,
+ * and they meet again. A device's array otherwise holds the others'
+ * vertices only where it sent them itself: the expand's first read passes
+ * vertices another device visited (sent again, dropped by the owner), and
+ * the visited-prefix raise (bb_prefix_raises) stops at the first hub another
+ * device found (kron:20, level 3: 2.6x the arcs one device probes). The
+ * levels that raise the prefix: a smaller one gains less than the stores
+ * cost. */
+static inline BB_HOST_DEVICE int bb_peers_share_visited(int step, uint64_t arcs, uint64_t n)
 {
-    return step == BB_STEP_TOP_DOWN && share && bb_prefix_raises(arcs, n);
+    return step == BB_STEP_TOP_DOWN && bb_prefix_raises(arcs, n);
 }
 
 /* Several devices, after a top-down or bottom-up step found next vertices

@@ -498,7 +498,7 @@ typedef enum {
     BOXBFS_PHASE_FOLD = 6,        /* 2D: discovered vertices to their owners in the grid row */
     BOXBFS_PHASE_VISITED = 7,     /* the search across devices: each device's part of
                                      visited to every other one before a top-down
-                                     level that raises the visited prefix */
+                                     level of at least n arcs */
     BOXBFS_PHASE_COUNT = 8
 } boxbfs_phase_t;
 

@@ -242,7 +242,7 @@ out:
 /* One validated search of these options: its level rows (at most 64), the
  * bytes of each phase and the strategy; 0 where it failed. */
 typedef struct {
-    int nlevels, on_device, prefix_skip;
+    int nlevels, on_device;
     boxbfs_level_report_t levels[64];
     int64_t phase[BOXBFS_PHASE_COUNT], messages;
 } books_t;
@@ -263,7 +263,6 @@ static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t 
     if (ok) {
         b->nlevels = r->nlevels;
         b->on_device = boxbfs_engine_device_search(e);
-        b->prefix_skip = boxbfs_engine_prefix_skip(e);
         memcpy(b->levels, r->level_reports, (size_t)r->nlevels * sizeof *b->levels);
         memcpy(b->phase, r->phase_bytes, sizeof b->phase);
         b->messages = r->total_messages;
@@ -282,8 +281,8 @@ static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t 
  * search); per level the meetings' bytes (a top-down level: 16 + 24 a link;
  * a loop level 32, and 32 more on the last level of a loop, the meeting at
  * which it stopped; a bottom-up one 24, and 8 more where it packed its
- * frontier) and the bitmap parts; a top-down level that raises the
- * visited prefix also each device's part of visited between two meetings
+ * frontier) and the bitmap parts; a top-down level of at least n arcs
+ * also each device's part of visited between two meetings
  * (8 bytes a link each); from there on the levels send at most what the
  * host-driven levels sent (a device knows what the others visited:
  * kernels.h bb_peers_share_visited); the same books twice. The bytes of
@@ -320,8 +319,7 @@ static int64_t peer_search(boxbfs_graph_t g, int64_t root, int ndev)
                 int pack = bu && (l == 0 || dev.levels[l - 1].direction != BOXBFS_SEARCH_BOTTOM_UP);
                 int end = D->device_loop &&
                           (l + 1 == dev.nlevels || !dev.levels[l + 1].device_loop);
-                int share = !bu && !D->device_loop && dev.prefix_skip &&
-                            D->frontier_arcs >= boxbfs_graph_vertices(g);
+                int share = !bu && !D->device_loop && D->frontier_arcs >= boxbfs_graph_vertices(g);
                 int64_t shared = share ? (ndev - 1) * (o.visited == BOXBFS_VISITED_BIT
                                                            ? words * 4
                                                            : boxbfs_graph_vertices(g))

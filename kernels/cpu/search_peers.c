@@ -4,7 +4,7 @@
  * (kernels/cuda/search_peers.cu), with the same steps, meetings and rows,
  * so both backends book the same bytes:
  *   loop       the device loop across devices (bb_cpu_peer_levels);
- *   top-down   (where it raises the visited prefix: meet, store this
+ *   top-down   (a big one, bb_peers_share_visited: meet, store this
  *              device's part of visited into every other device's, meet) the atomic
  *              expand, remote winners with their parents into
  *              this device's list for their owner, the lists into their
@@ -53,7 +53,7 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
         staged.to[o] = s->stage[o];
         staged.to_parent[o] = s->stage_parent[o];
     }
-    if (bb_peers_share_visited(BB_STEP_TOP_DOWN, s->share_visited, s->w.arcs, k->n)) {
+    if (bb_peers_share_visited(BB_STEP_TOP_DOWN, s->w.arcs, k->n)) {
         if (!meet(s, ndev, self, 0, NULL, NULL, wait_s)) return 0;   /* arrays settled */
         bb_cpu_push_visited(k, s->visited);
         if (!meet(s, ndev, self, 0, NULL, NULL, wait_s)) return 0;

@@ -119,7 +119,7 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->wait_ns = 0;
     d->t_own = 0;
     bb_search_start_step(d, step, unpack, pack,
-                         bb_peers_share_visited(step, s->share_visited, s->w.arcs, s->rule.n),
+                         bb_peers_share_visited(step, s->w.arcs, s->rule.n),
                          run, branch);
 }
 

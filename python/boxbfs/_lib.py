@@ -22,7 +22,7 @@ ERR_VALIDATION = -8
 ERR_UNSUPPORTED = -9
 ERR_INTERNAL = -10
 
-PHASE_COUNT = 7
+PHASE_COUNT = 8
 
 
 class LoadOptions(ctypes.Structure):

@@ -95,7 +95,6 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     p->tag = e->devs[d].loop_tag;
     p->timeout_ns = BB_PEER_TIMEOUT_NS;
     p->abort = e->abort_word;
-    s->share_visited = boxbfs_engine_prefix_skip(e);
     uint64_t at = 0, remote = (uint64_t)e->graph->n - (e->part.lo[d + 1] - e->part.lo[d]);
     for (int o = 0; o < e->ndev; o++) {
         p->mail[o] = e->devs[o].loop_mail;
@@ -156,8 +155,7 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_o
     int pack = bottom_up && e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP;
     int64_t first = pack ? 8 : bottom_up ? 0 : loop ? 32 : 16;   /* the first meeting's bytes */
     int64_t last = !loop ? 24 : end_of_loop ? 32 : 0;            /* the termination's */
-    int share = bb_peers_share_visited(step, boxbfs_engine_prefix_skip(e),
-                                       e->devs[0].loop_log[(size_t)i * width + 1],
+    int share = bb_peers_share_visited(step, e->devs[0].loop_log[(size_t)i * width + 1],
                                        (uint64_t)e->graph->n);
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + (size_t)i * width;
