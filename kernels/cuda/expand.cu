@@ -112,32 +112,6 @@ struct AtomicVisit {
     __device__ void start(uint64_t) const {}
     /* The warp's staged ids to the next frontier (all lanes call it). */
     __device__ void flush(WarpStage *stage) const { stage->flush(next, next_frontier); }
-    /* The remote winners of a call into their owners' lists (to_list): one
-     * append per warp and owner for all K of a lane's arcs, not one per arc
-     * slot that has any (the owner's counter is every warp's). */
-    template <int K>
-    __device__ void to_lists(const bool (&win)[K], const bool (&own)[K], const uint32_t (&v)[K],
-                             const uint32_t (&u)[K]) const
-    {
-        int to[K];
-#pragma unroll
-        for (int j = 0; j < K; j++) to[j] = win[j] && !own[j] ? bb_owner(range_lo, ndev, v[j]) : -1;
-        for (int o = 0; o < ndev; o++) {
-            unsigned n = 0;
-#pragma unroll
-            for (int j = 0; j < K; j++) n += to[j] == o;
-            if (o == self || !__any_sync(BB_FULL_MASK, n != 0)) continue;   /* warp-uniform */
-            unsigned long long slot = bb_warp_append(send_count + o, n);
-            const uint64_t first = __ldg(range_lo + o);
-#pragma unroll
-            for (int j = 0; j < K; j++)
-                if (to[j] == o) {
-                    to_list[o][slot] = (uint32_t)(v[j] - first);
-                    to_parent[o][slot] = (uint32_t)(lo + u[j]);
-                    slot++;
-                }
-        }
-    }
     template <int K>
     __device__ void operator()(const bool (&valid)[K], const uint64_t (&e)[K],
                                const uint32_t (&v)[K], const uint32_t (&u)[K],
@@ -175,15 +149,17 @@ struct AtomicVisit {
         if (stage) __syncwarp();   /* the ids are staged before the next flush reads them */
         bb_warp_add(&arcs_acc.value, arcs);   /* shared: one global atomic per block */
         if (ndev == 1) return;
-        if (to_list) {
-            to_lists(win, own, v, u);
-            return;
-        }
 #pragma unroll
         for (int j = 0; j < K; j++)
             if (win[j] && !own[j]) {
                 int o = bb_owner(range_lo, ndev, v[j]);
                 uint64_t lo = __ldg(range_lo + o);
+                if (to_list) {
+                    unsigned long long slot = bb_keyed_append(send_count, (unsigned)o);
+                    to_list[o][slot] = (uint32_t)(v[j] - lo);
+                    to_parent[o][slot] = (uint32_t)(this->lo + u[j]);
+                    continue;
+                }
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
                 if (outbox_bits) atomicOr(outbox_bits + (v[j] >> 5), 1u << (v[j] & 31));
                 else outbox[slot] = (uint32_t)(v[j] - lo);
