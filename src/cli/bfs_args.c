@@ -66,6 +66,12 @@ static void bfs_usage(FILE *f)
         "                         between levels (one device, or several that meet in each other's\n"
         "                         memory: --contract atomic, --exchange peer with peer access), or\n"
         "                         host-driven levels; auto (default): on the devices where it can\n"
+        "  --side-by-side auto|on|off   on: every device holds the whole graph and runs whole\n"
+        "                         searches, the roots handed to the device that comes free first\n"
+        "                         (a search takes one device's time; the devices search side by\n"
+        "                         side); off: every search spans the devices; auto (default): on\n"
+        "                         where the warm-up search ran more than 256 levels (a road\n"
+        "                         network's levels are too small to split) on distinct GPUs\n"
         "  --threads N            generator/loader threads (default: all CPUs)\n"
         "  --whole-graph          one device per MPI rank: every rank loads the whole graph (default:\n"
         "                         each rank loads only its rows from kron: or a .bbcsr file)\n"
@@ -192,6 +198,7 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
     static const char *const directions[] = {"auto", "top-down", "bottom-up"};
     static const char *const parents[] = {"auto", "keep", "recompute"};
     static const char *const places[] = {"auto", "device", "host"};
+    static const char *const sides[] = {"auto", "on", "off"};
     for (int i = 1; i < argc; i++) {
         int missing = 0, iv;
         int64_t n;
@@ -274,6 +281,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--search-on");
             if (parse_enum("--search-on", v, places, 3, &iv)) return -1;
             a->eo.search_on = (boxbfs_search_on_t)iv;
+        } else if (OPT("--side-by-side")) {
+            NEED_VALUE("--side-by-side");
+            if (parse_enum("--side-by-side", v, sides, 3, &iv)) return -1;
+            a->side_by_side = iv;
         } else if (OPT("--exchange")) {
             NEED_VALUE("--exchange");
             if ((strcmp(v, "nccl") == 0 && !have_nccl) || (strcmp(v, "mpi") == 0 && !have_mpi)) {

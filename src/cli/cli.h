@@ -209,7 +209,9 @@ typedef struct {
     const char *sigma;
     int sigma_algorithm, sigma_algorithm_given;   /* 0 frontier, 1 spmv */
     int sigma_spmv, sigma_spmv_given;             /* bb_spmv_t */
+    int side_by_side;       /* --side-by-side: BB_SIDE_AUTO, _ON, _OFF (side_by_side.c) */
 } bb_bfs_args_t;
+enum { BB_SIDE_AUTO, BB_SIDE_ON, BB_SIDE_OFF };
 
 /* Parse argv into *a (defaults already set by the caller); --help prints the
  * usage and exits 0. Also refuses what an MPI launcher with several processes
@@ -250,7 +252,42 @@ typedef struct {
     double relabel_s;            /* the time relabel took (not in any search's) */
     int sliced;                  /* per_process: each rank loaded its slice */
     const struct bb_sigma_summary *sigma;   /* --sigma: its search, else NULL */
+    /* roots side by side (side_by_side.c): why they ran so (empty: they did
+     * not), the device that ran each root, the wall time of the searches */
+    char side_by_side[160];
+    int *root_device;
+    double side_wall_s;
+    boxbfs_engine_t *side_engines;   /* one per device (engine: the first) */
+    int side_asked;                  /* --side-by-side: BB_SIDE_* */
 } bb_bfs_report_t;
+
+/* One worker's state over its roots (cmd_bfs.c bb_bfs_root): the result
+ * arrays of one tree and what went wrong. */
+typedef struct {
+    int64_t *parent;
+    int32_t *level;
+    int failed, output_failed;   /* a tree failed validation; --output failed */
+    double search_s, check_s;    /* BOXBFS_LOG=info: where the time went */
+} bb_bfs_worker_t;
+
+/* Root i's timed search on engine e and its tree's check, into the report's
+ * row i (and root 0's level table and --output); dev: the device that runs
+ * it where the roots run side by side (e has that one device), else -1.
+ * Returns 0 or an exit code (the error printed). */
+int bb_bfs_root(const bb_bfs_args_t *a, bb_bfs_report_t *r, boxbfs_engine_t e, int dev, int i,
+                bb_outfile_t *output, bb_bfs_worker_t *w);
+
+/* Roots side by side (side_by_side.c; docs/cli.md "Roots side by side"):
+ * after the warm-up search of levels levels on r->engine, whether the roots
+ * run side by side, one whole-graph device search per device: 1 (the
+ * reason in r->side_by_side), 0, or -1 after printing why --side-by-side
+ * on cannot. */
+int bb_side_by_side_pick(const bb_bfs_args_t *a, bb_bfs_report_t *r, int levels);
+/* Replaces r->engine by one single-device engine per device (into
+ * r->side_engines, the caller frees them) and runs every root on the device
+ * that comes free first. Returns 0 or an exit code. */
+int bb_side_by_side_run(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *output,
+                        bb_bfs_worker_t *total);
 
 void bb_report_text(FILE *f, const bb_bfs_report_t *r);
 /* Returns 0, or -1 when writing failed. */

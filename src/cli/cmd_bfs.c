@@ -80,110 +80,130 @@ static void add_traffic(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int
     r->modeled_exchange_s += s->modeled_exchange_s;
 }
 
-/* The first root's level table (per level, link and device) for the report. */
-static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev)
+/* The first root's level table (per level, link and device) for the report;
+ * dev >= 0: the roots run side by side and s is that one device's search
+ * (its row in column dev of the report's devices, no links). */
+static int keep_levels(bb_bfs_report_t *r, const boxbfs_search_report_t *s, int ndev, int dev)
 {
     size_t n = (size_t)s->nlevels, cells = (size_t)ndev * (size_t)ndev;
     r->first_levels = malloc(n * sizeof *r->first_levels);
-    r->first_level_links = malloc(n * cells * sizeof *r->first_level_links);
-    r->first_level_devices = malloc(n * (size_t)ndev * sizeof *r->first_level_devices);
+    r->first_level_links = calloc(n * cells, sizeof *r->first_level_links);
+    r->first_level_devices = calloc(n * (size_t)ndev, sizeof *r->first_level_devices);
     if (!r->first_levels || !r->first_level_links || !r->first_level_devices) return -1;
     memcpy(r->first_levels, s->level_reports, n * sizeof *r->first_levels);
-    memcpy(r->first_level_links, s->level_link_bytes, n * cells * sizeof *r->first_level_links);
-    memcpy(r->first_level_devices, s->level_devices,
-           n * (size_t)ndev * sizeof *r->first_level_devices);
+    if (dev < 0) {
+        memcpy(r->first_level_links, s->level_link_bytes, n * cells * sizeof *r->first_level_links);
+        memcpy(r->first_level_devices, s->level_devices,
+               n * (size_t)ndev * sizeof *r->first_level_devices);
+    } else {
+        for (size_t l = 0; l < n; l++) r->first_level_devices[l * (size_t)ndev + (size_t)dev] = s->level_devices[l];
+    }
     r->first_nlevels = s->nlevels;
+    return 0;
+}
+
+int bb_bfs_root(const bb_bfs_args_t *a, bb_bfs_report_t *r, boxbfs_engine_t e, int dev, int i,
+                bb_outfile_t *output, bb_bfs_worker_t *w)
+{
+    boxbfs_graph_t g = r->graph;
+    int ndev = a->eo.devices;
+    int root_rank = boxbfs_engine_rank(e) == 0;   /* --exchange mpi: reports and writes */
+    const boxbfs_search_report_t *s;
+    boxbfs_tree_info_t info;
+    boxbfs_status_t st;
+    double t = bb_now_s();
+    st = boxbfs_engine_run(e, r->roots[i], w->parent, w->level, &s);
+    w->search_s += bb_now_s() - t;
+    if (st != BOXBFS_OK) return bb_cli_fail(st);
+    r->time_s[i] = s->time_s;
+    r->levels[i] = s->levels;
+    r->reached[i] = s->reached;
+    r->bytes[i] = s->total_bytes;
+    r->modeled_s[i] = s->modeled_exchange_s;
+    r->gather_s[i] = s->gather_s;
+    if (r->root_device) r->root_device[i] = dev;
+    if (dev < 0) add_traffic(r, s, ndev);   /* one device alone moves nothing */
+    if (i == 0) {
+        if (keep_levels(r, s, ndev, dev) != 0) {
+            bb_cli_error("cannot allocate the level table of %d levels", s->nlevels);
+            return BB_EXIT_RUNTIME;
+        }
+        /* rank 0 alone: the others must not wait for it in the collectives, so
+         * the searches go on and the run fails at the end */
+        if (root_rank && a->output && write_output(output, a->output, g, w->parent, w->level) != 0)
+            w->output_failed = 1;
+    }
+    /* every rank checks its rows of the tree; all get the same verdict and counts */
+    t = bb_now_s();
+    st = boxbfs_engine_check_tree(e, r->roots[i], w->parent, w->level, a->validate, &info);
+    w->check_s += bb_now_s() - t;
+    r->validated[i] = !a->validate ? -1 : st == BOXBFS_OK;
+    if (st == BOXBFS_ERR_VALIDATION) {
+        if (root_rank)
+            bb_cli_error("root %lld: validation failed: %s",
+                         (long long)boxbfs_graph_external_id(g, r->roots[i]), boxbfs_last_error());
+        w->failed = 1;
+        /* the TEPS counts of the failed tree */
+        st = boxbfs_engine_check_tree(e, r->roots[i], w->parent, w->level, 0, &info);
+    }
+    if (st != BOXBFS_OK) return bb_cli_fail(st);
+    r->input_edges[i] = info.input_edges;
+    r->teps[i] = s->time_s > 0 ? (double)info.input_edges / s->time_s : 0;
+    r->teps_arc[i] = s->time_s > 0 ? (double)info.arcs / s->time_s : 0;
+    if (root_rank)
+        boxbfs_log(BOXBFS_LOG_INFO, "search %d/%d%s: %.3f s, %s %.3f s", i + 1, r->nroots,
+                   dev >= 0 ? " (side by side)" : "", s->time_s,
+                   a->validate ? "validation" : "tree counts", bb_now_s() - t);
     return 0;
 }
 
 static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *output)
 {
     boxbfs_graph_t g = r->graph;
-    int ndev = a->eo.devices, rc = 0, failed = 0, output_failed = 0;
-    int root_rank = boxbfs_engine_rank(r->engine) == 0;   /* --exchange mpi: reports and writes */
-    int64_t *parent = malloc((size_t)g->n * sizeof *parent);
-    int32_t *level = malloc((size_t)g->n * sizeof *level);
+    int rc = 0, side = 0;
+    int root_rank = boxbfs_engine_rank(r->engine) == 0;
+    bb_bfs_worker_t w;
     bb_progress_t progress;
-    double search_s = 0, check_s = 0, t;   /* BOXBFS_LOG=info: where the time went */
-    if (!parent || !level) {
-        free(parent);
-        free(level);
+    memset(&w, 0, sizeof w);
+    w.parent = malloc((size_t)g->n * sizeof *w.parent);
+    w.level = malloc((size_t)g->n * sizeof *w.level);
+    if (!w.parent || !w.level) {
+        free(w.parent);
+        free(w.level);
         bb_cli_error("cannot allocate the result arrays for %lld vertices", (long long)g->n);
         return BB_EXIT_RUNTIME;
     }
     /* warm-up search, not timed: module loading, first-touch, caches */
     {
-        boxbfs_status_t st = boxbfs_engine_run(r->engine, r->roots[0], NULL, NULL, NULL);
+        const boxbfs_search_report_t *s;
+        boxbfs_status_t st = boxbfs_engine_run(r->engine, r->roots[0], NULL, NULL, &s);
         if (st != BOXBFS_OK) {
-            free(parent);
-            free(level);
+            free(w.parent);
+            free(w.level);
             return bb_cli_fail(st);
         }
+        side = bb_side_by_side_pick(a, r, s->nlevels);
+        if (side < 0) rc = BB_EXIT_USAGE;
     }
-    bb_progress_start(&progress, "bfs", r->nroots);
-    for (int i = 0; i < r->nroots; i++) {
-        const boxbfs_search_report_t *s;
-        boxbfs_tree_info_t info;
-        boxbfs_status_t st;
-        t = bb_now_s();
-        st = boxbfs_engine_run(r->engine, r->roots[i], parent, level, &s);
-        search_s += bb_now_s() - t;
-        if (st != BOXBFS_OK) {
-            rc = bb_cli_fail(st);
-            break;
+    if (side > 0) {
+        rc = bb_side_by_side_run(a, r, output, &w);
+    } else if (rc == 0) {
+        bb_progress_start(&progress, "bfs", r->nroots);
+        for (int i = 0; i < r->nroots && rc == 0; i++) {
+            rc = bb_bfs_root(a, r, r->engine, -1, i, output, &w);
+            bb_progress_update(&progress, i + 1);
         }
-        r->time_s[i] = s->time_s;
-        r->levels[i] = s->levels;
-        r->reached[i] = s->reached;
-        r->bytes[i] = s->total_bytes;
-        r->modeled_s[i] = s->modeled_exchange_s;
-        r->gather_s[i] = s->gather_s;
-        add_traffic(r, s, ndev);
-        if (i == 0) {
-            if (keep_levels(r, s, ndev) != 0) {
-                bb_cli_error("cannot allocate the level table of %d levels", s->nlevels);
-                rc = BB_EXIT_RUNTIME;
-                break;
-            }
-            /* rank 0 alone: the others must not wait for it in the collectives, so
-             * the searches go on and the run fails at the end */
-            if (root_rank && a->output && write_output(output, a->output, g, parent, level) != 0)
-                output_failed = 1;
-        }
-        /* every rank checks its rows of the tree; all get the same verdict and counts */
-        t = bb_now_s();
-        st = boxbfs_engine_check_tree(r->engine, r->roots[i], parent, level, a->validate, &info);
-        check_s += bb_now_s() - t;
-        r->validated[i] = !a->validate ? -1 : st == BOXBFS_OK;
-        if (st == BOXBFS_ERR_VALIDATION) {
-            if (root_rank)
-                bb_cli_error("root %lld: validation failed: %s",
-                             (long long)boxbfs_graph_external_id(g, r->roots[i]), boxbfs_last_error());
-            failed = 1;
-            /* the TEPS counts of the failed tree */
-            st = boxbfs_engine_check_tree(r->engine, r->roots[i], parent, level, 0, &info);
-        }
-        if (st != BOXBFS_OK) {
-            rc = bb_cli_fail(st);
-            break;
-        }
-        r->input_edges[i] = info.input_edges;
-        r->teps[i] = s->time_s > 0 ? (double)info.input_edges / s->time_s : 0;
-        r->teps_arc[i] = s->time_s > 0 ? (double)info.arcs / s->time_s : 0;
-        bb_progress_update(&progress, i + 1);
-        if (root_rank && !progress.enabled)
-            boxbfs_log(BOXBFS_LOG_INFO, "search %d/%d: %.3f s, %s %.3f s", i + 1, r->nroots,
-                       s->time_s, a->validate ? "validation" : "tree counts", bb_now_s() - t);
+        bb_progress_end(&progress);
     }
-    bb_progress_end(&progress);
     if (root_rank)
         boxbfs_log(BOXBFS_LOG_INFO, "%d searches: %.3f s in boxbfs_engine_run (parents gathered "
-                   "included), %.3f s in boxbfs_engine_check_tree", r->nroots, search_s, check_s);
-    r->validation = !a->validate ? "skipped" : failed ? "failed" : "passed";
-    free(parent);
-    free(level);
-    if (rc == 0 && output_failed) rc = BB_EXIT_RUNTIME;
-    if (rc == 0 && failed) rc = BB_EXIT_VALIDATION;
+                   "included), %.3f s in boxbfs_engine_check_tree", r->nroots, w.search_s,
+                   w.check_s);
+    r->validation = !a->validate ? "skipped" : w.failed ? "failed" : "passed";
+    free(w.parent);
+    free(w.level);
+    if (rc == 0 && w.output_failed) rc = BB_EXIT_RUNTIME;
+    if (rc == 0 && w.failed) rc = BB_EXIT_VALIDATION;
     return rc;
 }
 
@@ -233,6 +253,7 @@ static void free_report(bb_bfs_report_t *r)
     free(r->link_bytes); free(r->link_messages); free(r->first_levels);
     free(r->first_level_links);
     free(r->first_level_devices);
+    free(r->root_device);
 }
 
 int bb_cmd_bfs(int argc, char **argv)
@@ -343,6 +364,7 @@ int bb_cmd_bfs(int argc, char **argv)
     r.opts = &a.eo;
     r.graph_spec = a.spec;
     r.validate = a.validate;
+    r.side_asked = a.side_by_side;
     rc = run_searches(&a, &r, &files[0]);
     if (a.sigma && (rc == BB_EXIT_OK || rc == BB_EXIT_VALIDATION)) {   /* issue #14 */
         int src = bb_sigma_run(&a, r.graph, r.roots[0], &sigma);
@@ -366,7 +388,12 @@ int bb_cmd_bfs(int argc, char **argv)
     }
 out:
     for (int i = 0; i < 3; i++) bb_outfile_discard(&files[i]);   /* the ones not committed */
-    boxbfs_engine_free(r.engine);
+    if (r.side_engines) {
+        for (int d = 0; d < a.eo.devices; d++) boxbfs_engine_free(r.side_engines[d]);
+        free(r.side_engines);
+    } else {
+        boxbfs_engine_free(r.engine);
+    }
     boxbfs_finalize();
     boxbfs_graph_free(r.graph);
     free_report(&r);

@@ -47,6 +47,28 @@ static int small_levels(const bb_bfs_report_t *r, double *time_p, double *overhe
     return n;
 }
 
+/* The engine that holds device d of the run, and its index there (the
+ * roots side by side: d's own engine, device 0). */
+static boxbfs_engine_t dev_engine(const bb_bfs_report_t *r, int d, int *index)
+{
+    *index = r->side_engines ? 0 : d;
+    return r->side_engines ? r->side_engines[d] : r->engine;
+}
+
+/* What ran the searches (docs/architecture.md "Where a search runs"). */
+static const char *strategy(const bb_bfs_report_t *r)
+{
+    return r->side_by_side[0] ? "roots side by side" : boxbfs_engine_strategy(r->engine);
+}
+
+/* Roots device d ran side by side. */
+static int64_t side_roots(const bb_bfs_report_t *r, int d)
+{
+    int64_t n = 0;
+    for (int i = 0; r->root_device && i < r->nroots; i++) n += r->root_device[i] == d;
+    return n;
+}
+
 static void header(FILE *f, const bb_bfs_report_t *r)
 {
     const boxbfs_engine_options_t *o = r->opts;
@@ -63,11 +85,13 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     fprintf(f, "# backend: %s  devices: %d  processes: %d\n", boxbfs_backend_name(o->backend),
             o->devices, boxbfs_engine_processes(r->engine));
     for (int d = 0; d < o->devices; d++) {
-        size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);
+        int x;
+        boxbfs_engine_t e = dev_engine(r, d, &x);
+        size_t visited, mem = boxbfs_engine_memory_bytes(e, x, &visited);
         fprintf(f, "#   device %d: %s  memory: %.1f MiB (visited %.1f MiB)", d,
-                boxbfs_engine_device_name(r->engine, d), mem / 1048576.0, visited / 1048576.0);
-        if (o->devices > 1)
-            fprintf(f, "  parents: %s", boxbfs_parents_name(boxbfs_engine_parents(r->engine, d)));
+                boxbfs_engine_device_name(e, x), mem / 1048576.0, visited / 1048576.0);
+        if (o->devices > 1 && !r->side_engines)
+            fprintf(f, "  parents: %s", boxbfs_parents_name(boxbfs_engine_parents(e, x)));
         fputc('\n', f);
     }
     fprintf(f, "# direction: %s (alpha %g, beta %g)  max depth: ",
@@ -75,7 +99,9 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     if (o->max_depth < 0) fprintf(f, "none");
     else fprintf(f, "%d", o->max_depth);
     fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
-    fprintf(f, "  search: %s", boxbfs_engine_strategy(r->engine));
+    fprintf(f, "  search: %s", strategy(r));
+    if (r->side_by_side[0])
+        fprintf(f, " (%s; a device search on each device)", r->side_by_side);
     if (boxbfs_engine_prefix_skip(r->engine)) fprintf(f, "  visited-prefix skip");
     fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
     if (r->relabel)
@@ -137,10 +163,20 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
             fprintf(f, "\n");
         }
     }
+    if (r->side_by_side[0]) {
+        fprintf(f, "#\n# roots side by side: %d searches in %.6f s of wall time;", r->nroots,
+                r->side_wall_s);
+        for (int d = 0; d < ndev; d++)
+            fprintf(f, " device %d: %lld roots%s", d, (long long)side_roots(r, d),
+                    d + 1 < ndev ? "," : "\n");
+    }
     bb_summarize(r->teps, r->nroots, &t);
     bb_summarize(r->teps_arc, r->nroots, &tt);
     fprintf(f, "#\n");
     fprintf(f, "searches: %d\n", r->nroots);
+    if (r->side_by_side[0])
+        fprintf(f, "side_by_side_searches_per_s: %.6g\n",
+                r->side_wall_s > 0 ? r->nroots / r->side_wall_s : 0);
     fprintf(f, "min_TEPS: %.6g\nfirstquartile_TEPS: %.6g\nmedian_TEPS: %.6g\n"
                "thirdquartile_TEPS: %.6g\nmax_TEPS: %.6g\nharmonic_mean_TEPS: %.6g\n",
             t.min, t.q1, t.median, t.q3, t.max, t.harmonic_mean);
@@ -235,13 +271,15 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_int(&j, "processes", boxbfs_engine_processes(r->engine));
     bb_json_begin_array(&j, "devices");
     for (int d = 0; d < ndev; d++) {
-        size_t visited, mem = boxbfs_engine_memory_bytes(r->engine, d, &visited);
+        int x;
+        boxbfs_engine_t e = dev_engine(r, d, &x);
+        size_t visited, mem = boxbfs_engine_memory_bytes(e, x, &visited);
         bb_json_begin_object(&j, NULL);
         bb_json_int(&j, "id", d);
-        bb_json_string(&j, "name", boxbfs_engine_device_name(r->engine, d));
+        bb_json_string(&j, "name", boxbfs_engine_device_name(e, x));
         bb_json_int(&j, "memory_bytes", (int64_t)mem);
         bb_json_int(&j, "visited_bytes", (int64_t)visited);
-        bb_json_string(&j, "parents", boxbfs_parents_name(boxbfs_engine_parents(r->engine, d)));
+        bb_json_string(&j, "parents", boxbfs_parents_name(boxbfs_engine_parents(e, x)));
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);
@@ -260,6 +298,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_double(&j, "gather_s", r->gather_s[i]);
         if (r->validated[i] < 0) bb_json_string(&j, "validated", "skipped");
         else bb_json_bool(&j, "validated", r->validated[i]);
+        if (r->root_device) bb_json_int(&j, "device", r->root_device[i]);
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);
@@ -270,7 +309,17 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     /* the levels ran on the device, no host between them (docs/architecture.md,
      * "Where a search runs") */
     bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
-    bb_json_string(&j, "strategy", boxbfs_engine_strategy(r->engine));
+    bb_json_string(&j, "strategy", strategy(r));
+    if (r->side_by_side[0]) {   /* bfs --side-by-side (docs/cli.md "Roots side by side") */
+        bb_json_begin_object(&j, "side_by_side");
+        bb_json_string(&j, "why", r->side_by_side);
+        bb_json_double(&j, "wall_s", r->side_wall_s);
+        bb_json_double(&j, "searches_per_s", r->side_wall_s > 0 ? r->nroots / r->side_wall_s : 0);
+        bb_json_begin_array(&j, "roots_per_device");
+        for (int d = 0; d < ndev; d++) bb_json_int(&j, NULL, side_roots(r, d));
+        bb_json_end_array(&j);
+        bb_json_end_object(&j);
+    }
     /* top-down levels skip the arcs into the visited prefix (docs/architecture.md,
      * "The visited-prefix skip") */
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));
@@ -374,6 +423,9 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     if (r->relabel) bb_json_int(&j, "relabel_stripes", r->stripes);
     bb_json_int(&j, "device_loop_arcs", o->device_loop_arcs);
     bb_json_string(&j, "search_on", boxbfs_search_on_name(o->search_on));
+    bb_json_string(&j, "side_by_side", r->side_asked == BB_SIDE_ON    ? "on"
+                                       : r->side_asked == BB_SIDE_OFF ? "off"
+                                                                      : "auto");
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));   /* BOXBFS_PREFIX_SKIP */
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);
