@@ -66,15 +66,16 @@ check "grid 300x300, auto: roots side by side, validated" \
     'run auto "$tmp/grid.mtx" && side "$tmp/auto.json" &&
      grep -q "search: roots side by side (auto: the warm-up search ran [0-9]* levels" "$tmp/auto.txt" &&
      grep -q "^side_by_side_searches_per_s: " "$tmp/auto.txt" &&
-     grep -q "\"why\": \"auto: the warm-up search ran" "$tmp/auto.json"'
+     grep -q "\"why\": \"auto: the warm-up search ran" "$tmp/auto.json" &&
+     grep -q "\"side_by_side\": \"auto\"" "$tmp/auto.json"'
 check "grid, off: every search split over the devices, the same levels per root" \
-    'run off "$tmp/grid.mtx" --side-by-side off && ! grep -q side_by_side "$tmp/off.json" &&
+    'run off "$tmp/grid.mtx" --side-by-side off && ! grep -q "\"side_by_side\": {" "$tmp/off.json" &&
      ! grep -q "\"device\":" "$tmp/off.json" && levels_of auto && levels_of off && same auto off'
 check "grid, one root: auto stays split (nothing to run side by side)" \
     '"$BOXBFS" bfs "$tmp/grid.mtx" --backend "$backend" --devices "$ndev" --roots 1 --json "$tmp/one.json" \
-        >/dev/null 2>&1 && ! grep -q side_by_side "$tmp/one.json"'
+        >/dev/null 2>&1 && ! grep -q "\"side_by_side\": {" "$tmp/one.json"'
 check "kron:12, auto: split (few levels)" \
-    'run k12 kron:12 && ! grep -q side_by_side "$tmp/k12.json"'
+    'run k12 kron:12 && ! grep -q "\"side_by_side\": {" "$tmp/k12.json"'
 check "kron:12, on: side by side, the same levels per root as split" \
     'run k12on kron:12 --side-by-side on && side "$tmp/k12on.json" &&
      grep -q "\"why\": \"--side-by-side on\"" "$tmp/k12on.json" &&
