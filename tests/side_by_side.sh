@@ -92,7 +92,7 @@ refused() {
 }
 check "on with one device: refused" 'refused "needs several devices" --devices 1'
 check "on with --partition 2d: refused" \
-    'refused "partition 2d splits every search" --devices 4 --partition 2d'
+    'refused "partition 2d splits every search" --devices 2 --partition 2d'
 if [ "$backend" = cuda ]; then
     check "on with a GPU named twice: refused" \
         'refused "names a GPU twice" --devices 2 --device-ids 0,0'

@@ -257,17 +257,18 @@ boxbfs_status_t share_visited(bb_search_dev *d, cudaStream_t s, const bb_kstate_
     const uint64_t nloc = k->hi - k->lo;
     meet_parts<<<1, 1, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
-    if (k->visited_bits) {
+    if (nloc > 0) {   /* (an empty range, a small graph's, stores nothing; the meetings stay) */
         const uint64_t words = (nloc + 31) / 32;
-        push_visited<uint32_t>
-            <<<bb_cuda_grid_for<push_visited<uint32_t>>(bb_cuda_blocks(words, kThreads), kThreads),
-               kThreads, 0, s>>>(d, k->lo / 32, words);
-    } else {
-        push_visited<uint8_t>
-            <<<bb_cuda_grid_for<push_visited<uint8_t>>(bb_cuda_blocks(nloc, kThreads), kThreads),
-               kThreads, 0, s>>>(d, k->lo, nloc);
+        if (k->visited_bits)
+            push_visited<uint32_t><<<bb_cuda_grid_for<push_visited<uint32_t>>(
+                                         bb_cuda_blocks(words, kThreads), kThreads),
+                                     kThreads, 0, s>>>(d, k->lo / 32, words);
+        else
+            push_visited<uint8_t><<<bb_cuda_grid_for<push_visited<uint8_t>>(
+                                        bb_cuda_blocks(nloc, kThreads), kThreads),
+                                    kThreads, 0, s>>>(d, k->lo, nloc);
+        BB_CUDA_LAUNCH_CHECK();
     }
-    BB_CUDA_LAUNCH_CHECK();
     meet_parts<<<1, 1, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
