@@ -137,6 +137,7 @@ static void run_threads(side_t *S, int ndev)
     if (started < ndev) {   /* the ones that started must not wait for it */
         pthread_mutex_lock(&S->lock);
         S->warm += ndev - started;
+        if (S->warm == ndev) S->t0 = bb_now_s();
         pthread_cond_broadcast(&S->ready);
         pthread_mutex_unlock(&S->lock);
     }
