@@ -152,16 +152,18 @@ typedef struct {
  * before its first meeting (the expand; the whole step's own work for a
  * bottom-up step) and of its waits in meetings (a late or slower peer shows
  * here), the step (BB_STEP_*), of the vertices sent those a loop before
- * sent in this level and undid (bb_loop_stops_here), and the vertices sent
- * to each device (those included). The rest of the level's time is its
- * update. */
+ * sent in this level and undid (bb_loop_stops_here), the hubs' levels it
+ * stored into every other device (a top-down step that splits the hubs'
+ * rows, bb_peers_split_hubs), and the vertices sent to each device (those
+ * included). The rest of the level's time is its update. */
 #define BB_LOG_FIELDS 4
 #define BB_LOG_EXPAND_NS BB_LOG_FIELDS
 #define BB_LOG_MEET_NS (BB_LOG_FIELDS + 1)
 #define BB_LOG_STEP (BB_LOG_FIELDS + 2)
 #define BB_LOG_UNDONE (BB_LOG_FIELDS + 3)
-#define BB_LOG_SENT (BB_LOG_FIELDS + 4)
-#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 4 + (size_t)(ndev) : 0))
+#define BB_LOG_HUBS (BB_LOG_FIELDS + 4)
+#define BB_LOG_SENT (BB_LOG_FIELDS + 5)
+#define BB_LOG_ROW(ndev) (BB_LOG_FIELDS + ((ndev) > 1 ? 5 + (size_t)(ndev) : 0))
 
 /* The rules the engine and both backends' device loops share (plain C, and
  * host + device code where nvcc compiles this header), so that the loop
@@ -334,6 +336,8 @@ typedef struct {
     /* visited[o]: device o's visited array (kstate.visited; the big
      * top-down levels share it first: bb_peers_share_visited) */
     void *visited[BB_LOOP_MAX_DEV];
+    /* hub_level[o]: device o's copy of the hubs' levels (kstate.hub_level) */
+    int32_t *hub_level[BB_LOOP_MAX_DEV];
     /* spill[o]: vertices the loop sent device o in the level it undid (the
      * level it stopped at); the step that runs that level logs them with its
      * own (kernels.h bb_loop_stops_here) */
@@ -476,6 +480,25 @@ static inline BB_HOST_DEVICE int bb_peers_share_visited(int step, uint64_t arcs,
     return step == BB_STEP_TOP_DOWN && bb_prefix_raises(arcs, n);
 }
 
+/* Several devices: whether a top-down step (BB_STEP_*) of a level of count
+ * vertices and arcs frontier arcs splits the hubs' rows (kstate hubs;
+ * docs/architecture.md "Hubs split by destination"): a level of fewer arcs
+ * than a hub's holds no hub, and one whose vertices average fewer than a
+ * 16th of a hub's arcs few of their arcs (kron:24's level 5, 465 K
+ * vertices of 1.1 arcs: the split's meeting, stores and scan of the hubs
+ * cost it 7 us and saved nothing). Such a step first stores the level of each of this device's hubs
+ * that changed since it last did into every device's hub_level, and the
+ * devices meet (the meeting before visited is shared serves where there is
+ * one); then every device expands, besides its own frontier less its hubs,
+ * the part of every hub's row at the frontier's level that leads into its
+ * own range: a hub's arcs are found where their heads live, none is sent. */
+static inline BB_HOST_DEVICE int bb_peers_split_hubs(int step, uint64_t count, uint64_t arcs,
+                                                     uint32_t hubs, uint32_t hub_degree)
+{
+    return step == BB_STEP_TOP_DOWN && hubs > 0 && arcs >= hub_degree &&
+           arcs >= count * (hub_degree / 16);
+}
+
 /* Several devices, after a top-down or bottom-up step found next vertices
  * with next_arcs out-arcs on all devices together, mine and mine_arcs of
  * them here: the next level, its direction. A top-down step leaves the next
@@ -511,6 +534,7 @@ static inline BB_HOST_DEVICE void bb_peers_log_row(uint64_t *row, bb_search_t *s
     row[BB_LOG_MEET_NS] = meet_ns;
     row[BB_LOG_STEP] = (uint64_t)step;
     row[BB_LOG_UNDONE] = 0;
+    row[BB_LOG_HUBS] = 0;
     for (int o = 0; o < ndev; o++) {
         row[BB_LOG_SENT + o] = sent[o] + s->spill[o];
         row[BB_LOG_UNDONE] += s->spill[o];
@@ -577,8 +601,18 @@ typedef struct {
     uint64_t lo, hi;           /* owned global range [lo, hi) */
     const uint64_t *range_lo;  /* ndev + 1 range starts (device memory) */
     /* graph slice: rows of the owned vertices, columns are global ids */
-    const int64_t *offsets;    /* hi - lo + 1, starting at 0 */
+    const int64_t *offsets;    /* hi - lo + 1, starting at 0; then the hubs' rows' ends */
     const uint32_t *columns;
+    /* Hubs split by destination (several devices' search, bb_peers_split_hubs;
+     * 0 hubs: none): the vertices of at least hub_degree out-arcs, hub_gid
+     * their ids in increasing order (so each device's are the consecutive
+     * hub_first .. hub_first + hub_own - 1). Row hi - lo + h of offsets and
+     * columns is the part of hub h's row that leads into this device's
+     * range, in the row's order. hub_level: the hubs' levels as their owners
+     * last stored them here (-1 after reset). */
+    uint32_t hubs, hub_degree, hub_first, hub_own;
+    const uint32_t *hub_gid;
+    int32_t *hub_level;
     /* bottom-up: the owned vertices' in-arcs (the rows above for undirected
      * graphs), the frontier of all devices as n bits (bit v & 31 of word
      * v >> 5; device o's part starts at word range_lo[o] / 32, the partition
@@ -604,7 +638,7 @@ typedef struct {
                                   if none); NULL with one device, or when the parents
                                   are recomputed after the search (gather_recompute) */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
-    uint32_t *scan;                       /* hi - lo + 1: expand's frontier-degree scan */
+    uint32_t *scan;                       /* hi - lo + hubs + 1: expand's frontier-degree scan */
     /* The visited-prefix skip [README "Visited-prefix skip"] (atomic
      * contraction; else NULL): rank_rows numbered the n vertices by
      * decreasing degree (rank, and by_rank its inverse, n entries each) and
@@ -616,8 +650,8 @@ typedef struct {
      * top-down levels first raise it to the first rank not marked
      * (raise_prefix), and every top-down level skips each row's arcs into
      * that prefix (rank_prefix[0]: where the raise started; skip: the arcs
-     * skipped at the start of each frontier vertex's row, hi - lo entries,
-     * cuda only). */
+     * skipped at the start of each frontier vertex's row, hi - lo + hubs
+     * entries, cuda only). */
     const uint32_t *rank, *by_rank;
     uint32_t *rank_prefix;
     uint32_t *skip;
@@ -648,7 +682,7 @@ typedef struct {
 /* Kernel entry points; kernels/cpu and kernels/cuda define them with these
  * signatures as bb_cpu_<name> and bb_cuda_<name>. */
 typedef struct {
-    /* Clear level/pred/visited/remote_parent; put the root (if owned) at level
+    /* Clear level/pred/visited/remote_parent/hub_level; put the root (if owned) at level
      * 0 in the frontier. counters[NEXT] = 1 and counters[NEXT_ARCS] = its
      * out-degree if the root is owned, else 0. Every kernel that adds a
      * vertex to the next frontier adds its out-degree to NEXT_ARCS. */

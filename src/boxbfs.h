@@ -383,6 +383,12 @@ typedef struct {
     int grid_rows, grid_cols;
     boxbfs_parents_t parents;  /* remote parents kept or recomputed (AUTO) */
     boxbfs_search_on_t search_on;   /* where the search runs (AUTO) */
+    /* The search across devices (docs/architecture.md, "Hubs split by
+     * destination"): each vertex of at least this many out-arcs (a hub) has
+     * its row split by the devices its arcs lead to, and a big top-down
+     * level's hubs are expanded by every device into its own range. 0: off;
+     * < 0 (default): auto, 1024 arcs, doubled until at most 65536 hubs. */
+    int64_t hub_degree;
 } boxbfs_engine_options_t;
 
 /* Fill *opts with the defaults (opts NULL: nothing). Always start from these:
@@ -485,6 +491,10 @@ const char *boxbfs_engine_strategy(boxbfs_engine_t engine);
  * degrees at engine start; BOXBFS_PREFIX_SKIP=0 in the environment turns it
  * off), 0 otherwise (or engine NULL). */
 int boxbfs_engine_prefix_skip(boxbfs_engine_t engine);
+/* The hubs whose rows the search across devices splits by destination
+ * (docs/architecture.md, "Hubs split by destination"), and in *degree_p
+ * (may be NULL) their least out-degree; 0 where none (or engine NULL). */
+int64_t boxbfs_engine_hubs(boxbfs_engine_t engine, int64_t *degree_p);
 
 /* Traffic of one search, counted where each copy is issued. */
 typedef enum {
@@ -499,7 +509,11 @@ typedef enum {
     BOXBFS_PHASE_VISITED = 7,     /* the search across devices: each device's part of
                                      visited to every other one before a top-down
                                      level of at least n arcs */
-    BOXBFS_PHASE_COUNT = 8
+    BOXBFS_PHASE_HUBS = 8,        /* the search across devices: the levels of a
+                                     device's hubs that changed, to every other one,
+                                     before a top-down level that splits the hubs'
+                                     rows (--hub-degree) */
+    BOXBFS_PHASE_COUNT = 9
 } boxbfs_phase_t;
 
 typedef struct {

@@ -285,20 +285,29 @@ static int books_of(boxbfs_graph_t g, const boxbfs_engine_options_t *o, int64_t 
  * also each device's part of visited between two meetings
  * (8 bytes a link each); from there on the levels send at most what the
  * host-driven levels sent (a device knows what the others visited:
- * kernels.h bb_peers_share_visited); the same books twice. The bytes of
- * visited shared. */
-static int64_t peer_search(boxbfs_graph_t g, int64_t root, int ndev)
+ * kernels.h bb_peers_share_visited); the same books twice. With the hubs'
+ * rows split (--hub-degree 8; kernels.h bb_peers_split_hubs) a top-down
+ * level of at least 8 arcs also has a meeting (8 bytes a link, unless it
+ * shares visited) and the hub levels that changed (the hubs phase, 4 bytes
+ * each to every other device); its levels may send vertices the others
+ * found through a hub's row (the split level sends none of them), less in
+ * all. The bytes of visited shared; the bytes of the hub levels
+ * added to hub_p[0], the vertices sent without and with split hubs to
+ * hub_p[1] and hub_p[2]. */
+static int64_t peer_search(boxbfs_graph_t g, int64_t root, int ndev, int64_t *hub_p)
 {
     int64_t shared_all = 0;
     static const int64_t limits[] = {1, 64, 4096, INT64_MAX};
     const int64_t pairs = (int64_t)ndev * (ndev - 1), words = (boxbfs_graph_vertices(g) + 31) / 32;
+    for (int hub = 0; hub < 2; hub++)
     for (int dir = 0; dir < 3; dir++)
         for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
             boxbfs_engine_options_t o;
             books_t host, dev, again;
-            int64_t sent = 0, visited = 0;
+            int64_t sent = 0, visited = 0, hub_bytes = 0;
             int shared_before = 0;
             boxbfs_engine_options_init(&o);
+            o.hub_degree = hub ? 8 : 0;
             o.devices = ndev;
             o.contract = BOXBFS_CONTRACT_ATOMIC;
             o.visited = (boxbfs_visited_t)(i % 2);
@@ -320,28 +329,36 @@ static int64_t peer_search(boxbfs_graph_t g, int64_t root, int ndev)
                 int end = D->device_loop &&
                           (l + 1 == dev.nlevels || !dev.levels[l + 1].device_loop);
                 int share = !bu && !D->device_loop && D->frontier_arcs >= boxbfs_graph_vertices(g);
+                int split = hub && !bu && !D->device_loop && D->frontier_arcs >= 8;
                 int64_t shared = share ? (ndev - 1) * (o.visited == BOXBFS_VISITED_BIT
                                                            ? words * 4
                                                            : boxbfs_graph_vertices(g))
                                        : 0;
+                int64_t extra = D->bytes - (8 * D->sent_vertices + shared +
+                                            (bu ? (ndev - 1) * (1 + pack) * words * 4 +
+                                                      pairs * (24 + (pack ? 8 : 0))
+                                                : pairs * (D->device_loop ? 32 + (end ? 32 : 0)
+                                                                          : 16 + 24 +
+                                                                                (share ? 16 : 0))));
                 CHECK(D->frontier == H->frontier && D->direction == H->direction &&
                       D->frontier_arcs == H->frontier_arcs &&
                       D->unexplored_arcs == H->unexplored_arcs);
                 shared_before |= share;
-                CHECK(shared_before ? D->sent_vertices - D->undone_vertices <=
-                                          H->sent_vertices - H->undone_vertices
-                                    : D->sent_vertices - D->undone_vertices ==
-                                          H->sent_vertices - H->undone_vertices);
-                CHECK(D->bytes == 8 * D->sent_vertices + shared +
-                                      (bu ? (ndev - 1) * (1 + pack) * words * 4 +
-                                                pairs * (24 + (pack ? 8 : 0))
-                                          : pairs * (D->device_loop ? 32 + (end ? 32 : 0)
-                                                                    : 16 + 24 + (share ? 16 : 0))));
+                CHECK(hub || (shared_before ? D->sent_vertices - D->undone_vertices <=
+                                                  H->sent_vertices - H->undone_vertices
+                                            : D->sent_vertices - D->undone_vertices ==
+                                                  H->sent_vertices - H->undone_vertices));
+                if (split && !share) extra -= 8 * pairs;   /* the meeting after the hubs' levels */
+                CHECK(extra >= 0 && extra % (4 * (ndev - 1)) == 0 && (split || extra == 0));
                 sent += D->sent_vertices;
                 visited += shared;
+                hub_bytes += extra;
             }
             CHECK(dev.phase[BOXBFS_PHASE_FRONTIER] == 8 * sent);
             CHECK(dev.phase[BOXBFS_PHASE_VISITED] == visited);
+            CHECK(dev.phase[BOXBFS_PHASE_HUBS] == hub_bytes && host.phase[BOXBFS_PHASE_HUBS] == 0);
+            hub_p[0] += hub_bytes;
+            hub_p[1 + hub] += sent;
             CHECK(host.phase[BOXBFS_PHASE_VISITED] == 0);
             CHECK(dev.phase[BOXBFS_PHASE_PARENTS] == 0);
             shared_all += visited;
@@ -461,9 +478,11 @@ int main(void)
     device_loop(kron, 1, 3, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_LIST);
     device_loop(kron, 1, 2, BOXBFS_CONTRACT_ATOMIC, BOXBFS_WIRE_AUTO);
     for (int ndev = 2; ndev <= 4; ndev++) {
-        CHECK(peer_search(kron, 1, ndev) > 0);   /* some level shared visited */
-        peer_search(dkron, 3, ndev);
-        peer_search(hand, 0, ndev);
+        int64_t hubs[3] = {0, 0, 0};
+        CHECK(peer_search(kron, 1, ndev, hubs) > 0);   /* some level shared visited */
+        CHECK(hubs[0] > 0 && hubs[2] < hubs[1]);   /* hubs split: their levels, fewer sent */
+        peer_search(dkron, 3, ndev, hubs);
+        peer_search(hand, 0, ndev, hubs);
     }
     depth_limit(kron, 1);
     depth_limit(dkron, 3);

@@ -78,6 +78,10 @@ void bb_cpu_push_bits(const bb_kstate_t *k, uint32_t *const *bits, const uint32_
 /* This device's part of its visited array into every other device's
  * (visited[o]: device o's; kernels.h bb_peers_share_visited). */
 void bb_cpu_push_visited(const bb_kstate_t *k, void *const *visited);
+/* The levels of this device's hubs that changed since it last stored them
+ * into every device's hub_level (hub_level[o]: device o's copy, its own
+ * included; kernels.h bb_peers_split_hubs); how many. */
+uint64_t bb_cpu_stamp_hubs(const bb_kstate_t *k, int32_t *const *hub_level);
 
 /* The device loop across devices (small_levels.c): the walk where it
  * stopped, *status_p a failed meeting's BB_MEET_*. */
@@ -85,9 +89,11 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
 
 /* The top-down level of the device search across devices (expand.c): the
  * atomic expand of count frontier vertices, remote winners straight into
- * their owners' inboxes with their parents (bb_cpu_send). */
+ * their owners' inboxes with their parents (bb_cpu_send); split: the hubs'
+ * rows split by destination (kernels.h bb_peers_split_hubs), this
+ * device's hubs left out of its list. */
 void bb_cpu_expand_peers(const bb_kstate_t *k, const bb_loop_peers_t *p, uint64_t count,
-                         int32_t next_level, uint64_t *sent);
+                         int32_t next_level, uint64_t *sent, int split);
 
 /* The device search across devices (search_peers.c), bb_cpu_search's for
  * several devices. */

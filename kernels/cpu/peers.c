@@ -125,6 +125,18 @@ void bb_cpu_push_visited(const bb_kstate_t *k, void *const *visited)
         if (o != k->self) memcpy((char *)visited[o] + from, (const char *)k->visited + from, bytes);
 }
 
+uint64_t bb_cpu_stamp_hubs(const bb_kstate_t *k, int32_t *const *hub_level)
+{
+    uint64_t stored = 0;
+    for (uint32_t h = k->hub_first; h < k->hub_first + k->hub_own; h++) {
+        int32_t level = k->level[k->hub_gid[h] - k->lo];
+        if (level == k->hub_level[h]) continue;
+        for (int o = 0; o < k->ndev; o++) hub_level[o][h] = level;
+        stored++;
+    }
+    return stored;
+}
+
 /* Host memory has no links to wake: the meeting alone, as on the GPUs. */
 boxbfs_status_t bb_cpu_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
 {

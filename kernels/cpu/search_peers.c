@@ -4,12 +4,16 @@
  * (kernels/cuda/search_peers.cu), with the same steps, meetings and rows,
  * so both backends book the same bytes:
  *   loop       the device loop across devices (bb_cpu_peer_levels);
- *   top-down   (a big one, bb_peers_share_visited: meet, store this
- *              device's part of visited into every other device's, meet) the atomic
- *              expand, remote winners with their parents into
- *              this device's list for their owner, the lists into their
- *              owners' inboxes; meet (the lists' sizes); take the inboxes;
- *              meet (the next frontier's size and arcs);
+ *   top-down   (split hubs, bb_peers_split_hubs: the levels of this
+ *              device's hubs that changed into every device's hub_level)
+ *              (a big one, bb_peers_share_visited: meet, store this
+ *              device's part of visited into every other device's) (meet,
+ *              where either came before) the atomic expand, remote winners
+ *              with their parents into this device's list for their owner
+ *              (split: every hub's part of its row that leads here too,
+ *              this device's hubs left out of its list), the lists into
+ *              their owners' inboxes; meet (the lists' sizes); take the
+ *              inboxes; meet (the next frontier's size and arcs);
  *   bottom-up  (after a list: pack it into this device's part of the
  *              frontier bitmap, store the part into every other device's
  *              copy, meet) mark the frontier visited, search the parents,
@@ -41,11 +45,14 @@ static int meet(bb_search_t *s, int ndev, int self, int nvalues,
     return st == BB_MEET_OK;
 }
 
-/* The top-down step's own work; sent[o]: the vertices it sent device o. */
-static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double *own_s,
-                    double *wait_s)
+/* The top-down step's own work; sent[o]: the vertices it sent device o,
+ * *hubs_p the hubs' levels it stored. */
+static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, uint64_t *hubs_p,
+                    double *own_s, double *wait_s)
 {
     int ndev = k->ndev, self = k->self;
+    int split = bb_peers_split_hubs(BB_STEP_TOP_DOWN, s->w.count, s->w.arcs, k->hubs,
+                                    k->hub_degree);
     uint64_t got[1][BB_LOOP_MAX_DEV] = {{0}}, next, arcs;
     bb_loop_peers_t staged = s->peers;   /* the lists gathered here first */
     double t0 = bb_now_s();
@@ -53,13 +60,16 @@ static int top_down(const bb_kstate_t *k, bb_search_t *s, uint64_t *sent, double
         staged.to[o] = s->stage[o];
         staged.to_parent[o] = s->stage_parent[o];
     }
+    if (split) *hubs_p = bb_cpu_stamp_hubs(k, s->hub_level);
     if (bb_peers_share_visited(BB_STEP_TOP_DOWN, s->w.arcs, k->n)) {
         if (!meet(s, ndev, self, 0, NULL, NULL, wait_s)) return 0;   /* arrays settled */
         bb_cpu_push_visited(k, s->visited);
         if (!meet(s, ndev, self, 0, NULL, NULL, wait_s)) return 0;
+    } else if (split && !meet(s, ndev, self, 0, NULL, NULL, wait_s)) {   /* the hubs' levels */
+        return 0;
     }
     if (k->rank_prefix && bb_prefix_raises(s->w.arcs, k->n)) bb_cpu_raise_prefix(k, NULL);
-    bb_cpu_expand_peers(k, &staged, s->mine, s->w.level + 1, sent);
+    bb_cpu_expand_peers(k, &staged, s->mine, s->w.level + 1, sent, split);
     for (int o = 0; o < ndev; o++)
         if (o != self && sent[o]) {
             memcpy(s->peers.to[o], s->stage[o], sent[o] * 4);
@@ -106,7 +116,7 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
     for (int step; (step = bb_search_step(s)) != BB_STEP_NONE;) {
         uint64_t *row = k0->level_log + (size_t)s->rows * width;
         uint64_t sent[BB_LOOP_MAX_DEV] = {0}, v[2][BB_LOOP_MAX_DEV], g[2][BB_LOOP_MAX_DEV] = {{0}};
-        uint64_t total, total_arcs;
+        uint64_t total, total_arcs, hubs = 0;
         bb_kstate_t k = *k0;
         double t0 = bb_now_s(), own_s = 0, wait_s = 0;
         int pack, unpack = bb_peers_begin(s, step, &pack);
@@ -140,7 +150,7 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
             for (int o = 0; o < ndev; o++) s->spill[o] = k.counters[BB_CTR_SEND_COUNT(o)];
             continue;
         }
-        if (step == BB_STEP_TOP_DOWN ? !top_down(&k, s, sent, &own_s, &wait_s)
+        if (step == BB_STEP_TOP_DOWN ? !top_down(&k, s, sent, &hubs, &own_s, &wait_s)
                                      : !bottom_up(&k, s, pack, &wait_s))
             break;
         for (int o = 0; o < ndev; o++) {
@@ -158,6 +168,7 @@ boxbfs_status_t bb_cpu_search_peers(const bb_kstate_t *k0, bb_search_t *s, uint6
         }
         bb_peers_log_row(row, s, ndev, step, ns_since(t0), (uint64_t)(own_s * 1e9),
                          (uint64_t)(wait_s * 1e9), sent);
+        row[BB_LOG_HUBS] = hubs;
         bb_peers_advance(s, step, total, total_arcs, v[0][self], v[1][self]);
     }
     s->span_ns = ns_since(t_first);

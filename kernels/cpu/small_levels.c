@@ -103,6 +103,7 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
         log[BB_LOG_MEET_NS] = (uint64_t)(wait * 1e9);
         log[BB_LOG_STEP] = BB_STEP_LOOP;
         log[BB_LOG_UNDONE] = 0;
+        log[BB_LOG_HUBS] = 0;
         for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = sent[o];
         bb_loop_advance(&w, 0, 0);   /* the next frontier's totals come with the next meeting */
         known = 0;

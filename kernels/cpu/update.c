@@ -23,6 +23,7 @@ boxbfs_status_t bb_cpu_reset(const bb_kstate_t *k, void *stream, uint64_t root)
         memset(k->visited, 0, k->visited_bits ? ((k->n + 31) / 32) * 4 : k->n);
     if (k->remote_parent) memset(k->remote_parent, 0xff, (k->n - nloc) * sizeof(uint32_t));
     if (k->rank_prefix) k->rank_prefix[0] = k->rank_prefix[1] = 0;
+    for (uint32_t h = 0; h < k->hubs; h++) k->hub_level[h] = -1;
     k->counters[BB_CTR_NEXT] = 0;
     k->counters[BB_CTR_NEXT_ARCS] = 0;
     if (root >= k->lo && root < k->hi) {

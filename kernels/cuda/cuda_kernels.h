@@ -245,7 +245,10 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
  * up to 17 %). */
 struct bb_search_args {
     bb_kstate_t k;          /* level_log: the step's first row */
-    uint64_t count;         /* the frontier's vertices */
+    uint64_t count;         /* the frontier's vertices (and the hubs' rows: listed) */
+    uint32_t listed;        /* a step that splits the hubs' rows (kernels.h
+                             * bb_peers_split_hubs): the listed vertices, count
+                             * less the hubs; else UINT32_MAX */
     int32_t next_level;
     int32_t expand;         /* boxbfs_expand_t */
     bb_loop_params_t loop;  /* the device loop's (bb_search_loop_params) */
@@ -261,7 +264,7 @@ struct bb_search_dev {
     bb_search_args a;       /* this step's arguments */
     uint64_t *log;          /* the level log's row 0 */
     bb_loop_walk_t loop;    /* where the device loop stopped */
-    uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo) / 4096 + 1 */
+    uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo + hubs) / 4096 + 1 */
     int32_t step;           /* the step running (BB_STEP_*) */
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
     /* several devices (search_peers.cu): each source's list for this device
@@ -269,6 +272,7 @@ struct bb_search_dev {
      * that meeting ended, its waits in meetings so far */
     uint64_t got[BB_LOOP_MAX_DEV];
     uint64_t t_own, wait_ns;
+    unsigned long long hubs_stored;   /* the step's hub levels stored (stamp_hubs) */
 };
 
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo;
@@ -297,11 +301,14 @@ boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint
  * (remote winners into their owners' inboxes) */
 boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot);
 
-/* The device search's branches (search.cu's switch); BB_BR_NONE: none runs. */
+/* The device search's branches (search.cu's switch); BB_BR_NONE: none runs.
+ * The top-down step's are BB_BR_TOP_DOWN plus its BB_TD_* flags: unpack the
+ * list first, share visited first (kernels.h bb_peers_share_visited), split
+ * the hubs' rows (bb_peers_split_hubs). */
+enum { BB_TD_UNPACK = 1, BB_TD_SHARE = 2, BB_TD_SPLIT = 4, BB_TD_VARIANTS = 8 };
 enum {
-    BB_BR_LOOP, BB_BR_UNPACK_LOOP, BB_BR_TOP_DOWN, BB_BR_UNPACK_TOP_DOWN, BB_BR_SHARE_TOP_DOWN,
-    BB_BR_UNPACK_SHARE_TOP_DOWN, BB_BR_BOTTOM_UP, BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT,
-    BB_BR_NONE = BB_BR_COUNT
+    BB_BR_LOOP, BB_BR_UNPACK_LOOP, BB_BR_TOP_DOWN, BB_BR_BOTTOM_UP = BB_BR_TOP_DOWN + BB_TD_VARIANTS,
+    BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT, BB_BR_NONE = BB_BR_COUNT
 };
 
 /* The device search across devices (search_peers.cu): decide (one thread:
@@ -310,10 +317,10 @@ enum {
 #if CUDART_VERSION >= 13000
 /* The end of a decide (search.cu, search_peers.cu): the chosen step starts
  * now; the graph runs on while there is one, in its branch (unpack or pack
- * first where the frontier must change form; share: a top-down step that
- * shares visited first, kernels.h bb_peers_share_visited). */
+ * first where the frontier must change form; a top-down step's BB_TD_*
+ * flags in td). */
 static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, int step, int unpack,
-                                                            int pack, int share,
+                                                            int pack, int td,
                                                             cudaGraphConditionalHandle run,
                                                             cudaGraphConditionalHandle branch)
 {
@@ -321,9 +328,8 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
     d->t0 = bb_global_ns();
     d->s.span_ns = d->t0 - d->t_first;
     cudaGraphSetConditional(run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(branch, step == BB_STEP_LOOP ? BB_BR_LOOP + unpack
-                                    : step == BB_STEP_TOP_DOWN
-                                        ? (share ? BB_BR_SHARE_TOP_DOWN : BB_BR_TOP_DOWN) + unpack
+    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
+                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + td + unpack
                                     : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
                                                                 : BB_BR_NONE);
 }

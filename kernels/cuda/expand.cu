@@ -108,6 +108,14 @@ struct AtomicVisit {
     const int64_t *offsets;
     uint64_t lo, hi;
     int32_t next_level;
+    /* a step that splits the hubs' rows: frontier vertices from hub_base on
+     * are hub rows, their parents hub_gid's */
+    const uint32_t *hub_gid = nullptr;
+    uint32_t hub_base = UINT32_MAX;
+    __device__ uint32_t parent_of(uint32_t u) const
+    {
+        return u >= hub_base ? __ldg(hub_gid + (u - hub_base)) : (uint32_t)(lo + u);
+    }
     __device__ unsigned long long *next_arcs() const { return arcs_counter; }
     __device__ void start(uint64_t) const {}
     /* The warp's staged ids to the next frontier (all lanes call it). */
@@ -141,7 +149,7 @@ struct AtomicVisit {
             if (own[j]) {
                 uint32_t lid = (uint32_t)(v[j] - lo);
                 level[lid] = next_level;
-                pred[lid] = (int64_t)(lo + u[j]);
+                pred[lid] = (int64_t)parent_of(u[j]);
                 to[slot++] = lid;
                 if (next_bits) atomicOr(next_bits + (lid >> 5), 1u << (lid & 31));
                 arcs += bb_degree(offsets, lid);
@@ -157,7 +165,7 @@ struct AtomicVisit {
                 if (to_list) {
                     unsigned long long slot = bb_keyed_append(send_count, (unsigned)o);
                     to_list[o][slot] = (uint32_t)(v[j] - lo);
-                    to_parent[o][slot] = (uint32_t)(this->lo + u[j]);
+                    to_parent[o][slot] = parent_of(u[j]);
                     continue;
                 }
                 unsigned long long slot = lo + bb_keyed_append(send_count, (unsigned)o);
@@ -249,7 +257,15 @@ __global__ void prefix_begin(uint32_t *prefix, uint32_t n)
 
 __device__ __forceinline__ DegreeOp search_degree(const bb_search_dev *d)
 {
-    return skip_degree(d->a.k, d->a.k.frontier);
+    DegreeOp op = skip_degree(d->a.k, d->a.k.frontier);
+    if (d->a.listed != UINT32_MAX) {   /* the hubs' rows after the list */
+        op.listed = d->a.listed;
+        op.nloc = (uint32_t)(d->a.k.hi - d->a.k.lo);
+        op.hub_degree = d->a.k.hub_degree;
+        op.hub_level = d->a.k.hub_level;
+        op.level = d->a.next_level - 1;
+    }
+    return op;
 }
 
 __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search_dev *d)
@@ -308,10 +324,12 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
     const DegreeOp degree = search_degree(d);
     uint32_t *scan = d->a.k.scan;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        uint32_t *end = scan + count;   /* the total: frontier_edges with the hubs' rows */
         if (tiles > 1)   /* pass 1 stored the degrees */
-            scan_tile(tmp, [=](uint32_t i) { return scan[i]; }, scan, count, t, d->tile_sums[t]);
+            scan_tile(tmp, [=](uint32_t i) { return scan[i]; }, scan, count, t, d->tile_sums[t],
+                      end);
         else
-            scan_tile(tmp, degree, scan, count, t, 0);
+            scan_tile(tmp, degree, scan, count, t, 0, end);
         __syncthreads();
     }
 }
@@ -325,7 +343,8 @@ __device__ __forceinline__ Frontier search_frontier(unsigned slot)
 {
     const bb_search_args &c = c_steps[slot];
     return Frontier{c.k.frontier, c.k.offsets, c.k.columns, c.k.scan, (uint32_t)c.count,
-                    expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr};
+                    expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr,
+                    c.listed, (uint32_t)(c.k.hi - c.k.lo)};
 }
 
 /* The step's consumer: on several devices remote winners go to this
@@ -337,6 +356,10 @@ __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
     if (c.k.ndev > 1) {   /* gathered here, copied into the owners' inboxes after */
         a.to_list = c.search->stage;
         a.to_parent = c.search->stage_parent;
+    }
+    if (c.listed != UINT32_MAX) {
+        a.hub_gid = c.k.hub_gid;
+        a.hub_base = (uint32_t)(c.k.hi - c.k.lo);
     }
     return a;
 }

@@ -128,10 +128,26 @@ struct DegreeOp {
     const int64_t *offsets;
     const uint32_t *columns = nullptr, *rank = nullptr, *prefix = nullptr;
     uint32_t *skip = nullptr;
+    /* A step that splits the hubs' rows (kernels.h bb_peers_split_hubs;
+     * listed = UINT32_MAX where none): entries from `listed` on are the hubs'
+     * rows nloc + h, each taken where hub_level[h] is the frontier's level;
+     * a listed vertex of at least hub_degree arcs is a hub, left to them. */
+    uint32_t listed = UINT32_MAX, nloc = 0, hub_degree = 0;
+    const int32_t *hub_level = nullptr;
+    int32_t level = 0;
+    __host__ __device__ uint32_t vertex(uint32_t i) const
+    {
+        return i < listed ? frontier[i] : nloc + (i - listed);
+    }
     __host__ __device__ uint32_t operator()(uint32_t i) const
     {
-        const uint32_t u = frontier[i];
+        const uint32_t u = vertex(i);
         const int64_t b = offsets[u], e = offsets[u + 1];
+        if (i >= listed ? hub_level[i - listed] != level
+                        : listed != UINT32_MAX && e - b >= hub_degree) {
+            if (skip) skip[i] = 0;
+            return 0;
+        }
         if (rank == nullptr) return (uint32_t)(e - b);
         const uint32_t p = *prefix;
         const int64_t past = p ? bb_row_past_prefix(columns, rank, b, e, p) : b;
@@ -167,19 +183,21 @@ constexpr uint32_t kSmallScan = kScanThreads * kScanItems;
 using TileScan = cub::BlockScan<uint32_t, kScanThreads>;
 
 /* Tile t of the scan of count items (all threads of the block call it):
- * out[i] = offset + the sum of load(j) for j in the tile before i. */
+ * out[i] = offset + the sum of load(j) for j in the tile before i; the
+ * last tile also stores the sum of all in *end where end is given. */
 template <class Load>
 __device__ __forceinline__ void scan_tile(typename TileScan::TempStorage &tmp, Load load,
                                           uint32_t *out, uint64_t count, uint64_t t,
-                                          uint32_t offset)
+                                          uint32_t offset, uint32_t *end = nullptr)
 {
-    uint32_t x[kScanItems];
+    uint32_t x[kScanItems], sum;
 #pragma unroll
     for (int j = 0; j < kScanItems; j++) {
         const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
         x[j] = i < count ? load((uint32_t)i) : 0;
     }
-    TileScan(tmp).ExclusiveSum(x, x);
+    TileScan(tmp).ExclusiveSum(x, x, sum);
+    if (end && threadIdx.x == 0 && (t + 1) * kSmallScan >= count) *end = offset + sum;
 #pragma unroll
     for (int j = 0; j < kScanItems; j++) {
         const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
@@ -206,6 +224,11 @@ struct Frontier {
     int mode;
     uint64_t f0;
     const uint32_t *skip;
+    uint32_t listed = UINT32_MAX, nloc = 0;   /* the hubs' rows after the list (DegreeOp) */
+    __device__ uint32_t vertex(uint32_t i) const
+    {
+        return i < listed ? __ldg(frontier + i) : nloc + (i - listed);
+    }
 };
 
 /* The first arc of frontier vertex i (= u) that the expand takes. */
@@ -219,8 +242,11 @@ __device__ __forceinline__ uint64_t row_start(const Frontier &f, uint32_t i, uin
  * --relabel degree most probes hit the hubs' few KiB of them). */
 __device__ __forceinline__ uint32_t load_column(const uint32_t *p) { return __ldcs(p); }
 
+/* The arcs the frontier's scan covers: where the hubs' rows follow the
+ * list, some rows are left out (DegreeOp), and the scan's end holds it. */
 __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
 {
+    if (f.listed != UINT32_MAX) return __ldg(f.scan + f.count);
     uint32_t u = __ldg(f.frontier + f.count - 1);
     return (uint64_t)__ldg(f.scan + f.count - 1) + (uint64_t)__ldg(f.offsets + u + 1) -
            row_start(f, f.count - 1, u);
@@ -299,7 +325,7 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
         }
         /* interleaved: K independent loads per stage */
 #pragma unroll
-        for (int j = 0; j < K; j++) u[j] = valid[j] ? __ldg(f.frontier + kv[j]) : 0;
+        for (int j = 0; j < K; j++) u[j] = valid[j] ? f.vertex(kv[j]) : 0;
 #pragma unroll
         for (int j = 0; j < K; j++)
             col[j] = valid[j] ? row_start(f, kv[j], u[j]) + (e[j] - __ldg(f.scan + kv[j])) : 0;
@@ -379,7 +405,7 @@ __device__ __forceinline__ void mergepath_body(const Frontier &f, const C &consu
         const uint32_t nb = (uint32_t)(d1 - s_split[1] - b0);
         for (uint32_t i = threadIdx.x; i <= na; i += blockDim.x) {
             if (i == 0 && a0 == 0) continue;   /* no vertex before the first */
-            uint32_t kv = a0 - 1 + i, u = __ldg(f.frontier + kv);
+            uint32_t kv = a0 - 1 + i, u = f.vertex(kv);
             s_scan[i] = __ldg(f.scan + kv);
             s_u[i] = u;
             s_start[i] = (uint32_t)row_start(f, kv, u);

@@ -72,6 +72,7 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
         if (bb_prefix_raises(s->w.arcs, d->a.k.n)) d->a.k.rank_prefix[1] = (uint32_t)d->a.k.n;
     }
     d->a.count = s->w.count;
+    d->a.listed = UINT32_MAX;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
@@ -100,20 +101,18 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
 {
     const uint64_t nloc = k->hi - k->lo;
     if (k->ndev > 1) return bb_cuda_peers_branch(c->d, c->build, br, k, s);
-    if (br == BB_BR_UNPACK_LOOP || br == BB_BR_UNPACK_TOP_DOWN)
-        BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
-    if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
-    switch (br) {
-    case BB_BR_LOOP:
-    case BB_BR_UNPACK_LOOP: return bb_cuda_search_loop(c->d, c->build, 0);
-    case BB_BR_SHARE_TOP_DOWN:   /* one device has nothing to share: never chosen */
-    case BB_BR_UNPACK_SHARE_TOP_DOWN: return BOXBFS_OK;
-    case BB_BR_TOP_DOWN:
-    case BB_BR_UNPACK_TOP_DOWN:
+    const int td = br - BB_BR_TOP_DOWN;
+    if (br >= BB_BR_TOP_DOWN && br < BB_BR_BOTTOM_UP) {
+        if (td & (BB_TD_SHARE | BB_TD_SPLIT)) return BOXBFS_OK;   /* one device: never chosen */
+        if (td & BB_TD_UNPACK) BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
         if (s->marks_bits) BB_CHECK(bb_cuda_search_zero(c->d, c->build, nloc, 1, 0));
         return bb_cuda_search_expand(c->d, c->build, k, s->expand);
-    default: return bb_cuda_search_bottom_up(c->d, c->build, nloc, 0);
     }
+    if (br == BB_BR_UNPACK_LOOP) BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
+    if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
+    if (br == BB_BR_LOOP || br == BB_BR_UNPACK_LOOP)
+        return bb_cuda_search_loop(c->d, c->build, 0);
+    return bb_cuda_search_bottom_up(c->d, c->build, nloc, 0);
 }
 
 /* Capture what fn launches on c->build into graph g. */
@@ -170,7 +169,7 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
                            uint32_t first, Cache **c_p)
 {
     Cache *c = (Cache *)calloc(1, sizeof *c);
-    uint64_t tiles = (k->hi - k->lo) / 4096 + 1;   /* the degree scan's, expand.cu */
+    uint64_t tiles = (k->hi - k->lo + k->hubs) / 4096 + 1;   /* the degree scan's, expand.cu */
     if (c == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "device search: no host memory");
     *c_p = c;   /* the caller frees what was made on failure */
     c->first_rows = first_rows;

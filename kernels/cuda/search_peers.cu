@@ -8,10 +8,14 @@
  *     arcs; the loop's last meeting did so already), logs the row, picks
  *     the next step by the engine's rules, sets its arguments;
  *   loop: [unpack] the device loop across devices (small_levels.cu);
- *   top-down: [unpack] [share visited: this device's part of it into every
- *     other device's, meet] the atomic expand (expand.cu: remote winners with
- *     their parents into this device's list for their owner), the lists
- *     into their owners' inboxes, meet (each list's size), take the inboxes;
+ *   top-down: [unpack] [split hubs: the levels of this device's hubs that
+ *     changed into every device's hub_level] [share visited: meet, this
+ *     device's part of it into every other device's] [meet, where either
+ *     came before] the atomic expand (expand.cu: remote winners with their
+ *     parents into this device's list for their owner; with split hubs
+ *     also every hub's part of its row that leads here, its own hubs left
+ *     out of its list), the lists into their owners' inboxes, meet (each
+ *     list's size), take the inboxes;
  *   bottom-up: [pack this device's part of the frontier bitmap, store it
  *     into every other device's copy, meet], mark the frontier visited, the
  *     bottom-up step (bottom_up.cu) into this device's part of the other
@@ -85,6 +89,7 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
                              d->step == BB_STEP_BOTTOM_UP ? now - d->t0 - waited
                                                           : d->t_own - d->t0,
                              waited + (met - now), sent);
+            row[BB_LOG_HUBS] = d->hubs_stored;
             bb_peers_advance(s, d->step, total, total_arcs, v[0][self], v[1][self]);
         }
     }
@@ -111,7 +116,10 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
         k->rank_prefix[0] = k->rank_prefix[1];
         if (bb_prefix_raises(s->w.arcs, k->n)) k->rank_prefix[1] = (uint32_t)k->n;
     }
-    d->a.count = s->mine;
+    const int split = bb_peers_split_hubs(step, s->w.count, s->w.arcs, k->hubs, k->hub_degree);
+    d->a.count = s->mine + (split ? k->hubs : 0);
+    d->a.listed = split ? (uint32_t)s->mine : UINT32_MAX;
+    d->hubs_stored = 0;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
     d->a.loop = bb_search_loop_params(s);   /* the top-down step's consumer reads its peers */
@@ -119,7 +127,8 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
     d->wait_ns = 0;
     d->t_own = 0;
     bb_search_start_step(d, step, unpack, pack,
-                         bb_peers_share_visited(step, s->w.arcs, s->rule.n),
+                         (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE : 0) |
+                             (split ? BB_TD_SPLIT : 0),
                          run, branch);
 }
 
@@ -193,6 +202,26 @@ __global__ void __launch_bounds__(kThreads) take_inboxes(const bb_search_dev *d)
         }
     }
     arcs_acc.end(ctr + BB_CTR_NEXT_ARCS);
+}
+
+/* The split hubs' step (kernels.h bb_peers_split_hubs): the level of each
+ * of this device's hubs that changed since it last stored it, into every
+ * device's hub_level (its own copy too: what it stored last); how many in
+ * d->hubs_stored. */
+__global__ void __launch_bounds__(kThreads) stamp_hubs(bb_search_dev *d)
+{
+    const bb_kstate_t &k = d->a.k;
+    const int ndev = k.ndev;
+    unsigned long long stored = 0;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < k.hub_own;
+         i += gridDim.x * blockDim.x) {
+        const uint32_t h = k.hub_first + i;
+        const int32_t level = k.level[k.hub_gid[h] - k.lo];
+        if (level == k.hub_level[h]) continue;
+        for (int o = 0; o < ndev; o++) d->s.hub_level[o][h] = level;
+        stored++;
+    }
+    bb_warp_add(&d->hubs_stored, stored);
 }
 
 /* This device's lists (stage[o], stage_parent[o], counters' send counts)
@@ -299,18 +328,24 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
                                      const bb_kstate_t *k, const bb_search_t *search)
 {
     const uint64_t nloc = k->hi - k->lo, at = k->lo / 32;
-    if (branch == BB_BR_UNPACK_LOOP || branch == BB_BR_UNPACK_TOP_DOWN ||
-        branch == BB_BR_UNPACK_SHARE_TOP_DOWN)
-        BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
-    switch (branch) {
-    case BB_BR_LOOP:
-    case BB_BR_UNPACK_LOOP: return bb_cuda_search_peer_loop(d, s, (unsigned)k->self);
-    case BB_BR_SHARE_TOP_DOWN:
-    case BB_BR_UNPACK_SHARE_TOP_DOWN:
-        BB_CHECK(share_visited(d, s, k));
-        [[fallthrough]];
-    case BB_BR_TOP_DOWN:
-    case BB_BR_UNPACK_TOP_DOWN:
+    const int td = branch - BB_BR_TOP_DOWN;
+    if (branch == BB_BR_UNPACK_LOOP) BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
+    if (branch == BB_BR_LOOP || branch == BB_BR_UNPACK_LOOP)
+        return bb_cuda_search_peer_loop(d, s, (unsigned)k->self);
+    if (branch >= BB_BR_TOP_DOWN && branch < BB_BR_BOTTOM_UP) {
+        if (td & BB_TD_UNPACK) BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
+        if ((td & BB_TD_SPLIT) && k->hub_own) {
+            stamp_hubs<<<bb_cuda_grid_for<stamp_hubs>(bb_cuda_blocks(k->hub_own, kThreads),
+                                                      kThreads),
+                         kThreads, 0, s>>>(d);
+            BB_CUDA_LAUNCH_CHECK();
+        }
+        if (td & BB_TD_SHARE) {   /* its first meeting also publishes the hubs' levels */
+            BB_CHECK(share_visited(d, s, k));
+        } else if (td & BB_TD_SPLIT) {
+            meet_parts<<<1, 1, 0, s>>>(d);
+            BB_CUDA_LAUNCH_CHECK();
+        }
         BB_CHECK(bb_cuda_search_expand(d, s, k, search->expand));
         push_lists<<<bb_cuda_persistent_grid<push_lists>(kThreads), kThreads, 0, s>>>(d);
         BB_CUDA_LAUNCH_CHECK();
@@ -321,17 +356,16 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
                        kThreads, 0, s>>>(d);
         BB_CUDA_LAUNCH_CHECK();
         return BOXBFS_OK;
-    default:
-        if (branch == BB_BR_PACK_BOTTOM_UP) {
-            BB_CHECK(bb_cuda_search_pack(d, s, nloc, at));
-            BB_CHECK(push(d, s, 0, nloc, at));
-            meet_parts<<<1, 1, 0, s>>>(d);
-            BB_CUDA_LAUNCH_CHECK();
-        }
-        BB_CHECK(bb_cuda_search_mark(d, s, k->n));
-        BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->self));
-        return push(d, s, 1, nloc, at);
     }
+    if (branch == BB_BR_PACK_BOTTOM_UP) {
+        BB_CHECK(bb_cuda_search_pack(d, s, nloc, at));
+        BB_CHECK(push(d, s, 0, nloc, at));
+        meet_parts<<<1, 1, 0, s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+    }
+    BB_CHECK(bb_cuda_search_mark(d, s, k->n));
+    BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->self));
+    return push(d, s, 1, nloc, at);
 }
 
 #endif

@@ -364,6 +364,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             log[BB_LOG_MEET_NS] = wait;
             log[BB_LOG_STEP] = BB_STEP_LOOP;
             log[BB_LOG_UNDONE] = 0;
+            log[BB_LOG_HUBS] = 0;
             for (int o = 0; o < ndev; o++) log[BB_LOG_SENT + o] = o == self ? 0 : S->sent[slot][o];
             t_prev = now;
         }

@@ -136,7 +136,7 @@ extern "C" boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uin
     uint64_t nloc = k->hi - k->lo;
     int owned = root >= k->lo && root < k->hi;
     BB_CHECK(bb_cuda_bind(stream));
-    /* 0xff bytes: level -1 (int32), pred -1 (int64), remote_parent BB_UNSET32 */
+    /* 0xff bytes: level -1 (int32), pred -1 (int64), remote_parent BB_UNSET32, hub_level -1 */
     if (nloc) {
         BB_CUDA_CHECK(cudaMemsetAsync(k->level, 0xff, nloc * sizeof *k->level, s));
         BB_CUDA_CHECK(cudaMemsetAsync(k->pred, 0xff, nloc * sizeof *k->pred, s));
@@ -151,6 +151,7 @@ extern "C" boxbfs_status_t bb_cuda_reset(const bb_kstate_t *k, void *stream, uin
         BB_CUDA_CHECK(cudaMemsetAsync(k->remote_parent, 0xff,
                                       (k->n - (k->hi - k->lo)) * sizeof(uint32_t), s));
     if (k->rank_prefix) BB_CUDA_CHECK(cudaMemsetAsync(k->rank_prefix, 0, 2 * sizeof(uint32_t), s));
+    if (k->hubs) BB_CUDA_CHECK(cudaMemsetAsync(k->hub_level, 0xff, k->hubs * sizeof(int32_t), s));
     BB_CUDA_CHECK(cudaMemsetAsync(k->counters, 0, BB_CTR_COUNT(k->ndev) * sizeof(uint64_t), s));
     reset_root<<<1, 1, 0, s>>>(*k, root, owned);
     BB_CUDA_LAUNCH_CHECK();

@@ -22,7 +22,7 @@ ERR_VALIDATION = -8
 ERR_UNSUPPORTED = -9
 ERR_INTERNAL = -10
 
-PHASE_COUNT = 8
+PHASE_COUNT = 9
 
 
 class LoadOptions(ctypes.Structure):
@@ -48,7 +48,7 @@ class EngineOptions(ctypes.Structure):
                 ("max_depth", ctypes.c_int), ("device_loop_arcs", ctypes.c_int64),
                 ("partition", ctypes.c_int), ("grid_rows", ctypes.c_int),
                 ("grid_cols", ctypes.c_int), ("parents", ctypes.c_int),
-                ("search_on", ctypes.c_int)]
+                ("search_on", ctypes.c_int), ("hub_degree", ctypes.c_int64)]
 
 
 class LevelReport(ctypes.Structure):

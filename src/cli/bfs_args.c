@@ -49,6 +49,10 @@ static void bfs_usage(FILE *f)
         "                         >= 20%% of the arcs (Kronecker, social), none elsewhere (roads)\n"
         "  --device-loop ARCS     top-down levels of at most ARCS frontier arcs run inside one\n"
         "                         kernel launch per device, without the host (default 16384; 0: off)\n"
+        "  --hub-degree auto|off|D   search across devices: vertices of at least D out-arcs (hubs)\n"
+        "                         have their rows split by the devices the arcs lead to, and a big\n"
+        "                         top-down level expands each hub on every device into its own\n"
+        "                         range; auto (default): D = 1024, doubled until <= 65536 hubs\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
@@ -313,6 +317,12 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--device-loop");
             if (bb_parse_i64(v, 0, INT64_MAX, &n)) { bb_cli_error("--device-loop: '%s' is not an arc count >= 0", v); return -1; }
             a->eo.device_loop_arcs = n;
+        } else if (OPT("--hub-degree")) {
+            NEED_VALUE("--hub-degree");
+            if (strcmp(v, "auto") == 0) a->eo.hub_degree = -1;
+            else if (strcmp(v, "off") == 0) a->eo.hub_degree = 0;
+            else if (bb_parse_i64(v, 1, UINT32_MAX, &n)) { bb_cli_error("--hub-degree: '%s' is not auto, off or a degree >= 1", v); return -1; }
+            else a->eo.hub_degree = n;
         } else if (strcmp(arg, "--reverse") == 0) {
             a->reverse = 1;
         } else if (OPT("--relabel")) {

@@ -73,6 +73,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
 {
     const boxbfs_engine_options_t *o = r->opts;
     boxbfs_graph_t g = r->graph;
+    int64_t hub_degree = 0;
     fprintf(f, "# boxbfs %s (commit %s)\n", boxbfs_version(), bb_build_commit());
     fprintf(f, "# graph: %s  vertices: %lld  edges: %lld (%s)  arcs: %lld\n", g->name,
             (long long)g->n, (long long)g->input_edges, g->directed ? "directed" : "undirected",
@@ -103,6 +104,9 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     if (r->side_by_side[0])
         fprintf(f, " (%s; a device search on each device)", r->side_by_side);
     if (boxbfs_engine_prefix_skip(r->engine)) fprintf(f, "  visited-prefix skip");
+    if (boxbfs_engine_hubs(r->engine, &hub_degree))
+        fprintf(f, "  hubs split: %lld of >= %lld arcs",
+                (long long)boxbfs_engine_hubs(r->engine, NULL), (long long)hub_degree);
     fprintf(f, "%s", r->reverse ? "  reversed: arcs followed against their direction" : "");
     if (r->relabel)
         fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, construction: not timed%s)",
@@ -323,6 +327,13 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     /* top-down levels skip the arcs into the visited prefix (docs/architecture.md,
      * "The visited-prefix skip") */
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));
+    {   /* hubs split by destination (docs/architecture.md, "Hubs split by destination") */
+        int64_t degree = 0, hubs = boxbfs_engine_hubs(r->engine, &degree);
+        bb_json_begin_object(&j, "hubs");
+        bb_json_int(&j, "count", hubs);
+        bb_json_int(&j, "degree", degree);
+        bb_json_end_object(&j);
+    }
     /* the wire that ran: options.wire is what was asked (docs/cli.md, "Memory plan") */
     bb_json_string(&j, "wire", boxbfs_wire_name(boxbfs_engine_wire(r->engine)));
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
@@ -427,6 +438,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
                                        : r->side_asked == BB_SIDE_OFF ? "off"
                                                                       : "auto");
     bb_json_bool(&j, "prefix_skip", boxbfs_engine_prefix_skip(r->engine));   /* BOXBFS_PREFIX_SKIP */
+    if (o->hub_degree < 0) bb_json_string(&j, "hub_degree", "auto");
+    else bb_json_int(&j, "hub_degree", o->hub_degree);
     bb_json_int(&j, "roots", r->nroots);
     bb_json_bool(&j, "validate", r->validate);
     bb_json_int(&j, "memory_limit", (int64_t)o->device_memory_limit);

@@ -102,6 +102,7 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
         s->bits[0][o] = e->devs[o].bits[0];
         s->bits[1][o] = e->devs[o].bits[1];
         s->visited[o] = e->devs[o].k.visited;
+        s->hub_level[o] = e->devs[o].k.hub_level;
         if (o == d) continue;
         p->to[o] = peer_inbox(e, o, d, 0);
         p->to_parent[o] = peer_inbox(e, o, d, 1);
@@ -143,8 +144,11 @@ static boxbfs_status_t book_rows(boxbfs_engine_t e, int d, int *level_p, const b
  * bb_loop_stops_here), a bottom-up level's bitmap parts (its own frontier
  * where it packed it, and its next frontier), a top-down level's part of
  * visited between two meetings where it shares visited
- * (bb_peers_share_visited); then the level's row, times and direction as
- * the host levels book them (level.c). */
+ * (bb_peers_share_visited), and where it splits the hubs' rows
+ * (bb_peers_split_hubs) the levels of its hubs that changed (the hubs
+ * phase, 4 bytes each) and, unless it shares visited, the meeting after
+ * them; then the level's row, times and direction as the host levels book
+ * them (level.c). */
 static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_of_loop)
 {
     int ndev = e->ndev;
@@ -155,13 +159,16 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_o
     int pack = bottom_up && e->prev_dir != BOXBFS_SEARCH_BOTTOM_UP;
     int64_t first = pack ? 8 : bottom_up ? 0 : loop ? 32 : 16;   /* the first meeting's bytes */
     int64_t last = !loop ? 24 : end_of_loop ? 32 : 0;            /* the termination's */
-    int share = bb_peers_share_visited(step, e->devs[0].loop_log[(size_t)i * width + 1],
-                                       (uint64_t)e->graph->n);
+    const uint64_t *row = e->devs[0].loop_log + (size_t)i * width;   /* frontier, arcs */
+    uint64_t count = row[0], arcs = row[1];
+    int share = bb_peers_share_visited(step, arcs, (uint64_t)e->graph->n);
+    int split = bb_peers_split_hubs(step, count, arcs, e->hubs, e->hub_degree);
     for (int s = 0; s < ndev; s++) {
         const uint64_t *L = e->devs[s].loop_log + (size_t)i * width;
         uint64_t nloc = e->part.lo[s + 1] - e->part.lo[s], words = (nloc + 31) / 32;
         int64_t visited = !share ? 0 : e->devs[s].k.visited_bits ? (int64_t)words * 4
                                                                   : (int64_t)nloc;
+        int64_t hubs = 4 * (int64_t)L[BB_LOG_HUBS];   /* the hubs' levels it stored */
         r->frontier += (int64_t)L[3];
         r->undone_vertices += (int64_t)L[BB_LOG_UNDONE];
         for (int d = 0; d < ndev; d++) {
@@ -169,7 +176,7 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_o
             uint64_t sent = d == s ? 0 : L[BB_LOG_SENT + d];
             int64_t parts = bottom_up ? (int64_t)((pack ? 2 : 1) * words * 4) : 0;
             e->send_count[cell] = sent;
-            e->bytes[cell] = (uint64_t)(parts + visited) + 8 * sent;
+            e->bytes[cell] = (uint64_t)(parts + visited + hubs) + 8 * sent;
             if (d == s) {
                 e->bytes[cell] = 0;
                 continue;
@@ -178,6 +185,10 @@ static void book_peers_level(boxbfs_engine_t e, int level, uint32_t i, int end_o
                 bb_traffic_add(&e->traffic, BOXBFS_PHASE_VISITED, level, s, d, visited, 1);
                 bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 16, 2);
             }
+            if (split && hubs)   /* the levels of its hubs that changed */
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_HUBS, level, s, d, hubs, 1);
+            if (split && !share)   /* the meeting after them (share's first serves else) */
+                bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, 8, 1);
             if (first) bb_traffic_add(&e->traffic, BOXBFS_PHASE_SIZES, level, s, d, first, 1);
             if (last) bb_traffic_add(&e->traffic, BOXBFS_PHASE_TERMINATION, level, s, d, last, 1);
             if (bottom_up) {   /* (a part of no words still counts) */

@@ -138,17 +138,19 @@ uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d)
     return max64(cap, widest);
 }
 
-/* One device with bottom-up levels and a visited bitmap: each search starts
- * from a visited bitmap with the vertices that have no in-arcs set
- * (k.visited_init). No top-down level meets them (they are nobody's
- * neighbor) and no bottom-up level can reach them, so no row changes; the
+/* One device, or several in the search across devices, with bottom-up
+ * levels and a visited bitmap: each search starts from a visited bitmap
+ * with the vertices that have no in-arcs set (k.visited_init). No top-down
+ * level meets them (they are nobody's neighbor, so no device sends them)
+ * and no bottom-up level can reach them, so no row or list changes; the
  * bottom-up levels skip them at the cost of the visited word they read
  * anyway, instead of reading their in_offsets (kron graphs: about half of
- * all vertices, in every bottom-up level). */
+ * all vertices, in every bottom-up level; without it two devices' kron:26
+ * level 4 took as long as one's). */
 static int dead_bits(const struct boxbfs_engine *e)
 {
-    return e->ndev == 1 && e->bottom_up && e->opts.visited == BOXBFS_VISITED_BIT &&
-           e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
+    return (e->ndev == 1 || e->search_peers) && e->bottom_up &&
+           e->opts.visited == BOXBFS_VISITED_BIT && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
 }
 
 /* The visited-prefix skip [README "Visited-prefix skip"]: the atomic
@@ -240,6 +242,8 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
     p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
+    if (e->hubs)   /* the hubs' parts of their rows, their ids, levels, scan entries */
+        p->graph += (size_t)e->hubs * (8 + 4 + 4 + 4) + (size_t)e->hub_arcs[d] * 4;
     if (e->in_offsets) {   /* a directed graph's in-arcs, for bottom-up levels */
         p->in_arcs = (uint64_t)(e->in_offsets[hi] - e->in_offsets[lo]);
         p->in_graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->in_arcs * 4;
@@ -253,7 +257,7 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
         p->state += (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8 +
                     (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
     if (bb_engine_prefix_skip(e, d))   /* rank, by_rank, skip, rank_prefix */
-        p->state += (size_t)n * 8 + (size_t)p->nloc * 4 + 8;
+        p->state += (size_t)n * 8 + (size_t)(p->nloc + e->hubs) * 4 + 8;
     p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     /* bb_remote_slot: the parents of the remote vertices this device finds */
@@ -382,8 +386,14 @@ static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
     if (D->k.rank == NULL) return BOXBFS_OK;
     double t0 = bb_now_s();
     if (e->skip_order == NULL) BB_CHECK(make_skip_order(e));
-    boxbfs_status_t st = e->ops->kernels.rank_rows(&D->k, e->ops->stream(D->dev),
-                                                   e->graph->offsets + D->k.lo, e->skip_order);
+    bb_kstate_t k = D->k;   /* the hubs' parts are rows too (bb_hubs_rows) */
+    int64_t *rows = NULL;
+    if (e->hubs) BB_CHECK(bb_hubs_rows(e, d, &rows));
+    k.hi += e->hubs;
+    boxbfs_status_t st = e->ops->kernels.rank_rows(&k, e->ops->stream(D->dev),
+                                                   rows ? rows : e->graph->offsets + D->k.lo,
+                                                   e->skip_order);
+    free(rows);
     if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* its temporaries: search without the skip */
         BB_WARN(d, "%s; the visited-prefix skip is off", boxbfs_last_error());
         D->k.rank = D->k.by_rank = NULL;
@@ -441,8 +451,9 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     k->hi = e->part.lo[d + 1];
     k->work_cap = p->work_cap;
     BB_CHECK(dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->offsets));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->arcs * 4, &k->columns));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1 + e->hubs) * 8, &k->offsets));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->arcs + (e->hubs ? e->hub_arcs[d] : 0)) * 4,
+                       &k->columns));
     if (p->in_graph) {
         BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->in_offsets));
         BB_CHECK(dev_alloc(e, d, (size_t)p->in_arcs * 4, &k->in_columns));
@@ -463,7 +474,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->frontier));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 4, &k->scan));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs + 1) * 4, &k->scan));
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
     if (loop_log(e)) {
         size_t log = (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8;
@@ -491,7 +502,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     if (bb_engine_prefix_skip(e, d)) {
         BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->rank));
         BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->by_rank));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->skip));
+        BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->skip));
         BB_CHECK(dev_alloc(e, d, 8, &k->rank_prefix));
     }
     if (p->remote) BB_CHECK(dev_alloc(e, d, p->remote, &k->remote_parent));
@@ -524,6 +535,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     memset(D->ctr, 0, 2 * BB_CTR_COUNT(ndev) * 8);
     for (int o = 0; o < ndev; o++) D->ctr[BB_CTR_COUNT(ndev) + BB_CTR_SEND_OFFSET(ndev, o)] = e->part.lo[o];
     BB_CHECK(upload_slice(e, d));
+    BB_CHECK(bb_hubs_upload(e, d));
     return rank_rows(e, d);
 }
 
@@ -531,7 +543,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
 static boxbfs_status_t plan_with(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
 {
     plan_device(e, d, parents, p);
-    if ((p->work_cap | p->arcs) >> 32)
+    if ((p->work_cap | (p->arcs + (e->hubs ? e->hub_arcs[d] : 0))) >> 32)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "device %d would hold %llu arcs; at most 2^32 per device: use "
                             "more devices", d, (unsigned long long)p->arcs);

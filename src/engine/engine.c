@@ -60,8 +60,16 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
                                 a, b);
     }
     e->search_peers = e->ndev > 1 && why == NULL && e->opts.search_on != BOXBFS_SEARCH_ON_HOST;
+    if (e->search_peers) BB_CHECK(bb_hubs_choose(e));
     for (int d = 0; e->search_peers && d < e->ndev; d++) {
         if (bb_engine_search_fits(e, d)) continue;
+        if (e->hubs) {   /* the hubs' rows go first, then every device again */
+            BB_WARN(-1, "device %d cannot also hold the parts of the hubs' rows%s: no hub is "
+                        "split", d, e->opts.device_memory_limit ? " under --memory-limit" : "");
+            bb_hubs_free(e);
+            d = -1;
+            continue;
+        }
         if (e->opts.search_on == BOXBFS_SEARCH_ON_DEVICE)
             return bb_error_set(BOXBFS_ERR_DEVICE_MEMORY,
                                 "--search-on device: device %d cannot hold the search across "
@@ -205,6 +213,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     free(e->frontier_count);
     free(e->frontier_arcs);
     free(e->level_frontier);
+    bb_hubs_free(e);
     free(e->in_offsets);
     free(e->in_columns);
     free(e->skip_order);
@@ -244,6 +253,12 @@ int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
     for (int d = 0; d < e->ndev; d++)
         if (!e->devs[d].skips) return 0;
     return 1;
+}
+
+int64_t boxbfs_engine_hubs(boxbfs_engine_t e, int64_t *degree_p)
+{
+    if (degree_p) *degree_p = e ? e->hub_degree : 0;
+    return e ? e->hubs : 0;
 }
 
 boxbfs_wire_t boxbfs_engine_wire(boxbfs_engine_t e)

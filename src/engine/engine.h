@@ -121,6 +121,14 @@ struct boxbfs_engine {
      * says where it cannot); the abort word they poll (host memory). */
     int search_peers;
     uint32_t *abort_word;
+    /* Hubs split by destination (hubs.c; kernels.h bb_peers_split_hubs), the
+     * search across devices only (0 hubs: none): the vertices of at least
+     * hub_degree out-arcs, hub_gid their ids in increasing order (host),
+     * device d's hubs from hub_first[d] to hub_first[d + 1] - 1, and
+     * hub_arcs[d] the arcs of all the hubs' rows that lead into device d */
+    uint32_t hubs, hub_degree;
+    uint32_t *hub_gid, *hub_first;
+    uint64_t *hub_arcs;
 };
 
 /* What differs between "all devices in this process" (bb_team_threads) and
@@ -300,6 +308,21 @@ boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
 uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
 uint64_t bb_engine_inbox_cap(const struct boxbfs_engine *e, int d);
 boxbfs_status_t bb_engine_mail_words(boxbfs_engine_t e, int d);
+
+/* ---- services: hubs split by destination (hubs.c) ------------------------ */
+
+/* The search across devices (e->search_peers): pick the hubs (--hub-degree,
+ * the graph whole in this process) and size each device's part of their
+ * rows (e->hubs and the rest; none where they are off or no vertex
+ * qualifies); free them. */
+boxbfs_status_t bb_hubs_choose(boxbfs_engine_t e);
+void bb_hubs_free(boxbfs_engine_t e);
+/* Device d's hub state in its kstate, and its part of the hubs' rows after
+ * its own rows (offsets and columns hold room for them). */
+boxbfs_status_t bb_hubs_upload(boxbfs_engine_t e, int d);
+/* Device d's rows' offsets as the graph counts them (from offsets[lo]),
+ * its own then the hubs' parts (hi - lo + hubs + 1; malloc'ed). */
+boxbfs_status_t bb_hubs_rows(const struct boxbfs_engine *e, int d, int64_t **rows_p);
 
 /* ---- services: the parent gather (gather.c) ------------------------------- */
 

@@ -35,6 +35,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->max_depth = -1;
     opts->device_loop_arcs = 16384;   /* ~16 arcs per thread of the loop's one block */
     opts->parents = BOXBFS_PARENTS_AUTO;
+    opts->hub_degree = -1;
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 
@@ -84,6 +85,7 @@ const char *boxbfs_phase_name(boxbfs_phase_t v)
     case BOXBFS_PHASE_EXPAND: return "expand";
     case BOXBFS_PHASE_FOLD: return "fold";
     case BOXBFS_PHASE_VISITED: return "visited";
+    case BOXBFS_PHASE_HUBS: return "hubs";
     case BOXBFS_PHASE_COUNT: break;
     }
     return "?";
