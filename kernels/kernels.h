@@ -637,7 +637,8 @@ typedef struct {
                                   for remote vertices this device discovered (BB_UNSET32
                                   if none); NULL with one device, or when the parents
                                   are recomputed after the search (gather_recompute) */
-    uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo */
+    uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo + hubs (a
+                                             step that splits the hubs' rows lists them) */
     uint32_t *scan;                       /* hi - lo + hubs + 1: expand's frontier-degree scan */
     /* The visited-prefix skip [README "Visited-prefix skip"] (atomic
      * contraction; else NULL): rank_rows numbered the n vertices by

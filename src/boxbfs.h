@@ -387,7 +387,7 @@ typedef struct {
      * destination"): each vertex of at least this many out-arcs (a hub) has
      * its row split by the devices its arcs lead to, and a big top-down
      * level's hubs are expanded by every device into its own range. 0: off;
-     * < 0 (default): auto, 1024 arcs, doubled until at most 65536 hubs. */
+     * < 0 (default): auto, 1024 arcs, doubled until at most 262144 hubs. */
     int64_t hub_degree;
 } boxbfs_engine_options_t;
 

@@ -245,10 +245,9 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
  * up to 17 %). */
 struct bb_search_args {
     bb_kstate_t k;          /* level_log: the step's first row */
-    uint64_t count;         /* the frontier's vertices (and the hubs' rows: listed) */
-    uint32_t listed;        /* a step that splits the hubs' rows (kernels.h
-                             * bb_peers_split_hubs): the listed vertices, count
-                             * less the hubs; else UINT32_MAX */
+    unsigned long long count;   /* the frontier's vertices (with split, list_hubs adds
+                                 * the rows of the hubs at its level) */
+    int32_t split;          /* the step splits the hubs' rows (kernels.h bb_peers_split_hubs) */
     int32_t next_level;
     int32_t expand;         /* boxbfs_expand_t */
     bb_loop_params_t loop;  /* the device loop's (bb_search_loop_params) */

@@ -258,13 +258,9 @@ __global__ void prefix_begin(uint32_t *prefix, uint32_t n)
 __device__ __forceinline__ DegreeOp search_degree(const bb_search_dev *d)
 {
     DegreeOp op = skip_degree(d->a.k, d->a.k.frontier);
-    if (d->a.listed != UINT32_MAX) {   /* the hubs' rows after the list */
-        op.listed = d->a.listed;
-        op.nloc = (uint32_t)(d->a.k.hi - d->a.k.lo);
-        op.hub_degree = d->a.k.hub_degree;
-        op.hub_level = d->a.k.hub_level;
-        op.level = d->a.next_level - 1;
-    }
+    op.split = d->a.split;   /* the hubs' rows in the list */
+    op.nloc = (uint32_t)(d->a.k.hi - d->a.k.lo);
+    op.hub_degree = d->a.k.hub_degree;
     return op;
 }
 
@@ -344,7 +340,7 @@ __device__ __forceinline__ Frontier search_frontier(unsigned slot)
     const bb_search_args &c = c_steps[slot];
     return Frontier{c.k.frontier, c.k.offsets, c.k.columns, c.k.scan, (uint32_t)c.count,
                     expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr,
-                    c.listed, (uint32_t)(c.k.hi - c.k.lo)};
+                    true};
 }
 
 /* The step's consumer: on several devices remote winners go to this
@@ -357,7 +353,7 @@ __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
         a.to_list = c.search->stage;
         a.to_parent = c.search->stage_parent;
     }
-    if (c.listed != UINT32_MAX) {
+    if (c.split) {
         a.hub_gid = c.k.hub_gid;
         a.hub_base = (uint32_t)(c.k.hi - c.k.lo);
     }

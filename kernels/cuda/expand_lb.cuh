@@ -128,23 +128,17 @@ struct DegreeOp {
     const int64_t *offsets;
     const uint32_t *columns = nullptr, *rank = nullptr, *prefix = nullptr;
     uint32_t *skip = nullptr;
-    /* A step that splits the hubs' rows (kernels.h bb_peers_split_hubs;
-     * listed = UINT32_MAX where none): entries from `listed` on are the hubs'
-     * rows nloc + h, each taken where hub_level[h] is the frontier's level;
-     * a listed vertex of at least hub_degree arcs is a hub, left to them. */
-    uint32_t listed = UINT32_MAX, nloc = 0, hub_degree = 0;
-    const int32_t *hub_level = nullptr;
-    int32_t level = 0;
-    __host__ __device__ uint32_t vertex(uint32_t i) const
-    {
-        return i < listed ? frontier[i] : nloc + (i - listed);
-    }
+    /* A step that splits the hubs' rows (kernels.h bb_peers_split_hubs):
+     * the list also holds the rows nloc + h of the hubs at the frontier's
+     * level (search_peers.cu list_hubs), and a vertex of its own of at
+     * least hub_degree arcs is a hub, left to its row's parts. */
+    uint32_t nloc = 0, hub_degree = 0;
+    bool split = false;
     __host__ __device__ uint32_t operator()(uint32_t i) const
     {
-        const uint32_t u = vertex(i);
+        const uint32_t u = frontier[i];
         const int64_t b = offsets[u], e = offsets[u + 1];
-        if (i >= listed ? hub_level[i - listed] != level
-                        : listed != UINT32_MAX && e - b >= hub_degree) {
+        if (split && u < nloc && e - b >= hub_degree) {
             if (skip) skip[i] = 0;
             return 0;
         }
@@ -224,11 +218,7 @@ struct Frontier {
     int mode;
     uint64_t f0;
     const uint32_t *skip;
-    uint32_t listed = UINT32_MAX, nloc = 0;   /* the hubs' rows after the list (DegreeOp) */
-    __device__ uint32_t vertex(uint32_t i) const
-    {
-        return i < listed ? __ldg(frontier + i) : nloc + (i - listed);
-    }
+    bool scan_end = false;   /* scan[count] holds the arcs (search_scan_tiles) */
 };
 
 /* The first arc of frontier vertex i (= u) that the expand takes. */
@@ -242,11 +232,11 @@ __device__ __forceinline__ uint64_t row_start(const Frontier &f, uint32_t i, uin
  * --relabel degree most probes hit the hubs' few KiB of them). */
 __device__ __forceinline__ uint32_t load_column(const uint32_t *p) { return __ldcs(p); }
 
-/* The arcs the frontier's scan covers: where the hubs' rows follow the
- * list, some rows are left out (DegreeOp), and the scan's end holds it. */
+/* The arcs the frontier's scan covers (the last vertex's row may be left
+ * out, DegreeOp's split: the device search's scan stores its end). */
 __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
 {
-    if (f.listed != UINT32_MAX) return __ldg(f.scan + f.count);
+    if (f.scan_end) return __ldg(f.scan + f.count);
     uint32_t u = __ldg(f.frontier + f.count - 1);
     return (uint64_t)__ldg(f.scan + f.count - 1) + (uint64_t)__ldg(f.offsets + u + 1) -
            row_start(f, f.count - 1, u);
@@ -325,7 +315,7 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
         }
         /* interleaved: K independent loads per stage */
 #pragma unroll
-        for (int j = 0; j < K; j++) u[j] = valid[j] ? f.vertex(kv[j]) : 0;
+        for (int j = 0; j < K; j++) u[j] = valid[j] ? __ldg(f.frontier + kv[j]) : 0;
 #pragma unroll
         for (int j = 0; j < K; j++)
             col[j] = valid[j] ? row_start(f, kv[j], u[j]) + (e[j] - __ldg(f.scan + kv[j])) : 0;
@@ -405,7 +395,7 @@ __device__ __forceinline__ void mergepath_body(const Frontier &f, const C &consu
         const uint32_t nb = (uint32_t)(d1 - s_split[1] - b0);
         for (uint32_t i = threadIdx.x; i <= na; i += blockDim.x) {
             if (i == 0 && a0 == 0) continue;   /* no vertex before the first */
-            uint32_t kv = a0 - 1 + i, u = f.vertex(kv);
+            uint32_t kv = a0 - 1 + i, u = __ldg(f.frontier + kv);
             s_scan[i] = __ldg(f.scan + kv);
             s_u[i] = u;
             s_start[i] = (uint32_t)row_start(f, kv, u);

@@ -72,7 +72,7 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
         if (bb_prefix_raises(s->w.arcs, d->a.k.n)) d->a.k.rank_prefix[1] = (uint32_t)d->a.k.n;
     }
     d->a.count = s->w.count;
-    d->a.listed = UINT32_MAX;
+    d->a.split = 0;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;

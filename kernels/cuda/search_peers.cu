@@ -13,8 +13,8 @@
  *     device's part of it into every other device's] [meet, where either
  *     came before] the atomic expand (expand.cu: remote winners with their
  *     parents into this device's list for their owner; with split hubs
- *     also every hub's part of its row that leads here, its own hubs left
- *     out of its list), the lists into their owners' inboxes, meet (each
+ *     also the part of each hub at the frontier's level that leads here,
+ *     after its list, its own hubs' whole rows left out), the lists into their owners' inboxes, meet (each
  *     list's size), take the inboxes;
  *   bottom-up: [pack this device's part of the frontier bitmap, store it
  *     into every other device's copy, meet], mark the frontier visited, the
@@ -117,8 +117,8 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
         if (bb_prefix_raises(s->w.arcs, k->n)) k->rank_prefix[1] = (uint32_t)k->n;
     }
     const int split = bb_peers_split_hubs(step, s->w.count, s->w.arcs, k->hubs, k->hub_degree);
-    d->a.count = s->mine + (split ? k->hubs : 0);
-    d->a.listed = split ? (uint32_t)s->mine : UINT32_MAX;
+    d->a.count = s->mine;
+    d->a.split = split;
     d->hubs_stored = 0;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
@@ -222,6 +222,23 @@ __global__ void __launch_bounds__(kThreads) stamp_hubs(bb_search_dev *d)
         stored++;
     }
     bb_warp_add(&d->hubs_stored, stored);
+}
+
+/* The split hubs' step, after the meeting that follows stamp_hubs: the
+ * rows of the hubs at the frontier's level (hi - lo + h) after this
+ * device's list (the expand's frontier; one atomic per warp). */
+__global__ void __launch_bounds__(kThreads) list_hubs(bb_search_dev *d)
+{
+    const bb_kstate_t &k = d->a.k;
+    const uint32_t nloc = (uint32_t)(k.hi - k.lo);
+    const int32_t level = d->a.next_level - 1;
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t base = blockIdx.x * blockDim.x; base < k.hubs; base += stride) {
+        const uint32_t h = base + threadIdx.x;   /* (the loop is block-uniform) */
+        const bool at = h < k.hubs && k.hub_level[h] == level;
+        const unsigned long long slot = bb_warp_append(&d->a.count, at ? 1u : 0u);
+        if (at) k.frontier[slot] = nloc + h;
+    }
 }
 
 /* This device's lists (stage[o], stage_parent[o], counters' send counts)
@@ -344,6 +361,11 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
             BB_CHECK(share_visited(d, s, k));
         } else if (td & BB_TD_SPLIT) {
             meet_parts<<<1, 1, 0, s>>>(d);
+            BB_CUDA_LAUNCH_CHECK();
+        }
+        if (td & BB_TD_SPLIT) {
+            list_hubs<<<bb_cuda_grid_for<list_hubs>(bb_cuda_blocks(k->hubs, kThreads), kThreads),
+                        kThreads, 0, s>>>(d);
             BB_CUDA_LAUNCH_CHECK();
         }
         BB_CHECK(bb_cuda_search_expand(d, s, k, search->expand));

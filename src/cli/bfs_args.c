@@ -52,7 +52,7 @@ static void bfs_usage(FILE *f)
         "  --hub-degree auto|off|D   search across devices: vertices of at least D out-arcs (hubs)\n"
         "                         have their rows split by the devices the arcs lead to, and a big\n"
         "                         top-down level expands each hub on every device into its own\n"
-        "                         range; auto (default): D = 1024, doubled until <= 65536 hubs\n"
+        "                         range; auto (default): D = 1024, doubled until <= 262144 hubs\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"

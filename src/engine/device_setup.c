@@ -242,8 +242,8 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
     p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
-    if (e->hubs)   /* the hubs' parts of their rows, their ids, levels, scan entries */
-        p->graph += (size_t)e->hubs * (8 + 4 + 4 + 4) + (size_t)e->hub_arcs[d] * 4;
+    if (e->hubs)   /* the hubs' parts of their rows, their ids, levels, list and scan entries */
+        p->graph += (size_t)e->hubs * (8 + 4 + 4 + 4 + 4 + 4) + (size_t)e->hub_arcs[d] * 4;
     if (e->in_offsets) {   /* a directed graph's in-arcs, for bottom-up levels */
         p->in_arcs = (uint64_t)(e->in_offsets[hi] - e->in_offsets[lo]);
         p->in_graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->in_arcs * 4;
@@ -472,8 +472,8 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     }
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->level));
     BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->frontier));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->next_frontier));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->frontier));
+    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->next_frontier));
     BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs + 1) * 4, &k->scan));
     BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
     if (loop_log(e)) {

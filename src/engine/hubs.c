@@ -18,7 +18,7 @@
 #include "common/error.h"
 
 #define HUB_MIN_DEGREE 1024   /* auto: the least hub degree, */
-#define HUB_MAX 65536         /* doubled until at most this many hubs */
+#define HUB_MAX 262144        /* doubled until at most this many hubs */
 
 static uint64_t count_hubs(const struct boxbfs_graph *g, int64_t degree)
 {
