@@ -108,6 +108,17 @@ for devs in $multi; do
         peers "$n $devs bottom-up" "$devs" "$g" --direction bottom-up --visited bit
         peers "$n $devs device loop 100 arcs" "$devs" "$g" --device-loop 100
         peers "$n $devs depth 3" "$devs" "$g" --max-depth 3
+        peers "$n $devs hubs split" "$devs" "$g" --hub-degree 16
+        peers "$n $devs top-down, hubs split, loop 100" "$devs" "$g" --direction top-down \
+            --hub-degree 64 --device-loop 100
+        # kron:14 has hubs of 64 arcs and more: some level split their rows,
+        # each device storing the levels of its hubs into the others (the
+        # hubs phase); the grid has none
+        [ "$n" = kron:14 ] &&
+            check "kron:14 $devs: hubs split, their levels booked" \
+                  "grep -q 'hubs split: [1-9][0-9]* of >= 64 arcs' '$tmp/dev.txt' && python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))[\"traffic\"]
+assert t[\"phases\"][\"hubs\"] > 0, t[\"phases\"]' '$tmp/dev.json'"
     done
     peers "kron:12 directed, reversed $devs" "$devs" kron:12 --directed --reverse --visited bit
     peers "kron:14 by degree $devs" "$devs" kron:14 --relabel degree --visited bit
