@@ -315,6 +315,7 @@ typedef struct {
     int32_t in_list, in_bits; /* the frontier is in `frontier` (a list), in own_bits */
     int32_t failed;           /* the device loop ran no level where the rule chose it */
     uint32_t rows;            /* rows this call logged */
+    int32_t prepare;          /* in: only set the backend's search up (its cache), run nothing */
     uint64_t span_ns;         /* device time from its first step's start to its last's end */
     uint32_t *frontier, *next_frontier, *frontier_bits, *own_bits;   /* as they are now */
     /* Several devices of one process with peer access (rule.one_device 0;
@@ -781,7 +782,8 @@ typedef struct {
      * backend's per-device state (NULL before the first call; cuda: the
      * instantiated graph), freed by search_free. UNSUPPORTED with *cache
      * still NULL: the backend cannot run it (cuda: its graph could not be
-     * built, e.g. a driver without conditional nodes); nothing ran. */
+     * built, e.g. a driver without conditional nodes); nothing ran. With
+     * s->prepare: the cache only (cuda: the graph built), nothing runs. */
     boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first);
     void (*search_free)(void *cache);

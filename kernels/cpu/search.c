@@ -16,6 +16,7 @@ boxbfs_status_t bb_cpu_search(const bb_kstate_t *k0, void *stream, bb_search_t *
 {
     double t_first = bb_now_s();
     (void)cache;
+    if (s->prepare) return BOXBFS_OK;   /* nothing to set up */
     if (k0->ndev > 1) return bb_cpu_search_peers(k0, s, first_rows, first);
     for (int step; (step = bb_search_step(s)) != BB_STEP_NONE;) {
         uint64_t *row = k0->level_log + (size_t)s->rows * BB_LOG_FIELDS;

@@ -221,6 +221,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         }
         *cache = made;
     }
+    if (s->prepare) return BOXBFS_OK;
     c = (Cache *)*cache;
     if (c->first_rows != first_rows || c->first != first)   /* the graph copies there */
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");

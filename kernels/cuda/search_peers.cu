@@ -363,7 +363,7 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
             meet_parts<<<1, 1, 0, s>>>(d);
             BB_CUDA_LAUNCH_CHECK();
         }
-        if (td & BB_TD_SPLIT) {
+        if ((td & BB_TD_SPLIT) && k->hubs) {   /* (no hubs: never chosen, but captured) */
             list_hubs<<<bb_cuda_grid_for<list_hubs>(bb_cuda_blocks(k->hubs, kThreads), kThreads),
                         kThreads, 0, s>>>(d);
             BB_CUDA_LAUNCH_CHECK();

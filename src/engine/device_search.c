@@ -268,7 +268,11 @@ static boxbfs_status_t peers_failure(int d, const bb_search_t *s)
 
 /* Several devices: every device's thread runs its search at once (each
  * call until the search is done or the logs are full: the same on every
- * device), then device 0 books the rows while the others wait. */
+ * device), then device 0 books the rows while the others wait. Before an
+ * engine's first search every device sets its search up (cuda: builds its
+ * graph) and they wait for each other: a device building its graph while
+ * another's search already waits in a meeting could block on it where
+ * they share a GPU (three logical devices of one GPU timed out so). */
 static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
@@ -276,6 +280,19 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
     size_t width = BB_LOG_ROW(e->ndev);
     int level = 0;
     peers_start(e, d, &s);
+    if (!e->search_ready) {   /* every device's graph before any device runs its own */
+        boxbfs_status_t st;
+        s.prepare = 1;
+        st = e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache,
+                                    D->loop_log, BB_LOOP_LOG_FIRST);
+        s.prepare = 0;
+        if (st != BOXBFS_OK) {
+            bb_engine_raise_abort(e, d);
+            return st;
+        }
+        if (e->team->barrier(e)) return BOXBFS_OK;
+        if (d == 0) e->search_ready = 1;   /* read by every device before the barrier */
+    }
     while (!e->done) {
         boxbfs_status_t st;
         s.rows = 0;

@@ -120,6 +120,7 @@ struct boxbfs_engine {
      * meet in each other's memory (device_search.c; bb_search_peers_refusal
      * says where it cannot); the abort word they poll (host memory). */
     int search_peers;
+    int search_ready;   /* every device's search is set up (device_search.c run_peers) */
     uint32_t *abort_word;
     /* Hubs split by destination (hubs.c; kernels.h bb_peers_split_hubs), the
      * search across devices only (0 hubs: none): the vertices of at least
