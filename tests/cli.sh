@@ -74,6 +74,8 @@ check "memory limit exit 3" "[ $rc -eq 3 ] && grep -q 'short by' '$tmp/e6'"
 check "bad --parents exit 1" "[ $rc -eq 1 ] && grep -q \"parents: unknown value 'foo'\" '$tmp/e9'"
 "$BOXBFS" bfs kron:8 --backend cpu --search-on sky >/dev/null 2>"$tmp/e12"; rc=$?
 check "bad --search-on exit 1" "[ $rc -eq 1 ] && grep -q \"search-on: unknown value 'sky'\" '$tmp/e12'"
+"$BOXBFS" bfs kron:8 --backend cpu --hub-degree 0 >/dev/null 2>"$tmp/e14"; rc=$?
+check "bad --hub-degree exit 1" "[ $rc -eq 1 ] && grep -q \"hub-degree: '0' is not auto, off or a degree\" '$tmp/e14'"
 "$BOXBFS" bfs kron:8 --backend cpu --devices 2 --contract valid-flag --search-on device \
     >/dev/null 2>"$tmp/e13"; rc=$?
 check "--search-on device with valid-flag on 2 devices: exit 1, says why" \

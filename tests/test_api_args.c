@@ -137,6 +137,7 @@ static void engines(void)
     int32_t level[4];
     int order[2];
     size_t vb;
+    int64_t hub_degree = -1;
 
     CHECK_OK(boxbfs_graph_from_edges(4, 3, src, dst, 0, &g));
     boxbfs_engine_options_init(NULL);   /* nothing to do, no crash */
@@ -177,6 +178,7 @@ static void engines(void)
     CHECK(boxbfs_engine_link_model(NULL) == NULL);
     CHECK(boxbfs_engine_device_search(NULL) == 0);
     CHECK(boxbfs_engine_prefix_skip(NULL) == 0);
+    CHECK(boxbfs_engine_hubs(NULL, NULL) == 0);
     CHECK(boxbfs_engine_wire(NULL) == BOXBFS_WIRE_LIST);
     boxbfs_engine_free(NULL);
 
@@ -197,6 +199,7 @@ static void engines(void)
     CHECK(boxbfs_engine_device_name(e, -1) != NULL);
     CHECK(boxbfs_engine_memory_bytes(e, 7, NULL) == 0);
     CHECK(boxbfs_engine_prefix_skip(e) == 0);   /* valid-flag: off */
+    CHECK(boxbfs_engine_hubs(e, &hub_degree) == 0 && hub_degree == 0);   /* host-driven: none */
     CHECK(boxbfs_engine_wire(e) == BOXBFS_WIRE_LIST);   /* as asked: no atomic layout to trade */
     /* after all that, the engine still works */
     CHECK_OK(boxbfs_engine_run(e, 0, parent, level, &r));
