@@ -14,8 +14,8 @@
  *     came before] the atomic expand (expand.cu: remote winners with their
  *     parents into this device's list for their owner; with split hubs
  *     also the part of each hub at the frontier's level that leads here,
- *     after its list, its own hubs' whole rows left out), the lists into their owners' inboxes, meet (each
- *     list's size), take the inboxes;
+ *     after its list, its own hubs' whole rows left out), the lists into
+ *     their owners' inboxes, meet (each list's size), take the inboxes;
  *   bottom-up: [pack this device's part of the frontier bitmap, store it
  *     into every other device's copy, meet], mark the frontier visited, the
  *     bottom-up step (bottom_up.cu) into this device's part of the other
