@@ -269,48 +269,6 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     plan_exchange(e, d, p);
 }
 
-static const char *human(char buf[24], double bytes);
-
-static boxbfs_status_t dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    void *p;
-    if (D->nallocs == BB_MAX_ALLOCS)
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "too many allocations on device %d", d);
-    boxbfs_status_t st = e->ops->alloc(D->dev, bytes, &p);
-    if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* the plan fit, the device said no: say both */
-        char cause[512];
-        size_t free_b = 0, total_b = 0;
-        snprintf(cause, sizeof cause, "%s", boxbfs_last_error());
-        if (e->ops->mem_info(D->dev, &free_b, &total_b) != BOXBFS_OK) free_b = 0;
-        char h[3][24];
-        return bb_error_set(st, "device %d (%s) ran out of memory: %s needed, %s allocated so "
-                            "far of this device's plan, %s free (%s); try more devices "
-                            "(--devices N) or a smaller graph", d, D->name,
-                            human(h[0], (double)bytes), human(h[1], (double)D->memory_bytes),
-                            human(h[2], (double)free_b), cause);
-    }
-    BB_CHECK(st);
-    D->allocs[D->nallocs++] = p;
-    D->memory_bytes += bytes;
-    *(void **)ptr_p = p;
-    return BOXBFS_OK;
-}
-
-/* bytes as "12.3 KiB|MiB|GiB" into buf (the figures of the memory messages). */
-static const char *human(char buf[24], double bytes)
-{
-    const char *unit = bytes >= 1073741824.0 ? "GiB" : bytes >= 1048576.0 ? "MiB" : "KiB";
-    double scale = bytes >= 1073741824.0 ? 1073741824.0 : bytes >= 1048576.0 ? 1048576.0 : 1024.0;
-    snprintf(buf, 24, "%.2f %s", bytes / scale, unit);
-    return buf;
-}
-
-boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p)
-{
-    return dev_alloc(e, d, bytes, ptr_p);
-}
-
 /* The free memory of device d, or --memory-limit where that is less. */
 static boxbfs_status_t free_memory(boxbfs_engine_t e, int d, size_t *free_p)
 {
@@ -330,20 +288,19 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
     BB_CHECK(free_memory(e, d, &free_b));
     if (p->total <= free_b) return BOXBFS_OK;
+#define H(i, bytes) bb_engine_human_bytes(h[i], (double)(bytes))
     return bb_error_set(
         BOXBFS_ERR_DEVICE_MEMORY,
         "device %d (%s) needs %s but has %s free%s (short by %s): graph slice %s, visited %s, "
         "remote parents %s, level work %s, outbox %s, inbox %s, parent gather %s, other %s; "
         "try more devices (--devices N)%s%s",
-        d, e->devs[d].name, human(h[0], (double)p->total), human(h[1], (double)free_b),
-        e->opts.device_memory_limit ? " under --memory-limit" : "",
-        human(h[2], (double)(p->total - free_b)), human(h[3], (double)(p->graph + p->in_graph)),
-        human(h[4], (double)p->visited), human(h[5], (double)p->remote),
-        human(h[6], (double)p->work), human(h[7], (double)p->outbox),
-        human(h[8], (double)p->inbox), human(h[9], (double)p->gather),
-        human(h[10], (double)(p->state + p->scratch + p->bitmaps)),
+        d, e->devs[d].name, H(0, p->total), H(1, free_b),
+        e->opts.device_memory_limit ? " under --memory-limit" : "", H(2, p->total - free_b),
+        H(3, p->graph + p->in_graph), H(4, p->visited), H(5, p->remote), H(6, p->work),
+        H(7, p->outbox), H(8, p->inbox), H(9, p->gather), H(10, p->state + p->scratch + p->bitmaps),
         byte_visited ? " or --visited bit" : "",
         p->remote ? " or --parents recompute" : "");
+#undef H
 }
 
 /* The device's rows (and in-arcs where bottom-up needs them) and the ranges. */
@@ -450,83 +407,83 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     k->lo = e->part.lo[d];
     k->hi = e->part.lo[d + 1];
     k->work_cap = p->work_cap;
-    BB_CHECK(dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1 + e->hubs) * 8, &k->offsets));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->arcs + (e->hubs ? e->hub_arcs[d] : 0)) * 4,
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + 1 + e->hubs) * 8, &k->offsets));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->arcs + (e->hubs ? e->hub_arcs[d] : 0)) * 4,
                        &k->columns));
     if (p->in_graph) {
-        BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->in_offsets));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->in_arcs * 4, &k->in_columns));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->in_offsets));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->in_arcs * 4, &k->in_columns));
     } else if (e->bottom_up) {   /* undirected: the in-arcs are the rows */
         k->in_offsets = k->offsets;
         k->in_columns = k->columns;
     }
     if (p->bitmaps && e->search_peers) {
         for (int b = 0; b < 2; b++)
-            BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &D->bits[b]));
+            BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(k->n) * 4, &D->bits[b]));
         k->frontier_bits = D->bits[0];
         k->own_bits = D->bits[1] + k->lo / 32;
     } else if (p->bitmaps) {
-        BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &k->frontier_bits));
-        BB_CHECK(dev_alloc(e, d, (size_t)words32(p->nloc) * 4, &k->own_bits));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(k->n) * 4, &k->frontier_bits));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(p->nloc) * 4, &k->own_bits));
     }
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->level));
-    BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->frontier));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->next_frontier));
-    BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs + 1) * 4, &k->scan));
-    BB_CHECK(dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->nloc * 4, &k->level));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->frontier));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->next_frontier));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs + 1) * 4, &k->scan));
+    BB_CHECK(bb_engine_dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
     if (loop_log(e)) {
         size_t log = (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8;
-        BB_CHECK(dev_alloc(e, d, log, &k->level_log));
+        BB_CHECK(bb_engine_dev_alloc(e, d, log, &k->level_log));
         /* zeros: the first read-back takes BB_LOOP_LOG_FIRST rows, written or not */
         BB_CHECK(e->ops->zero(D->dev, k->level_log, log));
         /* pinned: read back with the counters in one round trip */
         BB_CHECK(e->ops->host_alloc(D->dev, log, (void **)&D->loop_log));
         if (ndev > 1) {   /* no tag yet: zeros */
-            BB_CHECK(dev_alloc(e, d, (size_t)ndev * BB_MAIL_WORDS * 8, &D->loop_mail));
+            BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)ndev * BB_MAIL_WORDS * 8, &D->loop_mail));
             BB_CHECK(e->ops->zero(D->dev, D->loop_mail, (size_t)ndev * BB_MAIL_WORDS * 8));
         }
     }
     if (dead_bits(e)) {
         uint32_t *init;
-        BB_CHECK(dev_alloc(e, d, (size_t)words32(k->n) * 4, &init));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(k->n) * 4, &init));
         k->visited_init = init;
-        BB_CHECK(dev_alloc(e, d, p->visited - (size_t)words32(k->n) * 4, &k->visited));
+        BB_CHECK(bb_engine_dev_alloc(e, d, p->visited - (size_t)words32(k->n) * 4, &k->visited));
         D->visited_bytes = p->visited - (size_t)words32(k->n) * 4;
         BB_CHECK(upload_dead_bits(e, d));
     } else if (p->visited) {
-        BB_CHECK(dev_alloc(e, d, p->visited, &k->visited));
+        BB_CHECK(bb_engine_dev_alloc(e, d, p->visited, &k->visited));
         D->visited_bytes = p->visited;
     }
     if (bb_engine_prefix_skip(e, d)) {
-        BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->rank));
-        BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->by_rank));
-        BB_CHECK(dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->skip));
-        BB_CHECK(dev_alloc(e, d, 8, &k->rank_prefix));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)k->n * 4, &k->rank));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)k->n * 4, &k->by_rank));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->skip));
+        BB_CHECK(bb_engine_dev_alloc(e, d, 8, &k->rank_prefix));
     }
-    if (p->remote) BB_CHECK(dev_alloc(e, d, p->remote, &k->remote_parent));
+    if (p->remote) BB_CHECK(bb_engine_dev_alloc(e, d, p->remote, &k->remote_parent));
     if (sorted) {
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr_parent));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt_parent));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->work_cap * 4, &k->nbr_parent));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->work_cap * 4, &k->alt_parent));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->work_cap * 4 + 4, &k->flags));
     }
     if (e->search_peers) {
-        BB_CHECK(dev_alloc(e, d, p->outbox, &D->stage));
+        BB_CHECK(bb_engine_dev_alloc(e, d, p->outbox, &D->stage));
     } else if (bb_engine_lean_outbox(e)) {   /* the bitmap, then the lists unpacked from it */
-        BB_CHECK(dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox_bits));
-        BB_CHECK(dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox_bits));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->bitmap_words * 4, &k->outbox));
     } else if (p->outbox) {
-        BB_CHECK(dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)k->n * 4, &k->outbox));
     }
-    if (sorted) BB_CHECK(dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
+    if (sorted) BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->nloc * 4, &k->outbox_parent));
     if (p->inbox_shared) k->inbox = k->nbr_parent;
-    else if (p->inbox_entries) BB_CHECK(dev_alloc(e, d, (size_t)p->inbox_entries * 4, &k->inbox));
+    else if (p->inbox_entries) BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->inbox_entries * 4, &k->inbox));
     if (ndev > 1 && !e->search_peers) place_gather(e, d, p);
     if (p->scratch) {
-        BB_CHECK(dev_alloc(e, d, p->scratch, &k->scratch));
+        BB_CHECK(bb_engine_dev_alloc(e, d, p->scratch, &k->scratch));
         k->scratch_bytes = p->scratch;
     }
     /* pinned: the per-level counter reads are true asynchronous copies; then

@@ -272,11 +272,16 @@ void bb_engine_book_device(boxbfs_engine_t e, int level, int s, const uint64_t *
 boxbfs_status_t bb_engine_expect_level(const struct boxbfs_engine *e, int level, const uint64_t *L,
                                        int dir);
 
-/* ---- services: memory plan and device state (device_setup.c) -------------- */
+/* ---- services: device memory (dev_alloc.c) --------------------------------- */
 
 /* Allocate bytes of device d's memory, freed with the engine and counted in
- * its memory_bytes. */
+ * its memory_bytes; out of memory names the bytes asked, held and free. */
 boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p);
+/* bytes as "12.34 KiB|MiB|GiB" into buf (the figures of the memory messages). */
+const char *bb_engine_human_bytes(char buf[24], double bytes);
+
+/* ---- services: memory plan and device state (device_setup.c) -------------- */
+
 /* Plan, check, allocate and upload device d. */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
 /* Several devices, atomic contraction, wire bitmap or auto: the outbox is a
