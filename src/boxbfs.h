@@ -976,9 +976,10 @@ boxbfs_status_t boxbfs_bc_validate(boxbfs_graph_t graph, boxbfs_bc_result_t resu
 typedef enum {
     BOXBFS_LOG_ERROR = 0, BOXBFS_LOG_WARN = 1, BOXBFS_LOG_INFO = 2, BOXBFS_LOG_DEBUG = 3
 } boxbfs_log_level_t;
-/* "boxbfs: LEVEL message" on stderr when BOXBFS_LOG (error, warn: the
- * default, info, debug) lets level through, as the library's own lines: a
- * program's messages follow the same setting. Any thread. */
+/* "boxbfs: warning: message" ("info: ", "debug: "; an error "boxbfs:
+ * message") on stderr when BOXBFS_LOG (error, warn: the default, info, debug)
+ * lets level through, as the library's own lines: a program's messages follow
+ * the same setting. Any thread. */
 void boxbfs_log(boxbfs_log_level_t level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -90,6 +90,15 @@ check "--parents recompute with --partition 2d: refused" \
 check "memory shortfall with kept parents: names the parts, suggests recompute" \
       "[ $rc -eq 3 ] && grep -q 'remote parents .* outbox .* inbox .* parent gather' '$tmp/e11' &&
        grep -q 'or --parents recompute' '$tmp/e11'"
+# warnings read as errors do ("boxbfs: warning: MESSAGE"), with the source
+# line only under BOXBFS_LOG=debug
+"$BOXBFS" bfs kron:12 --backend cpu --memory-limit 1000 >/dev/null 2>"$tmp/w"
+BOXBFS_LOG=debug "$BOXBFS" bfs kron:12 --backend cpu --memory-limit 1000 >/dev/null 2>"$tmp/wd"
+check "--memory-limit 1000 warns: 'boxbfs: warning: ', no source line" \
+      "grep -q '^boxbfs: warning: [^ ]' '$tmp/w' && ! grep -q '\\.cu*:[0-9]' '$tmp/w'"
+check "every stderr line starts 'boxbfs: '" "! grep -v '^boxbfs: ' '$tmp/w'"
+check "BOXBFS_LOG=debug: the warning's source line after 'warning: '" \
+      "grep -q '^boxbfs: warning: src/[a-z0-9_/]*\\.c:[0-9]*: ' '$tmp/wd'"
 "$BOXBFS" frobnicate >/dev/null 2>"$tmp/e7"; rc=$?
 check "unknown command exit 1" "[ $rc -eq 1 ] && grep -q 'unknown command' '$tmp/e7'"
 "$BOXBFS" bfs --help >"$tmp/h" 2>&1

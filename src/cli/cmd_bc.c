@@ -97,8 +97,8 @@ int bb_sigma_run(const bb_bfs_args_t *a, boxbfs_graph_t g, int64_t root, bb_sigm
     s->termination_bytes = rep->termination_bytes;
     s->messages = rep->messages;
     if (rep->overflow)
-        fprintf(stderr, "boxbfs: --sigma: a shortest-path count exceeds 2^64 - 1: %s holds the "
-                        "counts in double\n", a->sigma);
+        boxbfs_log(BOXBFS_LOG_WARN, "--sigma: a shortest-path count exceeds 2^64 - 1: %s holds "
+                                    "the counts in double", a->sigma);
     s->validation = "skipped";
     if (a->validate) {
         st = boxbfs_sigma_validate(g, root, level, sigma);
@@ -484,8 +484,8 @@ int bb_cmd_bc(int argc, char **argv)
     k = a.all || a.sources == 0 || a.sources > n ? n : a.sources;
     if (!a.all && a.sources == 0 && n > 64) k = 64;
     if (!a.all && a.sources > n)
-        fprintf(stderr, "boxbfs: bc: --sources %lld > %lld vertices: every vertex is a source\n",
-                (long long)a.sources, (long long)n);
+        boxbfs_log(BOXBFS_LOG_WARN, "bc: --sources %lld > %lld vertices: every vertex is a source",
+                   (long long)a.sources, (long long)n);
     src = choose_sources(n, k, a.seed);
     teps = calloc((size_t)k, sizeof *teps);
     if (!src || !teps) {

@@ -58,21 +58,31 @@ static int log_threshold(void)
 
 int bb_log_enabled(bb_log_level_t level) { return (int)level <= log_threshold(); }
 
+/* A source path as the tree names it: an out-of-tree build's "../src/x.c" is "src/x.c". */
+static const char *tree_path(const char *file)
+{
+    for (;;) {
+        if (strncmp(file, "../", 3) == 0) file += 3;
+        else if (strncmp(file, "./", 2) == 0) file += 2;
+        else return file;
+    }
+}
+
 void bb_log(bb_log_level_t level, int dev, const char *file, int line, const char *fmt, ...)
 {
-    static const char *names[] = {"error", "warn", "info", "debug"};
-    char msg[1024];
+    /* an error reads as the command's own ("boxbfs: MESSAGE"); the others name their level */
+    static const char *prefixes[] = {"", "warning: ", "info: ", "debug: "};
+    char msg[1024], where[64] = "", place[300] = "";
     va_list ap;
     if (!bb_log_enabled(level)) return;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (file == NULL)   /* boxbfs_log: a program's line, no place in boxbfs */
-        fprintf(stderr, "boxbfs: %s %s\n", names[level], msg);
-    else if (dev >= 0)
-        fprintf(stderr, "boxbfs: [dev %d] %s %s:%d %s\n", dev, names[level], file, line, msg);
-    else
-        fprintf(stderr, "boxbfs: %s %s:%d %s\n", names[level], file, line, msg);
+    if (dev >= 0) snprintf(where, sizeof where, "[dev %d] ", dev);
+    /* the source line only where one debugs boxbfs (file NULL: a program's boxbfs_log) */
+    if (file != NULL && bb_log_enabled(BB_LOG_DEBUG))
+        snprintf(place, sizeof place, "%s:%d: ", tree_path(file), line);
+    fprintf(stderr, "boxbfs: %s%s%s%s\n", prefixes[level], where, place, msg);
 }
 
 void boxbfs_log(boxbfs_log_level_t level, const char *fmt, ...)

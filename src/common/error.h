@@ -15,8 +15,10 @@ boxbfs_status_t bb_error_set(boxbfs_status_t status, const char *fmt, ...)
 void bb_error_copy(const char *message);
 
 typedef enum { BB_LOG_ERROR = 0, BB_LOG_WARN = 1, BB_LOG_INFO = 2, BB_LOG_DEBUG = 3 } bb_log_level_t;
-/* "boxbfs: [dev D] LEVEL file:line message"; dev < 0 omits the device, file
- * NULL the place (boxbfs_log). Levels as boxbfs_log_level_t's. */
+/* "boxbfs: warning: [dev D] message" on stderr ("info: ", "debug: "; an error
+ * has no level word, as the command's own errors); dev < 0 omits the device.
+ * Under BOXBFS_LOG=debug "file:line: " comes before the message (file NULL:
+ * none, boxbfs_log). Levels as boxbfs_log_level_t's. */
 void bb_log(bb_log_level_t level, int dev, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int bb_log_enabled(bb_log_level_t level);
