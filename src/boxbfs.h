@@ -618,7 +618,9 @@ typedef struct {
     int access;                /* direct peer access src -> dst */
     int perf_rank;             /* cudaDevP2PAttrPerformanceRank (lower = faster); -1 unknown */
     int native_atomics;
-    int nvlinks;               /* NVLinks between the pair (NVML); -1 unknown */
+    int nvlinks;               /* NVLinks between the pair as `nvidia-smi topo -m` counts them
+                                  (NVML): through an NVSwitch, the source's links into it;
+                                  -1 unknown */
     char type[32];             /* "self", "NVLINK x18", "NVSWITCH", "P2P", "HOST", "EMULATED" */
 } boxbfs_link_info_t;
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Topology on GPUs: `boxbfs topo --backend cuda` describes every GPU (bus id,
-# SMs, memory) and pair, as nvidia-smi sees them (bus ids, NVLink pairs of
-# `nvidia-smi topo -m`: tests/smi_topo.py); the probe gives positive, plausible figures for
+# SMs, memory) and pair, as nvidia-smi sees them (bus ids; every pair's NVLink
+# count the k of `nvidia-smi topo -m`'s NV<k>, 0 where it shows none, NV18
+# through an H200 board's NVSwitch: tests/smi_topo.py); the probe gives positive, plausible figures for
 # peer, staged and bidirectional copies; with 2 or more GPUs, bfs runs with
 # --link-model measured, --order topology and a throttled GPU-BOX link
 # (exchange time within 25 % + 5 ms of the model). The probe enables peer
@@ -31,8 +32,10 @@ if command -v nvidia-smi >/dev/null 2>&1; then   # discovery = what nvidia-smi s
     nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader >"$tmp/bus" 2>&1
     nvidia-smi topo -m >"$tmp/topo_m" 2>&1
     cat "$tmp/topo_m"
-    check "bus ids and NVLink pairs as nvidia-smi (topo -m)" \
+    check "bus ids and NVLink counts as nvidia-smi (topo -m)" \
         "python3 '$(dirname "$0")/smi_topo.py' '$tmp/t.json' '$tmp/bus' '$tmp/topo_m'"
+    # what NVML said of each GPU's links (a GPU's active NVLinks, those into an NVSwitch)
+    BOXBFS_LOG=debug "$BOXBFS" topo --backend cuda 2>&1 >/dev/null | grep NVML
 fi
 [ "$ngpu" -ge 2 ] || { echo "one GPU: pair checks skipped"; exit $fail; }
 "$BOXBFS" topo --backend cuda --probe --sizes 4K..64M --repeats 5 --json "$tmp/p.json" \

@@ -70,4 +70,25 @@ check "BW,nan: exit 1" "[ $rc -eq 1 ] && grep -q \"bad latency 'nan': a latency 
 check "uncovered pair: named" "[ $rc -eq 1 ] && grep -q 'no figure for 0 -> 2' '$tmp/e4'"
 "$BOXBFS" bfs kron:8 --order fastest >/dev/null 2>"$tmp/e5"; rc=$?
 check "bad --order exit 1" "[ $rc -eq 1 ] && grep -q \"unknown value 'fastest'\" '$tmp/e5'"
+
+# tests/smi_topo.py, which judges boxbfs topo against nvidia-smi in tests/gpu_topo.sh,
+# on four H200s of an NVSwitch board as nvidia-smi shows them (NV18 every pair):
+# NVSWITCH pairs of 18 NVLinks agree; 0 NVLinks (or no NVML) differ
+smi_judge() {   # NVLINKS SOURCE: the judge's verdict on such a report
+    python3 -c '
+import json, sys
+bus = ["0000:19:00.0", "0000:3B:00.0", "0000:4C:00.0", "0000:5D:00.0"]
+links = [{"src": a, "dst": b, "type": "NVSWITCH", "nvlinks": int(sys.argv[1])}
+         for a in range(4) for b in range(4) if a != b]
+json.dump({"link_source": sys.argv[2], "devices": [{"pci_bus_id": x} for x in bus],
+           "links": links}, open(sys.argv[3], "w"))' "$1" "$2" "$tmp/smi.json" &&
+    python3 "$(dirname "$0")/smi_topo.py" "$tmp/smi.json" "$TESTDATA/smi/h200x4_bus.txt" \
+        "$TESTDATA/smi/h200x4_topo_m.txt" >"$tmp/smi.out" 2>&1
+}
+if command -v python3 >/dev/null 2>&1; then
+    check "smi_topo.py: 18 NVLinks a pair through the NVSwitch agree with NV18" "smi_judge 18 nvml"
+    check "smi_topo.py: 0 NVLinks differ from NV18, naming the pairs" \
+          "! smi_judge 0 nvml && grep -q 'GPU0 -> GPU1: nvidia-smi NV18, boxbfs NVSWITCH with 0' '$tmp/smi.out'"
+    check "smi_topo.py: no NVML in boxbfs where nvidia-smi runs fails" "! smi_judge -1 'cuda p2p attributes'"
+fi
 exit $fail

@@ -66,14 +66,16 @@ static void numa_from_sysfs(boxbfs_device_info_t *info)
         snprintf(info->cpu_affinity, sizeof info->cpu_affinity, "%s", line);
 }
 
+/* A pair both of whose devices have links into an NVSwitch is NVSWITCH (its
+ * nvlinks: the source's links into the switch), whatever direct links it has. */
 static void link_type(boxbfs_topology_t t, int a, int b, const int *switch_links)
 {
     boxbfs_link_info_t *L = &t->links[(size_t)a * t->ndev + b];
     if (a == b) snprintf(L->type, sizeof L->type, "self");
     else if (t->info[a].emulated) snprintf(L->type, sizeof L->type, "EMULATED");
-    else if (L->nvlinks > 0) snprintf(L->type, sizeof L->type, "NVLINK x%d", L->nvlinks);
-    else if (switch_links && switch_links[a] > 0 && switch_links[b] > 0 && L->access)
+    else if (switch_links && switch_links[a] > 0 && switch_links[b] > 0)
         snprintf(L->type, sizeof L->type, "NVSWITCH");
+    else if (L->nvlinks > 0) snprintf(L->type, sizeof L->type, "NVLINK x%d", L->nvlinks);
     else if (L->access) snprintf(L->type, sizeof L->type, "P2P");
     else snprintf(L->type, sizeof L->type, "HOST");
 }
@@ -85,7 +87,7 @@ boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
     boxbfs_status_t st = BOXBFS_OK;
     const bb_device_ops_t *ops = backend == BOXBFS_BACKEND_CUDA ? bb_cuda_ops_ptr : &bb_cpu_ops;
     int available = 0, n;
-    int *counts = NULL, *switch_links = NULL;
+    int *direct = NULL, *switch_links = NULL;
     char (*bus)[32] = NULL;
     if (topo_p == NULL) return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_topology_discover: NULL");
     if (backend != BOXBFS_BACKEND_CPU && backend != BOXBFS_BACKEND_CUDA)
@@ -132,14 +134,17 @@ boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
             L->native_atomics = p.native_atomics;
         }
     if (backend == BOXBFS_BACKEND_CUDA) {
-        BB_CHECK_GOTO(bb_calloc((size_t)n * n, sizeof *counts, "NVLink counts", &counts), st, fail);
+        BB_CHECK_GOTO(bb_calloc((size_t)n * n, sizeof *direct, "NVLink counts", &direct), st, fail);
         BB_CHECK_GOTO(bb_calloc((size_t)n, sizeof *switch_links, "NVLink counts", &switch_links),
                       st, fail);
         BB_CHECK_GOTO(bb_calloc((size_t)n, sizeof *bus, "bus ids", &bus), st, fail);
         for (int d = 0; d < n; d++) memcpy(bus[d], t->info[d].pci_bus_id, 32);
-        if (bb_nvml_nvlinks((const char (*)[32])bus, n, counts, switch_links) == 0) {
+        if (bb_nvml_nvlinks((const char (*)[32])bus, n, direct, switch_links) == 0) {
             t->source = "nvml";
-            for (int c = 0; c < n * n; c++) t->links[c].nvlinks = counts[c];
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++)
+                    t->links[(size_t)a * n + b].nvlinks =
+                        bb_nvlink_count(direct, switch_links, n, a, b);
         } else {
             free(switch_links);
             switch_links = NULL;
@@ -147,13 +152,13 @@ boxbfs_status_t boxbfs_topology_discover(boxbfs_backend_t backend, int devices,
     }
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) link_type(t, a, b, switch_links);
-    free(counts);
+    free(direct);
     free(switch_links);
     free(bus);
     *topo_p = t;
     return BOXBFS_OK;
 fail:
-    free(counts);
+    free(direct);
     free(switch_links);
     free(bus);
     boxbfs_topology_free(t);

@@ -56,10 +56,31 @@ void bb_probe_free(bb_probe_t *p);
  * the 8-byte copy; dedicated pairs. */
 boxbfs_status_t bb_probe_linkmat(const bb_probe_t *p, bb_linkmat_t *L);
 
-/* NVML through dlopen (nvml.c): NVLinks between the devices with these PCI
- * bus ids, counts[a * n + b]; a device whose links end on an NVSwitch gets
- * switch_links[a] > 0. Returns 0 when NVML answered, -1 when it is absent or
- * failed (nothing written). */
-int bb_nvml_nvlinks(const char (*bus_ids)[32], int n, int *counts, int *switch_links);
+/* What one active NVLink ends on (nvlinks.c). UNKNOWN: NVML cannot say (a
+ * driver without nvmlDeviceGetNvLinkRemoteDeviceType); has_pci: NVML gave the
+ * far end's PCI address (domain, bus, device). */
+typedef enum {
+    BB_NVLINK_END_GPU, BB_NVLINK_END_SWITCH, BB_NVLINK_END_OTHER, BB_NVLINK_END_UNKNOWN
+} bb_nvlink_end_kind_t;
+typedef struct {
+    bb_nvlink_end_kind_t kind;
+    int has_pci;
+    unsigned domain, bus, device;
+} bb_nvlink_end_t;
+/* Book device a's active links ends[0..nends) among the n devices with these
+ * PCI bus ids: a link to listed device b adds one to direct[a * n + b], a link
+ * into an NVSwitch one to switch_links[a]. Where NVML cannot name the far end,
+ * an address that is no listed device counts as a switch. */
+void bb_nvlink_tally(const char (*bus_ids)[32], int n, int a, const bb_nvlink_end_t *ends,
+                     int nends, int *direct, int *switch_links);
+/* NVLinks from a to b as `nvidia-smi topo -m` counts them: the direct ones,
+ * plus a's links into the NVSwitch where a and b both have links into one. */
+int bb_nvlink_count(const int *direct, const int *switch_links, int n, int a, int b);
+
+/* NVML through dlopen (nvml.c): the devices' active NVLinks with these PCI
+ * bus ids booked by bb_nvlink_tally into direct (n x n) and switch_links (n).
+ * Returns 0 when NVML answered, -1 when it is absent or failed (then the
+ * arrays hold nothing to use). */
+int bb_nvml_nvlinks(const char (*bus_ids)[32], int n, int *direct, int *switch_links);
 
 #endif /* BB_TOPOLOGY_H */
