@@ -5,9 +5,11 @@
  * With no GRAPH it builds a graph from arrays (a 6 x 6 grid, edges of
  * internal ids), otherwise loads GRAPH (kron:SCALE, .mtx, .bbcsr, SNAP edge
  * list, .gz). It runs one BFS on DEVICES devices (default 2; cuda when this
- * machine has that many GPUs, else the cpu backend's emulated devices),
- * validates the tree by the Graph500 rules, prints levels and parents of
- * the first vertices and the traffic report (bytes per phase and per link).
+ * machine has that many GPUs, else the cpu backend's emulated devices) from
+ * ROOT (default: the grid's corner 0, a loaded graph's vertex with the most
+ * edges), validates the tree by the Graph500 rules, prints how many vertices
+ * it reached in how many levels, levels and parents of the first vertices
+ * and the traffic report (bytes per phase and per link).
  * Exit 0 ok, 1 a failed call (its message on stderr), 2 a wrong result.
  *
  * Build against an installed copy:
@@ -42,11 +44,22 @@ static boxbfs_status_t build_grid(boxbfs_graph_t *graph_p)
     return boxbfs_graph_from_edges(GRID * GRID, m, src, dst, 0 /* undirected */, graph_p);
 }
 
+/* The vertex with the most edges: a search from it reaches the graph's big
+ * component, where a Kronecker graph's vertex 0 often has no edge at all. */
+static int64_t most_edges(boxbfs_graph_t graph)
+{
+    const int64_t *off = boxbfs_graph_offsets(graph);
+    int64_t best = 0;
+    for (int64_t v = 1; v < boxbfs_graph_vertices(graph); v++)
+        if (off[v + 1] - off[v] > off[best + 1] - off[best]) best = v;
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     const char *spec = argc > 1 ? argv[1] : NULL;
     int devices = argc > 2 ? atoi(argv[2]) : 2;
-    int64_t root = argc > 3 ? strtoll(argv[3], NULL, 10) : 0;
+    int64_t root;
     boxbfs_graph_t graph = NULL;
     boxbfs_engine_t engine = NULL;
     boxbfs_engine_options_t opts;
@@ -61,6 +74,7 @@ int main(int argc, char **argv)
     st = spec != NULL ? boxbfs_graph_load(spec, NULL, &graph) : build_grid(&graph);
     if (st != BOXBFS_OK) return fail(spec != NULL ? spec : "building the grid", st);
     n = boxbfs_graph_vertices(graph);
+    root = argc > 3 ? strtoll(argv[3], NULL, 10) : spec != NULL ? most_edges(graph) : 0;
     printf("graph %s: %" PRId64 " vertices, %" PRId64 " input edges, %s\n", boxbfs_graph_name(graph),
            n, boxbfs_graph_input_edges(graph),
            boxbfs_graph_is_directed(graph) ? "directed" : "undirected");
@@ -82,10 +96,10 @@ int main(int argc, char **argv)
     st = boxbfs_validate(graph, root, parent, level, &info);
     if (st != BOXBFS_OK) { rc = fail("validation", st); goto out; }
 
-    printf("bfs from %" PRId64 " on %d %s devices: %" PRId64 " reached, %d levels, %.6f s, "
-           "validated\n", root, boxbfs_engine_device_count(engine), boxbfs_backend_name(opts.backend),
-           report->reached, report->levels, report->time_s);
-    printf("vertex level parent\n");
+    printf("bfs from %" PRId64 " on %d %s devices: %" PRId64 " of %" PRId64 " vertices reached, "
+           "%d levels, %.6f s, validated\n", root, boxbfs_engine_device_count(engine), boxbfs_backend_name(opts.backend),
+           report->reached, n, report->levels, report->time_s);
+    printf("vertex level parent (-1: not reached)\n");
     for (int64_t v = 0; v < n && v < 8; v++)
         printf("%6" PRId64 " %5d %6" PRId64 "\n", v, level[v], parent[v]);
     printf("traffic: %" PRId64 " bytes in %" PRId64 " messages, modeled on %s: %.9f s\n",

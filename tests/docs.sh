@@ -1,6 +1,7 @@
 #!/bin/sh
-# The documentation as a newcomer meets it: README.md at most 250 lines; every
-# relative link (and #anchor) of README.md, docs/, benchmarks/ and python/
+# The documentation as a newcomer meets it: README.md at most 250 lines; its C
+# and Python examples, run against this build's library, print what the README
+# shows below them; every relative link (and #anchor) of README.md, docs/, benchmarks/ and python/
 # Markdown resolves to a file (and heading) of the tree; every option that
 # `boxbfs COMMAND --help` names appears in docs/cli.md; and no file of the
 # tree names the work's history (numbered work sessions, folders named after
@@ -17,6 +18,57 @@ check "README.md has at most 250 lines ($lines)" "[ $lines -le 250 ]"
 check "README.md starts with the two commands" \
       "head -20 '$top/README.md' | grep -q 'apt-get install -y build-essential' &&
        head -20 '$top/README.md' | grep -q 'make -j\"\$(nproc)\" check'"
+
+# the README's examples: the first ```c and ```python blocks, each followed by
+# the ```text block of what it prints; the C one built by this build's
+# compiler (CC_FOR_TESTS, LDFLAGS_FOR_TESTS from make check), the Python one
+# with the tree's bindings (tests/python.sh installs them as the README does)
+lib=$(dirname "$BOXBFS")/.libs
+python3 - "$top/README.md" "$tmp" <<'EOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+blocks = re.findall(r"^```(\w*)\n(.*?)^```$", text, flags=re.M | re.S)
+for lang in ("c", "python"):
+    at = [i for i, (name, _) in enumerate(blocks) if name == lang]
+    if not at or at[0] + 1 == len(blocks) or blocks[at[0] + 1][0] != "text":
+        sys.exit("README.md: no ```%s block followed by a ```text block" % lang)
+    open("%s/readme.%s" % (sys.argv[2], lang), "w").write(blocks[at[0]][1])
+    open("%s/readme_%s.want" % (sys.argv[2], lang), "w").write(blocks[at[0] + 1][1])
+EOF
+check "README.md has a C and a Python example, each with what it prints" "[ $? -eq 0 ]"
+example() {   # LANG COMMAND...: run it in $tmp, compare with the README's output
+    lang=$1; shift
+    ( cd "$tmp" && LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@" ) \
+        >"$tmp/readme_$lang.out" 2>&1
+    cmp -s "$tmp/readme_$lang.want" "$tmp/readme_$lang.out" ||
+        diff "$tmp/readme_$lang.want" "$tmp/readme_$lang.out"
+    check "README's example in $lang prints what the README shows" \
+          "cmp -s '$tmp/readme_$lang.want' '$tmp/readme_$lang.out'"
+}
+if [ ! -f "$lib/libboxbfs.so" ]; then
+    echo "no shared library in $lib: the README's examples are not run"
+elif [ -f "$tmp/readme.c" ]; then
+    # shellcheck disable=SC2086
+    ${CC_FOR_TESTS:-cc} -I"$top/src" -o "$tmp/readme_c" "$tmp/readme.c" -L"$lib" -lboxbfs \
+        ${LDFLAGS_FOR_TESTS:-} >"$tmp/cc.log" 2>&1
+    check "README's C example compiles" "[ $? -eq 0 ]"
+    cat "$tmp/cc.log"
+    example c ./readme_c
+    # the first of $PYTHON, python3, /usr/bin/python3 with numpy; a sanitizer
+    # build's library cannot be loaded into python (the runtime must come first)
+    py=""
+    for p in ${PYTHON:-} python3 /usr/bin/python3; do
+        "$p" -c 'import numpy' 2>/dev/null && { py=$p; break; }
+    done
+    if ldd "$lib/libboxbfs.so" | grep -q 'libasan\|libubsan\|libtsan'; then
+        echo "sanitizer build: the Python example runs in the plain builds"
+    elif [ -z "$py" ]; then
+        echo "no python3 with numpy: the Python example is not run"
+    else
+        example python env PYTHONDONTWRITEBYTECODE=1 BOXBFS_LIBRARY="$lib/libboxbfs.so" \
+            PYTHONPATH="$top/python" "$py" readme.python
+    fi
+fi
 
 # links and anchors (GitHub's heading slugs)
 python3 - "$top" >"$tmp/links" 2>&1 <<'EOF'
