@@ -5,7 +5,9 @@
 # series; with $BOXBFS, the per-level figures of a run report hold its levels.
 # tests/data/bxplot_direction.csv (bxbench direction --quick --scales 10,11
 # --roots 4): bytes and modeled time per BFS per graph and direction; with
-# $BOXBFS, a top-down run and its auto twin drawn level by level.
+# $BOXBFS, a top-down run and its auto twin drawn level by level. --summary:
+# GTEPS against GPU count from benchmarks/results summaries (made-up rows, and
+# the committed one the README's figure comes from).
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not found"; exit 77; }
@@ -196,6 +198,53 @@ for name, col in (('direction_level_bytes', 'bytes'),
 assert all(L['bytes'] >= 4096 / 8 * 3 for L in bu)
 EOF"
 fi
+# GTEPS against GPU count from benchmarks/results summaries (--summary): one
+# series per graph, direction and varying option, the newest row at each GPU
+# count; logical devices of one GPU, other graphs than Kronecker's, other
+# commands and failed validations are left out
+python3 - "$tmp/summary.json" <<'EOF'
+import json, sys
+def row(graph, n, direction, teps, date, commit, relabel="none", command="bfs",
+        validation="passed", logical=False):
+    devs = ["NVIDIA H200 (0000:%02x:00.0)" % (0 if logical else d) for d in range(n)]
+    return {"command": command, "graph": graph, "backend": "cuda", "device_count": n,
+            "devices": devs, "options": {"direction": direction, "relabel": relabel},
+            "teps": teps, "time_s": 1e-3, "validation": validation, "commit": commit,
+            "date": date, "point": "p"}
+json.dump([row("kron:10", 1, "auto", 100e9, "2026-11-01T00:00:00Z", "aaa"),
+           row("kron:10", 2, "auto", 150e9, "2026-11-01T00:00:00Z", "aaa"),
+           row("kron:10", 2, "auto", 160e9, "2026-11-02T00:00:00Z", "bbb"),
+           row("kron:10", 1, "auto", 120e9, "2026-11-01T00:00:00Z", "aaa", relabel="degree"),
+           row("kron:10", 1, "top-down", 20e9, "2026-11-01T00:00:00Z", "aaa"),
+           row("kron:10", 4, "top-down", 50e9, "2026-11-01T00:00:00Z", "aaa"),
+           row("kron:10", 2, "top-down", 99e9, "2026-11-03T00:00:00Z", "ccc", logical=True),
+           row("kron:10", 2, "top-down", 98e9, "2026-11-03T00:00:00Z", "ccc", validation="failed"),
+           row("kron:10", 2, "auto", 999e9, "2026-11-03T00:00:00Z", "ccc", command="msbfs"),
+           row("road.mtx", 2, "auto", 1e9, "2026-11-03T00:00:00Z", "ccc")],
+          open(sys.argv[1], "w"))
+EOF
+python3 "$tools/bxplot" --summary "$tmp/summary.json" --out "$tmp/s" --format svg >"$tmp/made" 2>"$tmp/err"
+check "summary: bxplot exit 0, scaling_gteps.svg only" \
+      "[ $? -eq 0 ] && [ \"\$(cat '$tmp/made')\" = '$tmp/s/scaling_gteps.svg' ] && [ -s '$tmp/s/scaling_gteps.svg' ]"
+check "summary: GTEPS per GPU count, the newest row, per graph, direction and relabel" "python3 - '$tmp/s' <<'EOF'
+import sys
+from figures import reader
+series, legend = reader(sys.argv[1])
+s = series('scaling_gteps')
+assert s == {'kron:10, top-down, relabel none': [[1.0, 20.0, 'aaa'], [4.0, 50.0, 'aaa']],
+             'kron:10, auto, relabel degree': [[1.0, 120.0, 'aaa']],
+             'kron:10, auto, relabel none': [[1.0, 100.0, 'aaa'], [2.0, 160.0, 'bbb']]}, s
+text = legend('scaling_gteps')
+assert all(t in text for t in s) and '4 GPUs' in text and 'H200' in text, text
+EOF"
+benchmarks=$(cd "$tools/../benchmarks/results" 2>/dev/null && pwd)
+python3 "$tools/bxplot" --summary "$benchmarks/2026-11-27-h200-x2-hubs.json" --out "$tmp/h" \
+    --format svg >/dev/null 2>"$tmp/err"
+check "summary: the README's figure from its committed summary" \
+      "[ $? -eq 0 ] && grep -q '^# series: kron:26, auto' '$tmp/h/scaling_gteps.dat'"
+python3 "$tools/bxplot" --out "$tmp/n" >/dev/null 2>"$tmp/err"
+check "nothing to draw: exit 1, says what to give" \
+      "[ $? -eq 1 ] && grep -q 'nothing to draw: give a runs.csv, --summary' '$tmp/err'"
 # no gnuplot: a clear message, exit 1
 mkdir "$tmp/bin"
 py=$(python3 -c 'import sys; print(sys.executable)')

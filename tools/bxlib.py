@@ -1,6 +1,7 @@
 """Shared by tools/bxbench and tools/bxplot: the runs.csv schema, the row
 built from one `boxbfs bfs --json` report, the strict CSV reader (errors
-name FILE:LINE) and the Markdown summaries. Python 3 standard library only.
+name FILE:LINE), the rows of benchmarks/results summaries and the Markdown
+summaries. Python 3 standard library only.
 """
 
 import csv
@@ -8,6 +9,7 @@ import datetime
 import json
 import math
 import os
+import re
 
 # runs.csv, one row per sweep point, in this order. Kinds: s = text,
 # i = integer, f = number, o = integer or empty (scale of a file graph).
@@ -187,6 +189,30 @@ def read_csv(path):
             rows.append(row)
     if not rows:
         raise BxError("%s:2: no data rows after the header" % path)
+    return rows
+
+
+def read_summaries(paths):
+    """The bfs rows of Kronecker graphs (the summaries give the others' time,
+    not GTEPS) in benchmarks/results summaries (NAME.json of
+    benchmarks/summarize) that validated, on distinct devices (logical devices
+    of one GPU measure no scaling), each with "model" (the GPU's name without
+    MPI rank, vendor and bus id: "H200") and "gteps"; BxError naming the file."""
+    rows = []
+    for path in paths:
+        data = load_report(path)
+        try:
+            for r in data:
+                if r["command"] != "bfs" or not r["graph"].startswith("kron:") or \
+                        r["validation"] != "passed" or len(set(r["devices"])) != r["device_count"]:
+                    continue
+                names = {re.sub(r" \([0-9a-fA-F:.]+\)$", "",
+                                re.sub(r"^(rank \d+: )?(NVIDIA )?", "", d)) for d in r["devices"]}
+                rows.append(dict(r, model=" / ".join(sorted(names)), gteps=r["teps"] / 1e9))
+        except (TypeError, KeyError, AttributeError) as e:
+            raise BxError("%s: not a benchmarks/summarize summary (%s)" % (path, e))
+    if not rows:
+        raise BxError("%s: no validated bfs rows of a Kronecker graph" % ", ".join(paths))
     return rows
 
 
