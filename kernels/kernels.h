@@ -594,6 +594,9 @@ static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, ui
 /* One device's BFS state: pointers are device memory of that device. */
 typedef struct {
     int ndev, self;
+    int cslot;                 /* the slot of this device's step arguments in its GPU's
+                                * constant memory: the engine devices before it on the
+                                * same GPU (0 where it has the GPU to itself) */
     int contract;              /* boxbfs_contract_t */
     int visited_bits;          /* 1: visited is a bitmap, 0: one byte per vertex */
     int expand_k;              /* edges per thread of the GPU expand: 1, 2, 4, 8 */

@@ -62,13 +62,15 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
     bottom_up_body(k, next_level);
 }
 
-/* The device search's: its arguments in c_steps[slot] (cuda_kernels.h
- * bb_search_args; slot: the engine device). */
+/* The device search's: its arguments in c_steps[bb_cslot<Shared>(slot)]
+ * (cuda_kernels.h bb_search_args and bb_cslot). */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
+template <bool Shared>
 __global__ void __launch_bounds__(kThreads) search_bottom_up(unsigned slot)
 {
-    bottom_up_body(c_steps[slot].k, c_steps[slot].next_level);
+    const unsigned c = bb_cslot<Shared>(slot);
+    bottom_up_body(c_steps[c].k, c_steps[c].next_level);
 }
 
 /* Grid of a bottom-up step over nloc vertices: a warp per word, as many
@@ -146,7 +148,12 @@ boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s,
     if (nloc == 0) return BOXBFS_OK;
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
-    search_bottom_up<<<bottom_up_grid<search_bottom_up>(nloc), kThreads, 0, s>>>(slot);
+    if (slot)
+        search_bottom_up<true><<<bottom_up_grid<search_bottom_up<true>>(nloc), kThreads, 0, s>>>(
+            slot);
+    else
+        search_bottom_up<false><<<bottom_up_grid<search_bottom_up<false>>(nloc), kThreads, 0, s>>>(
+            0);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

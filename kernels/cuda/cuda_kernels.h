@@ -274,9 +274,22 @@ struct bb_search_dev {
     unsigned long long hubs_stored;   /* the step's hub levels stored (stamp_hubs) */
 };
 
+/* Which copy of a step's arguments a kernel reads in its file's __constant__
+ * array c_steps[BB_LOOP_MAX_DEV]: the device's kstate.cslot. A device with
+ * its GPU to itself reads copy 0, an index the compiler folds into the
+ * instructions' operands; logical devices of one GPU share its constant
+ * memory, and a kernel instantiated with Shared reads the slot given at run
+ * time (its loads take addresses: at 5df59a2, where every kernel did, the
+ * bottom-up levels of kron:24 on one H200 ran 6-18 % slower). */
+template <bool Shared>
+__device__ __forceinline__ unsigned bb_cslot(unsigned slot)
+{
+    return Shared ? slot : 0u;
+}
+
 /* The steps' kernels, reading d (captured into the graph; nloc = hi - lo;
- * slot: the engine device, whose copy of the arguments the hot kernels read
- * from their file's __constant__ array; the expand takes it from k->self;
+ * slot: the device's kstate.cslot, whose copy of the arguments the hot
+ * kernels read (bb_cslot); the expand takes it from k->cslot;
  * the top-down step takes k's expand_k and, where k has the visited-prefix
  * skip (rank_prefix), raises it first; expand: the engine's option). */
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,

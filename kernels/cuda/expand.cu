@@ -330,14 +330,14 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
     }
 }
 
-/* The producers with their arguments in c_steps[slot] (cuda_kernels.h
- * bb_search_args; slot: the engine device, since logical devices of one GPU
- * share its constant memory). */
+/* The producers with their arguments in c_steps[bb_cslot<Shared>(slot)]
+ * (cuda_kernels.h bb_search_args and bb_cslot). */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
+template <bool Shared>
 __device__ __forceinline__ Frontier search_frontier(unsigned slot)
 {
-    const bb_search_args &c = c_steps[slot];
+    const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
     return Frontier{c.k.frontier, c.k.offsets, c.k.columns, c.k.scan, (uint32_t)c.count,
                     expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr,
                     true};
@@ -345,9 +345,10 @@ __device__ __forceinline__ Frontier search_frontier(unsigned slot)
 
 /* The step's consumer: on several devices remote winners go to this
  * device's list for their owner (bb_search_t.stage). */
+template <bool Shared>
 __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
 {
-    const bb_search_args &c = c_steps[slot];
+    const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
     AtomicVisit a = atomic_visit(c.k, c.next_level);
     if (c.k.ndev > 1) {   /* gathered here, copied into the owners' inboxes after */
         a.to_list = c.search->stage;
@@ -360,16 +361,35 @@ __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
     return a;
 }
 
-template <int K>
+template <int K, bool Shared>
 __global__ void __launch_bounds__(kThreads, 4) search_binsearch(unsigned slot)
 {
-    binsearch_body<K>(search_frontier(slot), search_visit(slot));
+    binsearch_body<K>(search_frontier<Shared>(slot), search_visit<Shared>(slot));
 }
 
-template <int K>
+template <int K, bool Shared>
 __global__ void __launch_bounds__(kMpThreads) search_mergepath(unsigned slot)
 {
-    mergepath_body<K>(search_frontier(slot), search_visit(slot));
+    mergepath_body<K>(search_frontier<Shared>(slot), search_visit<Shared>(slot));
+}
+
+/* The producers of a step, reading copy slot of the arguments. */
+template <int K, bool Shared>
+boxbfs_status_t search_produce(cudaStream_t s, int mode, unsigned slot)
+{
+    if (mode != MODE_MERGEPATH) {
+        search_binsearch<K, Shared>
+            <<<bb_cuda_persistent_grid<search_binsearch<K, Shared>>(kThreads), kThreads, 0, s>>>(
+                slot);
+        BB_CUDA_LAUNCH_CHECK();
+    }
+    if (mode != MODE_BINSEARCH) {
+        search_mergepath<K, Shared>
+            <<<bb_cuda_persistent_grid<search_mergepath<K, Shared>>(kMpThreads), kMpThreads, 0,
+               s>>>(slot);
+        BB_CUDA_LAUNCH_CHECK();
+    }
+    return BOXBFS_OK;
 }
 
 template <int K>
@@ -378,7 +398,7 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
 {
     const int mode = expand_mode(expand);
     const int grid = bb_cuda_grid_for<search_scan_tiles>(scan_tiles_of(nloc), kScanThreads);
-    const unsigned slot = (unsigned)k->self;
+    const unsigned slot = (unsigned)k->cslot;
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
     if (k->rank_prefix) {
@@ -392,17 +412,7 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
     BB_CUDA_LAUNCH_CHECK();
     search_scan_tiles<<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
-    if (mode != MODE_MERGEPATH) {
-        search_binsearch<K><<<bb_cuda_persistent_grid<search_binsearch<K>>(kThreads), kThreads, 0,
-                              s>>>(slot);
-        BB_CUDA_LAUNCH_CHECK();
-    }
-    if (mode != MODE_BINSEARCH) {
-        search_mergepath<K><<<bb_cuda_persistent_grid<search_mergepath<K>>(kMpThreads),
-                              kMpThreads, 0, s>>>(slot);
-        BB_CUDA_LAUNCH_CHECK();
-    }
-    return BOXBFS_OK;
+    return slot ? search_produce<K, true>(s, mode, slot) : search_produce<K, false>(s, mode, 0);
 }
 
 /* This device's frontier through the load-balanced expand (expand_lb.cuh). */

@@ -348,7 +348,7 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
     const int td = branch - BB_BR_TOP_DOWN;
     if (branch == BB_BR_UNPACK_LOOP) BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
     if (branch == BB_BR_LOOP || branch == BB_BR_UNPACK_LOOP)
-        return bb_cuda_search_peer_loop(d, s, (unsigned)k->self);
+        return bb_cuda_search_peer_loop(d, s, (unsigned)k->cslot);
     if (branch >= BB_BR_TOP_DOWN && branch < BB_BR_BOTTOM_UP) {
         if (td & BB_TD_UNPACK) BB_CHECK(bb_cuda_search_unpack(d, s, nloc));
         if ((td & BB_TD_SPLIT) && k->hub_own) {
@@ -386,7 +386,7 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
         BB_CUDA_LAUNCH_CHECK();
     }
     BB_CHECK(bb_cuda_search_mark(d, s, k->n));
-    BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->self));
+    BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->cslot));
     return push(d, s, 1, nloc, at);
 }
 

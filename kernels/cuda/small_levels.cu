@@ -156,16 +156,16 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
                       p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
 }
 
-/* The device search's loop step: its arguments in c_steps[slot]
- * (cuda_kernels.h bb_search_args; slot: the engine device, since logical
- * devices of one GPU share its constant memory), the walk where it stopped
- * back to d. */
+/* The device search's loop step: its arguments in
+ * c_steps[bb_cslot<Shared>(slot)] (cuda_kernels.h bb_search_args and
+ * bb_cslot), the walk where it stopped back to d. */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
+template <bool Shared>
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     search_levels(bb_search_dev *d, unsigned slot)
 {
-    const bb_search_args &c = c_steps[slot];
+    const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
     const bb_loop_walk_t w = one_device_levels(c.k, c.loop, c.loop.count, c.loop.arcs);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
@@ -396,13 +396,15 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     peer_levels_body(k, p, &status);
 }
 
-/* The device search's loop step across devices: its arguments in c_step,
- * the walk where it stopped back to d. */
+/* The device search's loop step across devices: its arguments as
+ * search_levels', the walk where it stopped back to d. */
+template <bool Shared>
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     search_peer_levels(bb_search_dev *d, unsigned slot)
 {
     int status;
-    const bb_loop_walk_t w = peer_levels_body(c_steps[slot].k, c_steps[slot].loop, &status);
+    const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
+    const bb_loop_walk_t w = peer_levels_body(c.k, c.loop, &status);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
@@ -423,24 +425,26 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
     return BOXBFS_OK;
 }
 
-/* A loop step of the device search: its arguments into this engine
- * device's constant copy, then the loop kernel K. */
-template <void (*K)(bb_search_dev *, unsigned)>
+/* A loop step of the device search: its arguments into this device's
+ * constant copy (slot: kstate.cslot), then the loop kernel K or, on a
+ * shared GPU, KShared. */
+template <void (*K)(bb_search_dev *, unsigned), void (*KShared)(bb_search_dev *, unsigned)>
 static boxbfs_status_t launch_step(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
-    K<<<kBlocks, kThreads, 0, s>>>(d, slot);
+    if (slot) KShared<<<kBlocks, kThreads, 0, s>>>(d, slot);
+    else K<<<kBlocks, kThreads, 0, s>>>(d, 0);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
 boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    return launch_step<search_levels>(d, s, slot);
+    return launch_step<search_levels<false>, search_levels<true>>(d, s, slot);
 }
 
 boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    return launch_step<search_peer_levels>(d, s, slot);
+    return launch_step<search_peer_levels<false>, search_peer_levels<true>>(d, s, slot);
 }

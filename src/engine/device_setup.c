@@ -399,6 +399,8 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     D->parents = p->parents;
     k->ndev = ndev;
     k->self = d;
+    k->cslot = 0;   /* logical devices: the others before it on its GPU */
+    for (int o = e->first; o < d; o++) k->cslot += e->order[o] == e->order[d];
     k->contract = (int)e->opts.contract;
     k->visited_bits = e->opts.visited == BOXBFS_VISITED_BIT;
     k->expand_k = e->opts.expand_edges_per_thread;
