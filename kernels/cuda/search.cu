@@ -2,10 +2,12 @@
  * on the device"): one device's whole search as one CUDA graph launch, so
  * that no level waits for the host. The graph:
  *
- *   copy in -> while (run) { decide -> switch (branch) } -> copy out
+ *   while (run) { decide -> switch (branch) }
  *
- * copy in/out: the state (bb_search_dev) from and to its pinned host mirror,
- * and the log's first rows back. decide (one thread) closes the step that
+ * decide (a block, bb_decide_block: the first of a launch takes the state,
+ * bb_search_dev, from its pinned host mirror, the last stores it back with
+ * the log's first rows and then the word the host waits on; one thread on
+ * the block's copy in shared memory does the rest) closes the step that
  * ran (its row in the level log, the next level by the engine's rules:
  * bb_search_advance or bb_search_after_loop), picks the next step
  * (bb_search_step), writes the step's arguments and sets the conditions;
@@ -21,6 +23,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cuda/cuda_kernels.h"
 
@@ -39,14 +42,15 @@ struct Cache {
     uint32_t *tile_sums;
     uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
     uint32_t first;
+    uint64_t seq;             /* launches so far */
 };
 
-__global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
-                       cudaGraphConditionalHandle branch)
+/* decide's logic on the block's copy of the state (bb_decide_block). */
+__device__ void decide_logic(bb_search_dev *d, uint64_t now, cudaGraphConditionalHandle run,
+                             cudaGraphConditionalHandle branch)
 {
     bb_search_t *s = &d->s;
     unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
-    const uint64_t now = bb_global_ns();
     if (d->step == BB_STEP_NONE) d->t_first = now;
     if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
         bb_search_after_loop(s, &d->loop);
@@ -80,7 +84,16 @@ __global__ void decide(bb_search_dev *d, cudaGraphConditionalHandle run,
     bb_search_start_step(d, step, unpack, pack, 0, run, branch);
 }
 
-/* A conditional node of graph g after dep, with its size bodies in bodies. */
+__global__ void __launch_bounds__(kDecideThreads)
+    decide(bb_search_dev *d, cudaGraphConditionalHandle run, cudaGraphConditionalHandle branch)
+{
+    bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) {
+        decide_logic(sd, now, run, branch);
+    });
+}
+
+/* A conditional node of graph g after dep (NULL: none), with its size
+ * bodies in bodies. */
 boxbfs_status_t add_conditional(cudaGraph_t g, cudaGraphNode_t dep, cudaGraphConditionalHandle h,
                                 cudaGraphConditionalNodeType type, unsigned size,
                                 cudaGraphNode_t *node_p, cudaGraph_t *bodies)
@@ -90,7 +103,7 @@ boxbfs_status_t add_conditional(cudaGraph_t g, cudaGraphNode_t dep, cudaGraphCon
     p.conditional.handle = h;
     p.conditional.type = type;
     p.conditional.size = size;
-    BB_CUDA_CHECK(cudaGraphAddNode(node_p, g, &dep, NULL, 1, &p));
+    BB_CUDA_CHECK(cudaGraphAddNode(node_p, g, dep ? &dep : NULL, NULL, dep ? 1 : 0, &p));
     for (unsigned i = 0; i < size; i++) bodies[i] = p.conditional.phGraph_out[i];
     return BOXBFS_OK;
 }
@@ -133,24 +146,16 @@ boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
     cudaGraphConditionalHandle run, branch;
     cudaGraph_t loop_body = NULL, bodies[BB_BR_COUNT];
-    cudaGraphNode_t in, loop, out_s, out_rows, dec;
+    cudaGraphNode_t loop, dec;
     size_t one = 1;
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaGraphCreate(&c->graph, 0));
-    BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&in, c->graph, NULL, 0, c->d, c->h, sizeof *c->d,
-                                           cudaMemcpyHostToDevice));
     BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&run, c->graph, 1, cudaGraphCondAssignDefault));
-    BB_CHECK(add_conditional(c->graph, in, run, cudaGraphCondTypeWhile, 1, &loop, &loop_body));
-    BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&out_s, c->graph, &loop, 1, &c->h->s, &c->d->s,
-                                           sizeof c->d->s, cudaMemcpyDeviceToHost));
-    BB_CUDA_CHECK(cudaGraphAddMemcpyNode1D(&out_rows, c->graph, &out_s, 1, c->first_rows,
-                                           k->level_log,
-                                           (size_t)c->first * BB_LOG_ROW(k->ndev) * 8,
-                                           cudaMemcpyDeviceToHost));
+    BB_CHECK(add_conditional(c->graph, NULL, run, cudaGraphCondTypeWhile, 1, &loop, &loop_body));
     BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, loop_body, BB_BR_NONE, 0));
     BB_CHECK(capture(c, loop_body, [&] {
         if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, run, branch);
-        decide<<<1, 1, 0, c->build>>>(c->d, run, branch);
+        decide<<<1, kDecideThreads, 0, c->build>>>(c->d, run, branch);
         BB_CUDA_LAUNCH_CHECK();
         return BOXBFS_OK;
     }));
@@ -178,7 +183,32 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     BB_CUDA_CHECK(cudaMalloc((void **)&c->d, sizeof *c->d));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->tile_sums, tiles * 4));
     BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, sizeof *c->h));
-    return build(c, k, s);
+    memset(c->h, 0, sizeof *c->h);
+    c->h->step = BB_STEP_NONE;   /* the first decide takes the state from c->h */
+    c->h->host = c->h;
+    BB_CHECK(build(c, k, s));
+    BB_CUDA_CHECK(cudaMemcpyAsync(c->d, c->h, sizeof *c->d, cudaMemcpyHostToDevice, c->build));
+    BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
+    return BOXBFS_OK;
+}
+
+/* Until the launch's last decide has stored its number into c->h->done (the
+ * state and the first rows are there then), asking the stream now and then
+ * whether the graph failed or ended without it. */
+boxbfs_status_t wait_done(Cache *c, cudaStream_t st)
+{
+    const volatile uint64_t *done = &c->h->done;
+    for (unsigned spins = 1; *done != c->seq; spins++) {
+        if (spins % 4096) continue;
+        cudaError_t q = cudaStreamQuery(st);
+        if (q == cudaErrorNotReady) continue;
+        BB_CUDA_CHECK(q);
+        if (*done != c->seq)
+            return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                "cuda search: the graph ended without its last decide");
+    }
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);   /* the state after the word */
+    return BOXBFS_OK;
 }
 
 }  // namespace
@@ -231,8 +261,14 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     c->h->log = k->level_log;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
-    BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));   /* copies in, searches, copies out */
-    BB_CUDA_CHECK(cudaStreamSynchronize(st));
+    c->h->host = c->h;
+    c->h->host_rows = first_rows;
+    c->h->host_first = first;
+    c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
+    c->h->seq = ++c->seq;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
+    BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));
+    BB_CHECK(wait_done(c, st));
     *s = c->h->s;
     return BOXBFS_OK;
 }

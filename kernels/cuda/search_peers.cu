@@ -3,7 +3,7 @@
  * between levels; the devices work in each other's memory over peer access
  * and meet in each other's mailboxes (meet.cuh). This file holds what
  * differs from one device: decide and the branches.
- *   decide (one thread): closes the step that ran (a top-down or bottom-up
+ *   decide (one thread of a block, bb_decide_block): closes the step that ran (a top-down or bottom-up
  *     step meets the others with its part of the next frontier, size and
  *     arcs; the loop's last meeting did so already), logs the row, picks
  *     the next step by the engine's rules, sets its arguments;
@@ -39,8 +39,9 @@ __device__ void stop(bb_search_t *s, int status)
     s->abort_code = s->peers.abort ? *(volatile uint32_t *)s->peers.abort : 0;
 }
 
-__global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
-                             cudaGraphConditionalHandle branch)
+/* decide's logic on the block's copy of the state (bb_decide_block). */
+__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, cudaGraphConditionalHandle run,
+                                   cudaGraphConditionalHandle branch)
 {
     bb_search_t *s = &d->s;
     bb_kstate_t *k = &d->a.k;
@@ -48,7 +49,6 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
     const size_t width = BB_LOG_ROW(ndev);
     const uint64_t at = k->lo / 32;
     unsigned long long *ctr = (unsigned long long *)k->counters;
-    const uint64_t now = bb_global_ns();
     if (d->step == BB_STEP_NONE) {
         d->t_first = now;
     } else if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
@@ -130,6 +130,15 @@ __global__ void decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
                          (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE : 0) |
                              (split ? BB_TD_SPLIT : 0),
                          run, branch);
+}
+
+__global__ void __launch_bounds__(kDecideThreads)
+    decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
+                 cudaGraphConditionalHandle branch)
+{
+    bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) {
+        decide_peers_logic(sd, now, run, branch);
+    });
 }
 
 /* The top-down step's meeting: each list's size for its owner; what every
@@ -336,7 +345,7 @@ boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
                                      cudaGraphConditionalHandle run,
                                      cudaGraphConditionalHandle branch)
 {
-    decide_peers<<<1, 1, 0, s>>>(d, run, branch);
+    decide_peers<<<1, kDecideThreads, 0, s>>>(d, run, branch);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

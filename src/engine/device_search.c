@@ -294,6 +294,7 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
         if (d == 0) e->search_ready = 1;   /* read by every device before the barrier */
     }
     while (!e->done) {
+        double t0 = bb_now_s();
         boxbfs_status_t st;
         s.rows = 0;
         st = e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache,
@@ -302,6 +303,8 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
             bb_engine_raise_abort(e, d);   /* the others stop waiting for this device */
             return st;
         }
+        BB_DEBUG(d, "device search across devices: %u levels, %.1f us on the device, %.1f us "
+                 "in the call", s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.aborted) return peers_failure(d, &s);
         if (s.failed)
             return bb_error_set(BOXBFS_ERR_INTERNAL,
