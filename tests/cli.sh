@@ -27,7 +27,18 @@ assert len(r[\"runs\"])==8 and all(x[\"validated\"] for x in r[\"runs\"])
 assert sum(l[\"bytes\"] for l in t[\"links\"])==t[\"total_bytes\"]==sum(t[\"phases\"].values())
 assert all(sum(k[\"bytes\"] for k in L[\"links\"])==L[\"bytes\"] for L in t[\"levels\"])
 '"
+    check "json: every search its levels' time and the rest outside them" "python3 -c '
+import json,statistics
+r=json.load(open(\"$tmp/r.json\"))
+R=r[\"runs\"]
+assert all(0 < x[\"levels_s\"] <= x[\"time_s\"] for x in R)
+assert all(abs(x[\"time_s\"]-x[\"levels_s\"]-x[\"outside_levels_s\"]) < 1e-12 for x in R)
+first=sum(l[\"time_s\"] for l in r[\"traffic\"][\"levels\"])
+assert abs(R[0][\"levels_s\"]-first) < 1e-9
+assert abs(r[\"outside_levels_s\"][\"median\"]-statistics.median(x[\"outside_levels_s\"] for x in R)) < 1e-12
+'"
 fi
+check "text: median_outside_levels_s" "grep -q '^median_outside_levels_s: [0-9]' '$tmp/out'"
 check "csv header" "head -1 '$tmp/t.csv' | grep -q '^kind,src,dst,level,phase,bytes,messages'"
 check "csv link rows" "[ \$(grep -c '^link,' '$tmp/t.csv') -eq 6 ]"
 

@@ -227,6 +227,9 @@ typedef struct {
     int64_t *roots;              /* internal ids */
     double *time_s, *teps, *teps_arc, *modeled_s;
     double *gather_s;            /* the parent gather's part of time_s */
+    double *levels_s;            /* the sum of the search's level times */
+    double *outside_s;           /* time_s less levels_s: outside the levels (setup, launch,
+                                  * closing) */
     int64_t *levels, *reached, *bytes, *input_edges;
     int *validated;              /* 1 passed, 0 failed, -1 skipped */
     const char *validation;      /* "passed", "failed", "skipped" */
