@@ -37,6 +37,14 @@ step() {   # NAME COMMAND...: run it, log on failure; the test stops at a failed
     cat "$tmp/step.log"; echo "FAIL $name"; exit 1
 }
 step "$py -m venv --system-site-packages" "$py" -m venv --system-site-packages "$venv"
+# a $py inside a virtual environment of its own (the GPU machines' python3): the
+# new environment sees its base interpreter's packages, not that environment's
+# numpy and pytest; a .pth file adds its folders
+if "$py" -c 'import sys; sys.exit(sys.prefix == sys.base_prefix)'; then
+    site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') &&
+        "$py" -c 'import sysconfig as s; p = s.get_paths(); print(p["purelib"]); print(p["platlib"])' |
+        sort -u >"$site/outer-environment.pth" || exit 99
+fi
 step "pip install --no-build-isolation ./python (numpy, wheel: apt-get install python3-numpy python3-wheel)" \
     "$venv/bin/pip" install -q --no-build-isolation --no-index "$tmp/python"
 step "pytest in the environment (apt-get install python3-pytest)" "$venv/bin/python" -c 'import pytest'

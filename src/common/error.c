@@ -58,14 +58,18 @@ static int log_threshold(void)
 
 int bb_log_enabled(bb_log_level_t level) { return (int)level <= log_threshold(); }
 
-/* A source path as the tree names it: an out-of-tree build's "../src/x.c" is "src/x.c". */
+/* A source path as the tree names it ("src/x.c"): the build names every
+ * file after the same source folder as this one ("../src/x.c" out of the
+ * tree, "/abs/path/src/x.c" where configure ran by its absolute path), so
+ * what precedes "src/common/error.c" in this file's name precedes theirs. */
 static const char *tree_path(const char *file)
 {
-    for (;;) {
-        if (strncmp(file, "../", 3) == 0) file += 3;
-        else if (strncmp(file, "./", 2) == 0) file += 2;
-        else return file;
-    }
+    static const char self[] = __FILE__, tail[] = "src/common/error.c";
+    const size_t root = sizeof self - sizeof tail;   /* the folder's length */
+    if (sizeof self >= sizeof tail && strcmp(self + root, tail) == 0 &&
+        strncmp(file, self, root) == 0)
+        return file + root;
+    return file;
 }
 
 void bb_log(bb_log_level_t level, int dev, const char *file, int line, const char *fmt, ...)
