@@ -707,6 +707,14 @@ boxbfs_status_t boxbfs_grid_parse(const char *text, int *rows_p, int *cols_p);
 /* Number of devices the backend can drive here (cpu: unlimited, reports 0
  * meaning "any"); cuda: the visible GPUs, 0 when none or not built in. */
 int boxbfs_backend_device_count(boxbfs_backend_t backend);
+/* How many of `available` devices a search of a graph of `arcs` arcs should
+ * split over (bfs --devices auto): every device needs at least 2^27 arcs of
+ * its own to pay for its meetings (on 2 x H200 at 2c28fef, two GPUs ran
+ * kron:22, 128 M arcs, at 0.84x of one and kron:24, 521 M arcs, at 1.14x);
+ * the environment variable BOXBFS_DEVICES_MIN_ARCS sets another figure.
+ * Returns a count in [1, available] (1 where available < 1); why (why_len
+ * bytes, may be NULL) gets a sentence saying why. */
+int boxbfs_devices_auto(int64_t arcs, int available, char *why, size_t why_len);
 
 /* ---- library: files and errors for programs that link boxbfs (issue 17) ------ */
 /* Write the graph as a SNAP-style edge list ("# boxbfs edge list: NAME",

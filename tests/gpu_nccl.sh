@@ -16,7 +16,9 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 
 if grep -q 'not built in' "$tmp/e0"; then echo "built without NCCL: skipped"; exit 77; fi
 check "nccl on the cpu backend: exit 1, says so" \
     "grep -q 'cuda backend only' '$tmp/e0'"
-"$BOXBFS" bfs kron:10 --exchange nccl --roots 1 --json "$tmp/probe.json" >"$tmp/o0" 2>"$tmp/e1"
+# every GPU (--devices auto counts a device from 1 arc of its own here)
+BOXBFS_DEVICES_MIN_ARCS=1 "$BOXBFS" bfs kron:10 --exchange nccl --roots 1 --json "$tmp/probe.json" \
+    >"$tmp/o0" 2>"$tmp/e1"
 rc=$?
 if [ $rc -ne 0 ]; then
     if grep -q -i 'no GPU' "$tmp/e1"; then

@@ -62,9 +62,10 @@ for pr in t[\"probe\"][\"pairs\"]:
     if l[\"type\"].startswith(\"NVLINK\") or l[\"type\"] == \"NVSWITCH\":
         assert big[\"peer_Bps\"] >= 2*big[\"host_Bps\"], (\"NVLink peer copy not well above host staging\", big)
 '"
-"$BOXBFS" bfs kron:14 --backend cuda --roots 4 --link-model measured --order topology --json "$tmp/m.json" >/dev/null 2>"$tmp/me"
+"$BOXBFS" bfs kron:14 --backend cuda --devices "$ngpu" --roots 4 --link-model measured --order topology \
+    --json "$tmp/m.json" >/dev/null 2>"$tmp/me"
 check "bfs --link-model measured --order topology" "[ $? -eq 0 ] && grep -q '\"validation\": \"passed\"' '$tmp/m.json'"
-"$BOXBFS" bfs kron:14 --backend cuda --roots 2 --link-model "$tmp/m.links" >/dev/null 2>&1
+"$BOXBFS" bfs kron:14 --backend cuda --devices "$ngpu" --roots 2 --link-model "$tmp/m.links" >/dev/null 2>&1
 check "bfs --link-model (written links)" "[ $? -eq 0 ]"
 "$BOXBFS" bfs kron:14 --backend cuda --devices 2 --roots 2 --link-model expether-2x10g --throttle \
     --json "$tmp/th.json" >/dev/null 2>&1

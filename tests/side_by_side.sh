@@ -8,7 +8,8 @@
 # devices, --output the same levels; a Kronecker graph stays split; on
 # forces it (also on a Kronecker graph), off keeps every search split, and
 # on refuses what cannot run side by side (one device, --partition 2d, a
-# GPU named twice in --device-ids) before any timed search. BACKEND=cuda
+# GPU named twice in --device-ids) before any timed search; --devices auto
+# splits a small graph over one device but runs roots side by side on all. BACKEND=cuda
 # (tests/gpu_side_by_side.sh): on two GPUs where there are.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
@@ -80,6 +81,33 @@ check "kron:12, on: side by side, the same levels per root as split" \
     'run k12on kron:12 --side-by-side on && side "$tmp/k12on.json" &&
      grep -q "\"why\": \"--side-by-side on\"" "$tmp/k12on.json" &&
      levels_of k12 && levels_of k12on && same k12 k12on'
+
+# --devices auto (the default on GPUs): a graph below the crossover splits
+# over no device more (one device, the report says why), yet its roots side
+# by side take every device
+auto_dev() {   # NAME GRAPH OPTIONS...: --devices auto, validated, into $tmp/NAME.*
+    name=$1 graph=$2
+    shift 2
+    "$BOXBFS" bfs "$graph" --backend "$backend" --devices auto --roots 6 "$@" \
+        --json "$tmp/$name.json" >"$tmp/$name.txt" 2>"$tmp/$name.err" &&
+        grep -q '"validation": "passed"' "$tmp/$name.json"
+}
+check "--devices auto, kron:12: one device, the report and JSON say why" \
+    'auto_dev ak12 kron:12 && grep -q "^# backend: $backend  devices: 1 " "$tmp/ak12.txt" &&
+     grep -q "^# devices auto: [0-9]* arcs: 1 of $ndev devices (a device pays from 134217728 arcs" \
+        "$tmp/ak12.txt" && grep -q "\"devices_auto\": \"auto: " "$tmp/ak12.json"'
+check "--devices auto, BOXBFS_DEVICES_MIN_ARCS=1000, kron:12: all $ndev devices" \
+    'BOXBFS_DEVICES_MIN_ARCS=1000 auto_dev ak12all kron:12 &&
+     grep -q "^# devices auto: [0-9]* arcs: all $ndev of $ndev devices" "$tmp/ak12all.txt" &&
+     grep -q "\"device_count\": $ndev" "$tmp/ak12all.json"'
+check "--devices auto, the grid: one device for a split search, side by side on all $ndev" \
+    'auto_dev agrid "$tmp/grid.mtx" && side "$tmp/agrid.json" &&
+     grep -q "^# devices auto: .*1 of $ndev devices.*; roots side by side take all $ndev" "$tmp/agrid.txt"'
+check "--devices auto, the grid, --side-by-side off: one device" \
+    'auto_dev agridoff "$tmp/grid.mtx" --side-by-side off && grep -q "\"device_count\": 1" "$tmp/agridoff.json"'
+check "--devices frobnicate: a usage error naming auto" \
+    '! "$BOXBFS" bfs kron:8 --backend "$backend" --devices frobnicate 2>"$tmp/d.err" &&
+     grep -q "neither auto nor a count" "$tmp/d.err"'
 
 # OPTIONS... MESSAGE: --side-by-side on refused with exit 1 and MESSAGE, no JSON
 refused() {

@@ -250,12 +250,27 @@ static void topology(void)
     boxbfs_topology_free(t);
 }
 
+/* boxbfs_devices_auto: 2^27 arcs a device, at least one, at most those there */
+static void device_counts(void)
+{
+    char why[160];
+    CHECK(boxbfs_devices_auto((int64_t)1 << 26, 2, why, sizeof why) == 1);
+    CHECK(strstr(why, "1 of 2 devices") != NULL && strstr(why, "134217728") != NULL);
+    CHECK(boxbfs_devices_auto((int64_t)1 << 28, 2, why, sizeof why) == 2);
+    CHECK(strstr(why, "all 2 of 2 devices") != NULL);
+    CHECK(boxbfs_devices_auto((int64_t)3 << 27, 4, NULL, 0) == 3);
+    CHECK(boxbfs_devices_auto((int64_t)1 << 40, 8, NULL, 0) == 8);
+    CHECK(boxbfs_devices_auto(0, 0, why, sizeof why) == 1);
+    CHECK(boxbfs_devices_auto(-5, 4, why, 1) == 1 && why[0] == '\0');
+}
+
 int main(void)
 {
     graphs();
     links_and_names();
     engines();
     topology();
+    device_counts();
     boxbfs_finalize();
     CHECK_DONE();
 }

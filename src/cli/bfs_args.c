@@ -24,7 +24,9 @@ static void bfs_usage(FILE *f)
         "  --json FILE            machine-readable report ('-' = stdout)\n"
         "  --traffic-csv FILE     traffic per link, level and phase as CSV\n"
         "  --backend cpu|cuda     default: cuda when a GPU is present, else cpu\n"
-        "  --devices N            devices (default: all GPUs, or 2 emulated on cpu)\n"
+        "  --devices auto|N       devices; auto (default on GPUs): as many as the graph's arcs\n"
+        "                         pay for, 2^27 arcs a device (all of them for roots side by\n"
+        "                         side); the cpu backend emulates 2 unless asked\n"
         "  --device-ids A,B,...   which GPUs (cuda)\n"
         "  --contract sort-unique|valid-flag|atomic   frontier contraction (default atomic;\n"
         "                         the papers' valid-flag [003] and sort-unique [004] on request)\n"
@@ -259,9 +261,17 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->backend_given = 1;
         } else if (OPT("--devices")) {
             NEED_VALUE("--devices");
-            if (bb_parse_i64(v, 1, 1024, &n)) { bb_cli_error("--devices: '%s' is not a count in [1, 1024]", v); return -1; }
-            a->eo.devices = (int)n;
-            a->devices_given = 1;
+            if (strcmp(v, "auto") == 0) {   /* the count from the graph (cmd_bfs.c) */
+                a->devices_auto = 1;
+                a->devices_given = 0;
+            } else if (bb_parse_i64(v, 1, 1024, &n)) {
+                bb_cli_error("--devices: '%s' is neither auto nor a count in [1, 1024]", v);
+                return -1;
+            } else {
+                a->eo.devices = (int)n;
+                a->devices_given = 1;
+                a->devices_auto = 0;
+            }
         } else if (OPT("--device-ids")) {
             NEED_VALUE("--device-ids");
             if (parse_device_ids(a, v)) return -1;

@@ -210,6 +210,10 @@ typedef struct {
     int sigma_algorithm, sigma_algorithm_given;   /* 0 frontier, 1 spmv */
     int sigma_spmv, sigma_spmv_given;             /* bb_spmv_t */
     int side_by_side;       /* --side-by-side: BB_SIDE_AUTO, _ON, _OFF (side_by_side.c) */
+    /* --devices auto (the default on GPUs): the count comes from the graph's
+     * arcs (boxbfs_devices_auto) among devices_all, and roots side by side
+     * take all of them */
+    int devices_auto, devices_all;
 } bb_bfs_args_t;
 enum { BB_SIDE_AUTO, BB_SIDE_ON, BB_SIDE_OFF };
 
@@ -262,6 +266,7 @@ typedef struct {
     double side_wall_s;
     boxbfs_engine_t *side_engines;   /* one per device (engine: the first) */
     int side_asked;                  /* --side-by-side: BB_SIDE_* */
+    char devices_why[200];           /* --devices auto: why this count (empty: given) */
 } bb_bfs_report_t;
 
 /* One worker's state over its roots (cmd_bfs.c bb_bfs_root): the result
@@ -284,8 +289,9 @@ int bb_bfs_root(const bb_bfs_args_t *a, bb_bfs_report_t *r, boxbfs_engine_t e, i
  * after the warm-up search of levels levels on r->engine, whether the roots
  * run side by side, one whole-graph device search per device: 1 (the
  * reason in r->side_by_side), 0, or -1 after printing why --side-by-side
- * on cannot. */
-int bb_side_by_side_pick(const bb_bfs_args_t *a, bb_bfs_report_t *r, int levels);
+ * on cannot. Where --devices auto chose fewer devices than a->devices_all
+ * and auto picks roots side by side, a->eo.devices becomes all of them. */
+int bb_side_by_side_pick(bb_bfs_args_t *a, bb_bfs_report_t *r, int levels);
 /* Replaces r->engine by one single-device engine per device (into
  * r->side_engines, the caller frees them) and runs every root on the device
  * that comes free first. Returns 0 or an exit code. */

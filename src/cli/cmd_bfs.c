@@ -160,7 +160,7 @@ int bb_bfs_root(const bb_bfs_args_t *a, bb_bfs_report_t *r, boxbfs_engine_t e, i
     return 0;
 }
 
-static int run_searches(const bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *output)
+static int run_searches(bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *output)
 {
     boxbfs_graph_t g = r->graph;
     int rc = 0, side = 0;
@@ -223,10 +223,26 @@ static void pick_defaults(bb_bfs_args_t *a)
     if (boxbfs_one_device_per_process(&a->eo)) {
         if (!a->devices_given) a->eo.devices = 0;   /* one per MPI rank */
     } else if (!a->devices_given) {
-        a->eo.devices = a->eo.backend == BOXBFS_BACKEND_CUDA && gpus > 0 ? gpus : 2;
-        if (a->eo.backend == BOXBFS_BACKEND_CPU)
+        /* GPUs: --devices auto unless asked otherwise (the count is chosen once
+         * the graph is loaded); the cpu backend emulates 2 (and --devices auto
+         * chooses among them) */
+        int cuda = a->eo.backend == BOXBFS_BACKEND_CUDA && gpus > 0;
+        a->devices_auto |= cuda;
+        a->eo.devices = a->devices_all = cuda ? gpus : 2;
+        if (!cuda && !a->devices_auto)
             fprintf(stderr, "boxbfs: using %d emulated devices (--devices N to change)\n", a->eo.devices);
     }
+    if (a->devices_given) a->devices_auto = 0;
+}
+
+/* --devices auto: as many of the devices as the graph's arcs pay for. */
+static void choose_devices(bb_bfs_args_t *a, bb_bfs_report_t *r)
+{
+    char why[160];
+    if (!a->devices_auto || r->per_process || a->eo.partition == BOXBFS_PARTITION_2D) return;
+    a->eo.devices = boxbfs_devices_auto(boxbfs_graph_arcs(r->graph), a->devices_all, why, sizeof why);
+    snprintf(r->devices_why, sizeof r->devices_why, "auto: %s", why);
+    boxbfs_log(BOXBFS_LOG_INFO, "--devices %s", r->devices_why);
 }
 
 static int alloc_report(bb_bfs_report_t *r, int nroots, int ndev)
@@ -331,6 +347,7 @@ int bb_cmd_bfs(int argc, char **argv)
         r.graph = reversed;
         r.reverse = 1;
     }
+    choose_devices(&a, &r);
     rc = choose_roots(r.graph, &a, &r.roots, &nroots);
     if (rc == 0 && a.relabel == 2) {   /* auto: where the degrees are skewed */
         r.relabel_auto = 1;
@@ -364,7 +381,8 @@ int bb_cmd_bfs(int argc, char **argv)
         boxbfs_grid_default(a.eo.devices, &a.eo.grid_rows, &a.eo.grid_cols);
     /* the figures in effect (a description's name, measured ones) */
     a.eo.link_model = *boxbfs_engine_link_model(r.engine);
-    if (alloc_report(&r, nroots, a.eo.devices) != 0) {
+    /* the report's device columns: side by side may take every device (choose_devices) */
+    if (alloc_report(&r, nroots, a.eo.devices > a.devices_all ? a.eo.devices : a.devices_all) != 0) {
         bb_cli_error("out of memory");
         rc = BB_EXIT_RUNTIME;
         goto out;

@@ -85,6 +85,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
         fprintf(f, "# loaded: whole graph on every rank\n");
     fprintf(f, "# backend: %s  devices: %d  processes: %d\n", boxbfs_backend_name(o->backend),
             o->devices, boxbfs_engine_processes(r->engine));
+    if (r->devices_why[0]) fprintf(f, "# devices %s\n", r->devices_why);
     for (int d = 0; d < o->devices; d++) {
         int x;
         boxbfs_engine_t e = dev_engine(r, d, &x);
@@ -274,6 +275,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_end_object(&j);
     bb_json_string(&j, "backend", boxbfs_backend_name(o->backend));
     bb_json_int(&j, "device_count", ndev);
+    if (r->devices_why[0]) bb_json_string(&j, "devices_auto", r->devices_why);   /* why ndev */
     bb_json_int(&j, "processes", boxbfs_engine_processes(r->engine));
     bb_json_begin_array(&j, "devices");
     for (int d = 0; d < ndev; d++) {

@@ -36,24 +36,46 @@ static const char *refusal(const bb_bfs_args_t *a, const bb_bfs_report_t *r)
     return NULL;
 }
 
-int bb_side_by_side_pick(const bb_bfs_args_t *a, bb_bfs_report_t *r, int levels)
+/* The report's word where side by side took more devices than --devices
+ * auto chose for a split search. */
+static void widened(const bb_bfs_args_t *a, bb_bfs_report_t *r, int chosen)
 {
-    const char *no = refusal(a, r);
+    size_t at = strlen(r->devices_why);
+    if (a->eo.devices > chosen && at > 0)
+        snprintf(r->devices_why + at, sizeof r->devices_why - at,
+                 "; roots side by side take all %d", a->eo.devices);
+}
+
+int bb_side_by_side_pick(bb_bfs_args_t *a, bb_bfs_report_t *r, int levels)
+{
+    const char *no;
+    const int chosen = a->eo.devices;
     if (a->side_by_side == BB_SIDE_OFF) return 0;
+    /* --devices auto counts the devices a split search pays on: searches side
+     * by side pay on every device */
+    if (a->devices_auto && a->devices_all > chosen &&
+        (a->side_by_side == BB_SIDE_ON || levels > BB_SIDE_LEVELS))
+        a->eo.devices = a->devices_all;
+    no = refusal(a, r);
+    if (no && a->side_by_side != BB_SIDE_ON) a->eo.devices = chosen;
     if (a->side_by_side == BB_SIDE_ON) {
         if (no) {
             bb_cli_error("--side-by-side on: %s", no);
             return -1;
         }
         snprintf(r->side_by_side, sizeof r->side_by_side, "--side-by-side on");
+        widened(a, r, chosen);
         return 1;
     }
     /* auto: not where the options ask for a way of splitting searches */
     if (no || r->nroots < 2 || a->eo.exchange != BOXBFS_EXCHANGE_PEER || a->eo.throttle ||
-        levels <= BB_SIDE_LEVELS)
+        levels <= BB_SIDE_LEVELS) {
+        a->eo.devices = chosen;
         return 0;
+    }
     snprintf(r->side_by_side, sizeof r->side_by_side,
              "auto: the warm-up search ran %d levels (more than %d)", levels, BB_SIDE_LEVELS);
+    widened(a, r, chosen);
     return 1;
 }
 

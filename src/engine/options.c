@@ -2,6 +2,8 @@
  * in reports. */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boxbfs.h"
@@ -97,6 +99,30 @@ int boxbfs_backend_device_count(boxbfs_backend_t backend)
     const bb_device_ops_t *ops = backend == BOXBFS_BACKEND_CUDA ? bb_cuda_ops_ptr : &bb_cpu_ops;
     if (ops == NULL || ops->count(&count) != BOXBFS_OK) return 0;
     return count;
+}
+
+/* Arcs a device needs of its own before one more device pays (boxbfs.h). */
+#define BB_DEVICES_MIN_ARCS ((int64_t)1 << 27)
+
+int boxbfs_devices_auto(int64_t arcs, int available, char *why, size_t why_len)
+{
+    int64_t per = BB_DEVICES_MIN_ARCS, count;
+    const char *env = getenv("BOXBFS_DEVICES_MIN_ARCS");
+    if (env != NULL && *env) {
+        char *end;
+        long long v = strtoll(env, &end, 10);
+        if (*end == '\0' && v > 0) per = v;
+    }
+    if (available < 1) available = 1;
+    count = arcs / per;
+    if (count > available) count = available;
+    if (count < 1) count = 1;
+    if (why != NULL && why_len > 0) {
+        snprintf(why, why_len, "%lld arcs: %s%lld of %d devices (a device pays from %lld arcs "
+                 "of its own)", (long long)arcs, count == available ? "all " : "",
+                 (long long)count, available, (long long)per);
+    }
+    return (int)count;
 }
 
 const char *boxbfs_search_direction_name(boxbfs_search_direction_t v)
