@@ -68,7 +68,7 @@ if [ "$gpus" -gt 1 ]; then   # rank order != ordinal order: NCCL ranks follow th
     ids=$(seq $((gpus - 1)) -1 0 | paste -sd, -)
     run_pair "N=$gpus --device-ids $ids" --backend cuda --device-ids "$ids" --wire auto
     # --throttle paces each NCCL round to the link model (tests/paced.py)
-    t="kron:10 --root 1 --backend cuda --exchange nccl --link-model 10MB/s,2ms --no-validate"
+    t="kron:10 --root 1 --backend cuda --devices $gpus --exchange nccl --link-model 10MB/s,2ms --no-validate"
     "$BOXBFS" bfs $t --json "$tmp/u.json" >/dev/null 2>&1
     "$BOXBFS" bfs $t --throttle --json "$tmp/t.json" >/dev/null 2>&1
     check "N=$gpus nccl --throttle: paced to the model" \
