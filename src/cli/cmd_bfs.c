@@ -218,7 +218,8 @@ static void pick_defaults(bb_bfs_args_t *a)
     } else if (!a->backend_given) {
         a->eo.backend = gpus > 0 ? BOXBFS_BACKEND_CUDA : BOXBFS_BACKEND_CPU;
         if (gpus == 0)
-            fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");
+            boxbfs_log(BOXBFS_LOG_WARN, "no GPU found: using the cpu backend (devices emulated by "
+                       "host threads)");
     }
     if (boxbfs_one_device_per_process(&a->eo)) {
         if (!a->devices_given) a->eo.devices = 0;   /* one per MPI rank */
@@ -230,7 +231,8 @@ static void pick_defaults(bb_bfs_args_t *a)
         a->devices_auto |= cuda;
         a->eo.devices = a->devices_all = cuda ? gpus : 2;
         if (!cuda && !a->devices_auto)
-            fprintf(stderr, "boxbfs: using %d emulated devices (--devices N to change)\n", a->eo.devices);
+            boxbfs_log(BOXBFS_LOG_WARN, "using %d emulated devices (--devices N to change)",
+                       a->eo.devices);
     }
     if (a->devices_given) a->devices_auto = 0;
 }

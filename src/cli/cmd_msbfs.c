@@ -538,7 +538,8 @@ static void pick_defaults(args_t *a)
     if (!a->backend_given) {
         a->o.backend = gpus > 0 ? BOXBFS_BACKEND_CUDA : BOXBFS_BACKEND_CPU;
         if (gpus == 0)
-            fprintf(stderr, "boxbfs: no GPU found: using the cpu backend (devices emulated by host threads)\n");
+            boxbfs_log(BOXBFS_LOG_WARN, "no GPU found: using the cpu backend (devices emulated by "
+                       "host threads)");
     }
     if (!a->devices_given) a->o.devices = a->o.backend == BOXBFS_BACKEND_CUDA && gpus > 0 ? gpus : 1;
 }

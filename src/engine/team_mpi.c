@@ -262,7 +262,7 @@ out:
 static void mpi_fail(boxbfs_engine_t e)
 {
     mpi_team_t *t = e->team_state;
-    fprintf(stderr, "boxbfs: [dev %d] error: %s (%s); aborting the MPI job\n", t->rank,
+    fprintf(stderr, "boxbfs: rank %d: %s (%s); aborting the MPI job\n", t->rank,
             e->fail_message, boxbfs_status_string(e->fail));
     fflush(stderr);
     bb_abort_hook_run();   /* no partial output files */
