@@ -485,6 +485,11 @@ int boxbfs_engine_device_search(boxbfs_engine_t engine);
  * search across devices" (several that meet in peer memory), "host-driven
  * levels", "2d"; "" for a NULL engine. */
 const char *boxbfs_engine_strategy(boxbfs_engine_t engine);
+/* Why several devices of one process drive their levels from the host under
+ * --search-on auto, in words ("links: ...", a missing option or peer access,
+ * the memory); "" where they search across devices, for one device, 2d, or a
+ * NULL engine. */
+const char *boxbfs_engine_strategy_why(boxbfs_engine_t engine);
 /* 1 where every device's top-down levels skip the arcs into the visited
  * prefix of the vertices ranked by degree (docs/architecture.md, "The visited-prefix skip":
  * --contract atomic in one process, the rows reordered by their heads'

@@ -102,6 +102,8 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     else fprintf(f, "%d", o->max_depth);
     fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
     fprintf(f, "  search: %s", strategy(r));
+    if (!r->side_by_side[0] && *boxbfs_engine_strategy_why(r->engine))
+        fprintf(f, " (%s)", boxbfs_engine_strategy_why(r->engine));
     if (r->side_by_side[0])
         fprintf(f, " (%s; a device search on each device)", r->side_by_side);
     if (boxbfs_engine_prefix_skip(r->engine)) fprintf(f, "  visited-prefix skip");
@@ -321,6 +323,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
      * "Where a search runs") */
     bb_json_bool(&j, "device_search", boxbfs_engine_device_search(r->engine));
     bb_json_string(&j, "strategy", strategy(r));
+    if (!r->side_by_side[0] && *boxbfs_engine_strategy_why(r->engine))   /* host-driven: why */
+        bb_json_string(&j, "strategy_why", boxbfs_engine_strategy_why(r->engine));
     if (r->side_by_side[0]) {   /* bfs --side-by-side (docs/cli.md "Roots side by side") */
         bb_json_begin_object(&j, "side_by_side");
         bb_json_string(&j, "why", r->side_by_side);

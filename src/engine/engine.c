@@ -36,14 +36,23 @@ boxbfs_status_t boxbfs_engine_device_order(boxbfs_engine_t e, int *ids_p, int n)
 
 /* Where the search runs (boxbfs_search_on_t): on several devices at once
  * where they can meet in each other's memory, with the abort word they
- * poll; --search-on device where that cannot be says why. */
+ * poll, unless auto finds their links slower than NVLink; --search-on device
+ * where that cannot be says why; e->strategy_why says why the host drives
+ * the levels. */
 static boxbfs_status_t choose_search(boxbfs_engine_t e)
 {
-    int ok = 1, a = 0, b = 0;
+    int ok = 1, a = 0, b = 0, slow = 0;
     const char *why;
     if (e->ndev > 1 && e->nlocal == e->ndev && e->opts.exchange == BOXBFS_EXCHANGE_PEER)
         BB_CHECK(bb_engine_enable_peers(e, &ok, &a, &b));
     why = bb_search_peers_refusal(e, ok);
+    if (why == NULL && e->opts.search_on == BOXBFS_SEARCH_ON_AUTO)
+        BB_CHECK(bb_engine_slow_links(e, &slow, e->strategy_why, sizeof e->strategy_why));
+    if (slow) why = e->strategy_why;
+    else if (why && e->ndev > 1 && e->nlocal == e->ndev && !e->grid)
+        snprintf(e->strategy_why, sizeof e->strategy_why, "%s", why);
+    else if (e->opts.search_on == BOXBFS_SEARCH_ON_HOST && e->ndev > 1)
+        snprintf(e->strategy_why, sizeof e->strategy_why, "--search-on host");
     if (e->opts.search_on == BOXBFS_SEARCH_ON_DEVICE) {
         if (e->ndev == 1 && (e->opts.contract != BOXBFS_CONTRACT_ATOMIC ||
                              e->opts.device_loop_arcs <= 0 || e->grid))
@@ -79,6 +88,8 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
         BB_WARN(-1, "device %d cannot hold the search across devices (an inbox of vertices and "
                     "parents per other device)%s: the host drives the levels", d,
                 e->opts.device_memory_limit ? " under --memory-limit" : "");
+        snprintf(e->strategy_why, sizeof e->strategy_why, "device %d cannot hold its inboxes%s",
+                 d, e->opts.device_memory_limit ? " under --memory-limit" : "");
         e->search_peers = 0;
     }
     if (e->ndev > 1 && e->nlocal == e->ndev) {   /* devices that may meet: their abort word */
@@ -245,6 +256,11 @@ const char *boxbfs_engine_strategy(boxbfs_engine_t e)
     if (e->grid) return "2d";
     if (!bb_search_fits(e)) return "host-driven levels";
     return e->ndev > 1 ? "device search across devices" : "device search";
+}
+
+const char *boxbfs_engine_strategy_why(boxbfs_engine_t e)
+{
+    return e && !e->search_peers ? e->strategy_why : "";
 }
 
 int boxbfs_engine_prefix_skip(boxbfs_engine_t e)

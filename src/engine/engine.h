@@ -120,6 +120,8 @@ struct boxbfs_engine {
      * meet in each other's memory (device_search.c; bb_search_peers_refusal
      * says where it cannot); the abort word they poll (host memory). */
     int search_peers;
+    char strategy_why[200];   /* several devices, host-driven levels: why (choose_search) */
+    int links_described;      /* the link figures are a description file's or measured */
     int search_ready;   /* every device's search is set up (device_search.c run_peers) */
     uint32_t *abort_word;
     /* Hubs split by destination (hubs.c; kernels.h bb_peers_split_hubs), the
@@ -345,6 +347,12 @@ boxbfs_status_t bb_engine_open_local(boxbfs_engine_t e);
  * possible): *ok_p = 0 and the first pair without it in *a_p, *b_p where
  * some pair has none. */
 boxbfs_status_t bb_engine_enable_peers(boxbfs_engine_t e, int *ok_p, int *a_p, int *b_p);
+/* *slow_p = 1 and why where some pair of this process's devices is linked
+ * slower than NVLink as far as the engine knows (link_speed.c: a link
+ * description file or measured figures under 100 GB/s, or GPUs without an
+ * NVLink between them by NVML); 0 where all are fast or nothing is known. */
+boxbfs_status_t bb_engine_slow_links(const struct boxbfs_engine *e, int *slow_p, char *why,
+                                     size_t why_len);
 /* --wire list where every device holds it, else auto (a collective). */
 boxbfs_status_t bb_engine_choose_wire(boxbfs_engine_t e);
 /* The exchange (peer, staged, NCCL, MPI) and the round's matrices. */

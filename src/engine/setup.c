@@ -88,7 +88,8 @@ static boxbfs_status_t setup_links(boxbfs_engine_t e)
         BB_CHECK(st);
     }
     /* the report's link model: the description's name, the 0 -> 1 figures */
-    if (e->opts.links_measured || e->opts.links) {
+    e->links_described = e->opts.links_measured || e->opts.links;
+    if (e->links_described) {
         snprintf(e->opts.link_model.name, sizeof e->opts.link_model.name, "%s", e->linkmat.name);
         if (n > 1) {
             e->opts.link_model.bandwidth_Bps = e->linkmat.bw[1];
