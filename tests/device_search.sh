@@ -126,6 +126,20 @@ assert t[\"phases\"][\"hubs\"] > 0, t[\"phases\"]' '$tmp/dev.json'"
 done
 unset IFS
 
+# --search-on auto on two GPUs weighs their link (src/engine/link_speed.c):
+# NVLink or NVSwitch (NV# in nvidia-smi topo -m) searches across devices,
+# PCIe drives the levels from the host and says why
+if [ "$backend" = cuda ] && [ "${gpus:-0}" -ge 2 ]; then
+    link=$(nvidia-smi topo -m 2>/dev/null | awk '$1 == "GPU0" { print $3; exit }')
+    "$BOXBFS" bfs kron:14 --backend cuda --devices 2 --roots 2 >"$tmp/auto.txt" 2>&1
+    case "$link" in
+    NV*) check "auto on GPU0-GPU1 ($link): the search across devices" \
+               "grep -q 'search: device search across devices' '$tmp/auto.txt'" ;;
+    *) check "auto on GPU0-GPU1 (${link:-unknown}): host-driven levels, the link named" \
+             "grep -q 'search: host-driven levels (links: ' '$tmp/auto.txt'" ;;
+    esac
+fi
+
 # a loop level that the totals rule out is undone (kernels.h bb_loop_stops_here):
 # on three devices kron:12's loop expands level 2 before the meeting says its
 # frontier is past --device-loop; the tree, the rows and the books stay those
