@@ -47,6 +47,14 @@ assert d["device_search"] is True and len(per) == n and sum(per) == len(d["runs"
 assert sorted(set(devs)) <= list(range(n)) and [devs.count(k) for k in range(n)] == per, devs
 assert s["wall_s"] > 0 and s["searches_per_s"] > 0, s
 assert d["traffic"]["total_bytes"] == 0, "one device alone moves nothing"
+# the searches a second from their own times: the busiest device's sum, and
+# all the times summed as one device would run them
+busy = [sum(r["time_s"] for r in d["runs"] if r["device"] == k) for k in range(n)]
+total = sum(r["time_s"] for r in d["runs"])
+near = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1)
+assert near(s["device_searches_per_s"], len(d["runs"]) / max(busy)), (s, busy)
+assert near(s["one_device_searches_per_s"], len(d["runs"]) / total), (s, total)
+assert near(s["speedup"], total / max(busy)) and 1 <= s["speedup"] <= n + 1e-9, s
 PY
 }
 
@@ -67,6 +75,7 @@ check "grid 300x300, auto: roots side by side, validated" \
     'run auto "$tmp/grid.mtx" && side "$tmp/auto.json" &&
      grep -q "search: roots side by side (auto: the warm-up search ran [0-9]* levels" "$tmp/auto.txt" &&
      grep -q "^side_by_side_searches_per_s: " "$tmp/auto.txt" &&
+     grep -q "^side_by_side_device_searches_per_s: [0-9.e+]* ($ndev devices; one device: [0-9.e+]*, [0-9.]*x)" "$tmp/auto.txt" &&
      grep -q "\"why\": \"auto: the warm-up search ran" "$tmp/auto.json" &&
      grep -q "\"side_by_side\": \"auto\"" "$tmp/auto.json"'
 check "grid, off: every search split over the devices, the same levels per root" \

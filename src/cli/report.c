@@ -61,6 +61,23 @@ static const char *strategy(const bb_bfs_report_t *r)
     return r->side_by_side[0] ? "roots side by side" : boxbfs_engine_strategy(r->engine);
 }
 
+/* Searches a second side by side, from the searches' own times (the host's
+ * validation between them left out): on the devices, the roots over the
+ * busiest device's summed times; on one device, the roots over all their
+ * times summed, as one device would run them back to back. */
+static void side_rates(const bb_bfs_report_t *r, int ndev, double *devices_p, double *one_p)
+{
+    double all = 0, busiest = 0;
+    for (int d = 0; d < ndev; d++) {
+        double busy = 0;
+        for (int i = 0; i < r->nroots; i++) busy += r->root_device[i] == d ? r->time_s[i] : 0;
+        all += busy;
+        if (busy > busiest) busiest = busy;
+    }
+    *devices_p = busiest > 0 ? r->nroots / busiest : 0;
+    *one_p = all > 0 ? r->nroots / all : 0;
+}
+
 /* Roots device d ran side by side. */
 static int64_t side_roots(const bb_bfs_report_t *r, int d)
 {
@@ -181,9 +198,14 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
     bb_summarize(r->teps_arc, r->nroots, &tt);
     fprintf(f, "#\n");
     fprintf(f, "searches: %d\n", r->nroots);
-    if (r->side_by_side[0])
+    if (r->side_by_side[0]) {
+        double on_devices, on_one;
+        side_rates(r, ndev, &on_devices, &on_one);
         fprintf(f, "side_by_side_searches_per_s: %.6g\n",
                 r->side_wall_s > 0 ? r->nroots / r->side_wall_s : 0);
+        fprintf(f, "side_by_side_device_searches_per_s: %.6g (%d devices; one device: %.6g, "
+                   "%.2fx)\n", on_devices, ndev, on_one, on_one > 0 ? on_devices / on_one : 0);
+    }
     fprintf(f, "min_TEPS: %.6g\nfirstquartile_TEPS: %.6g\nmedian_TEPS: %.6g\n"
                "thirdquartile_TEPS: %.6g\nmax_TEPS: %.6g\nharmonic_mean_TEPS: %.6g\n",
             t.min, t.q1, t.median, t.q3, t.max, t.harmonic_mean);
@@ -330,6 +352,13 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_string(&j, "why", r->side_by_side);
         bb_json_double(&j, "wall_s", r->side_wall_s);
         bb_json_double(&j, "searches_per_s", r->side_wall_s > 0 ? r->nroots / r->side_wall_s : 0);
+        {   /* the searches' own times, the host's work between them left out */
+            double on_devices, on_one;
+            side_rates(r, ndev, &on_devices, &on_one);
+            bb_json_double(&j, "device_searches_per_s", on_devices);
+            bb_json_double(&j, "one_device_searches_per_s", on_one);
+            bb_json_double(&j, "speedup", on_one > 0 ? on_devices / on_one : 0);
+        }
         bb_json_begin_array(&j, "roots_per_device");
         for (int d = 0; d < ndev; d++) bb_json_int(&j, NULL, side_roots(r, d));
         bb_json_end_array(&j);
