@@ -184,8 +184,13 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     BB_CUDA_CHECK(cudaMalloc((void **)&c->tile_sums, tiles * 4));
     BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, sizeof *c->h));
     memset(c->h, 0, sizeof *c->h);
-    c->h->step = BB_STEP_NONE;   /* the first decide takes the state from c->h */
+    /* the first decide takes the state from c->h, the last leaves it there
+     * with the first rows (where they go is fixed for the cache) */
+    c->h->step = BB_STEP_NONE;
     c->h->host = c->h;
+    c->h->host_rows = first_rows;
+    c->h->host_first = first;
+    c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
     BB_CHECK(build(c, k, s));
     BB_CUDA_CHECK(cudaMemcpyAsync(c->d, c->h, sizeof *c->d, cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
@@ -261,10 +266,6 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     c->h->log = k->level_log;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
-    c->h->host = c->h;
-    c->h->host_rows = first_rows;
-    c->h->host_first = first;
-    c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
     c->h->seq = ++c->seq;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
     BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));

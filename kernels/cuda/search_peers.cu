@@ -3,10 +3,11 @@
  * between levels; the devices work in each other's memory over peer access
  * and meet in each other's mailboxes (meet.cuh). This file holds what
  * differs from one device: decide and the branches.
- *   decide (one thread of a block, bb_decide_block): closes the step that ran (a top-down or bottom-up
- *     step meets the others with its part of the next frontier, size and
- *     arcs; the loop's last meeting did so already), logs the row, picks
- *     the next step by the engine's rules, sets its arguments;
+ *   decide (one thread of a block, bb_decide_block): closes the step that
+ *     ran (a top-down or bottom-up step meets the others with its part of
+ *     the next frontier, size and arcs; the loop's last meeting did so
+ *     already), logs the row, picks the next step by the engine's rules,
+ *     sets its arguments;
  *   loop: [unpack] the device loop across devices (small_levels.cu);
  *   top-down: [unpack] [split hubs: the levels of this device's hubs that
  *     changed into every device's hub_level] [share visited: meet, this
