@@ -364,13 +364,16 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
  * nodes, and the host sees the end before the graph has retired (kron:24 on
  * an H200 at 121633c: the call 40 -> 28 us longer than the device's span,
  * the time outside the levels 93 -> 80 us on one GPU, 115 -> 95 on two). */
-constexpr int kDecideThreads = 128;
+static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
+              "the state is copied in 8-byte words");
+/* A thread per word of the state, in whole warps: each copy is one load
+ * per thread, one memory latency (128 threads took three: the copy in
+ * 1.48 -> 0.71 us a decide on an H200, kron:24). */
+constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32);
 
 template <class Logic>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic logic)
 {
-    static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
-                  "the state is copied in 8-byte words");
     constexpr unsigned kWords = sizeof(bb_search_dev) / 8;
     __shared__ uint64_t raw[kWords];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
