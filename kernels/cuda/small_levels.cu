@@ -50,24 +50,6 @@ struct RoundShared {   /* one block's round of the frontier */
     int64_t start[kThreads];
 };
 
-/* Where a frontier list made by the one-device loop has its vertices' first
- * arcs and degrees (start, deg: null where the list came from elsewhere):
- * past the loop's largest frontier in the list's own array, where the
- * array has room for them (Side::in). A level then reads them beside the
- * vertex, not through it: one memory latency less a level. */
-struct Side {
-    int64_t *start;
-    uint32_t *deg;
-    /* The side of list (nlist words; its frontiers at most cap vertices),
-     * or none where it has no room. */
-    static __device__ __forceinline__ Side in(uint32_t *list, uint64_t nlist, uint64_t cap)
-    {
-        const uint64_t at = (cap + 1) & ~(uint64_t)1;   /* 8-byte aligned words */
-        if (nlist < at + 3 * cap) return Side{nullptr, nullptr};
-        return Side{reinterpret_cast<int64_t *>(list + at), list + at + 2 * cap};
-    }
-};
-
 /* Every arc u -> v of the count frontier vertices in cur (local ids),
  * visit(v, u) with v's global id; the block's threads all call it. A round
  * takes up to kBlocks x kThreads vertices, an equal share to each block: a
@@ -78,8 +60,8 @@ struct Side {
  * beside the claim). */
 template <class Visit>
 __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32_t *cur,
-                                              const Side &side, uint64_t count, unsigned rank,
-                                              RoundShared &sh, Visit visit)
+                                              uint64_t count, unsigned rank, RoundShared &sh,
+                                              Visit visit)
 {
     constexpr uint64_t kRound = (uint64_t)kBlocks * kThreads;
     for (uint64_t round = 0; round < count; round += kRound) {
@@ -90,11 +72,7 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         const uint64_t i = base + threadIdx.x;
         uint32_t deg = 0, u = 0, first, total;
         int64_t start = 0;
-        if (threadIdx.x < nv && side.start) {   /* beside u, not after it */
-            u = cur[i];
-            start = side.start[i];
-            deg = side.deg[i];
-        } else if (threadIdx.x < nv) {
+        if (threadIdx.x < nv) {
             u = cur[i];
             start = k.offsets[u];
             deg = (uint32_t)(k.offsets[u + 1] - start);
@@ -132,11 +110,6 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
     unsigned long long *arcs_ctr = cluster.map_shared_rank(s_arcs, 0);
     unsigned long long *ctr = (unsigned long long *)k.counters;
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
-    /* the lists' sides (a loop level's next frontier has at most max_arcs
-     * vertices); the first level's list came without its side */
-    const uint64_t nlist = k.hi - k.lo;
-    Side cur_side = Side::in(cur, nlist, p.max_arcs), nxt_side = Side::in(nxt, nlist, p.max_arcs);
-    Side none = {nullptr, nullptr};
     bb_loop_walk_t w = bb_loop_begin(&p, count, arcs);
     uint64_t t_prev = leader ? bb_global_ns() : 0;
     if (leader) {
@@ -151,21 +124,15 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        expand_rounds(k, cur, w.runs ? cur_side : none, w.count, rank, sh,
-                      [&](uint32_t v, uint32_t u) {
-            /* v's arcs read beside the claim, not after it: one memory
+        expand_rounds(k, cur, w.count, rank, sh, [&](uint32_t v, uint32_t u) {
+            /* v's degree read beside the claim, not after it: one memory
              * latency less on the level's path */
-            const int64_t first = __ldg(k.offsets + v), deg = __ldg(k.offsets + v + 1) - first;
+            const unsigned long long deg = bb_degree(k.offsets, v);
             if (atomicCAS((int *)k.level + v, -1, w.level + 1) != -1) return;
             k.pred[v] = (int64_t)u;   /* one device: local = global ids */
             if (k.visited) bb_mark(k.visited, k.visited_bits, v);
-            const unsigned at = atomicAdd(next_ctr + slot, 1u);
-            nxt[at] = v;
-            if (nxt_side.start) {
-                nxt_side.start[at] = first;
-                nxt_side.deg[at] = (uint32_t)deg;
-            }
-            atomicAdd(arcs_ctr + slot, (unsigned long long)deg);
+            nxt[atomicAdd(next_ctr + slot, 1u)] = v;
+            atomicAdd(arcs_ctr + slot, deg);
         });
         cluster.sync();   /* the level is done everywhere: its counts are final */
         if (leader) {
@@ -181,9 +148,6 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
         uint32_t *t = cur;
         cur = nxt;
         nxt = t;
-        const Side s = cur_side;
-        cur_side = nxt_side;
-        nxt_side = s;
     }
     if (leader) {
         ctr[BB_CTR_EXPANDED] = w.runs;
@@ -325,8 +289,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             for (int o = 0; o < ndev; o++) s_own.sent[after][o] = 0;
         }
         if (expand)
-            expand_rounds(k, cur, Side{nullptr, nullptr}, mine, rank, sh,
-                          [&](uint32_t v, uint32_t u) {
+            expand_rounds(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
                 const bool own = v >= lo && v < hi;   /* its degree read beside the claim */
                 const unsigned long long deg = own ? bb_degree(k.offsets, (uint32_t)(v - lo)) : 0;
                 if (!bb_visit(k.visited, k.visited_bits, v)) return;
