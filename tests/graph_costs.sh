@@ -1,0 +1,36 @@
+#!/bin/sh
+# benchmarks/graph-costs: where there is no GPU or no nvcc it says so and
+# exits 77 with nothing half-written; on a GPU every case of
+# kernels/cuda/graph_costs.cu comes back as a positive figure in the JSON,
+# with the fields every results JSON records.
+set -u
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
+bench=$(cd "$(dirname "$0")/../benchmarks" 2>/dev/null && pwd)
+[ -f "$bench/graph-costs" ] || bench=$(cd "${TESTDATA:-.}/../../benchmarks" 2>/dev/null && pwd)
+[ -f "$bench/graph-costs" ] || { echo "benchmarks/graph-costs not found"; exit 99; }
+. "$(dirname "$0")/testlib.sh"
+
+BB_COMMIT=test sh "$bench/graph-costs" "$tmp/o" >"$tmp/stdout" 2>&1
+rc=$?
+if [ $rc = 77 ]; then
+    check "no GPU or no nvcc: named" "grep -q '^graph-costs: no ' '$tmp/stdout'"
+    check "no GPU or no nvcc: no JSON" "[ ! -e '$tmp/o/graph-costs.json' ]"
+    [ $fail = 0 ] || exit 1
+    echo "no GPU or no nvcc: the figures not measured here"
+    exit 77
+fi
+check "graph-costs exit 0" "[ $rc -eq 0 ]"
+check "every case, positive figures, the recorded fields" "python3 - '$tmp/o/graph-costs.json' <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ('command', 'options', 'backend', 'devices', 'commit', 'date'):
+    assert k in d, k
+cases = ('kernel_chain', 'kernel_copy_to_constant_chain', 'cluster_kernel_chain',
+         'while_decide_switch', 'decide_switch_chain', 'decide_switch_chain_none_taken',
+         'while_decide_kernel', 'kernel_launch')
+for c in cases:
+    assert c in d['cases'] and d['cases'][c], c
+    assert all(v > 0 for v in d['cases'][c].values()), (c, d['cases'][c])
+assert 'step_no_body_us' in d['cases']['decide_switch_chain_none_taken']
+PY"
+exit $fail
