@@ -132,7 +132,8 @@ cudaGraphExec_t instantiate(const Buffers &b, cudaGraph_t g)
 }
 
 /* A chain of kSteps captured nodes, node(i) launching node i (a stamping
- * kernel at slot i, or a copy): the time from one stamp to the next. */
+ * kernel at slot i, or a copy): the time from one stamping kernel's start
+ * to the next's (with a copy between them in the copy chain). */
 template <class Node>
 void chain(const Buffers &b, const char *name, Node node)
 {
@@ -149,7 +150,7 @@ void chain(const Buffers &b, const char *name, Node node)
             if (h[i]) st.push_back(h[i]);
         if (st.size() > 1) gap.push_back((st.back() - st.front()) * 1e-3 / (st.size() - 1));
     });
-    printf("%s node_gap_us=%.2f launch_api_us=%.2f\n", name, median(gap), api);
+    printf("%s kernel_to_kernel_us=%.2f launch_api_us=%.2f\n", name, median(gap), api);
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(g));
 }
