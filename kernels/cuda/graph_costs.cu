@@ -8,6 +8,9 @@
  * kernels' arguments), the device loop's cluster kernel, and the levels'
  * control: while (run) { decide -> switch (branch) { body } }, a chain of
  * decide -> switch without the while, and the while without the switch.
+ * And the bound of a device-loop level (kernels/cuda/small_levels.cu): in
+ * one cluster of 8 x 1024 threads, each thread's chain of R dependent reads
+ * from L2, then a cluster barrier, level after level (R = 0: the barrier).
  * One line per case, "case key=value ...", medians over the launches. */
 #include <algorithm>
 #include <chrono>
@@ -15,6 +18,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #define CHECK(call)                                                                      \
@@ -58,6 +62,25 @@ __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(1024, 1)
     scratch[threadIdx.x] = threadIdx.x;
     __syncthreads();
     if (blockIdx.x == 0 && threadIdx.x == 0) t[slot] = now_ns() + scratch[1] - 1;
+}
+
+/* The bound of a loop level: iters times, each thread reads `reads`
+ * dependent words of next (an index chase in L2: __ldcg skips L1), then
+ * the cluster meets; the leader's elapsed nanoseconds into out[0]. */
+__global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(1024, 1)
+    level_chain(const unsigned *next, unsigned mask, int iters, int reads,
+                unsigned long long *out)
+{
+    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    unsigned x = (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u & mask;
+    cluster.sync();
+    const unsigned long long t0 = now_ns();
+    for (int i = 0; i < iters; i++) {
+        for (int r = 0; r < reads; r++) x = __ldcg(next + x);
+        cluster.sync();
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = now_ns() - t0;
+    if (x == ~0u) out[1] = x;   /* keeps the chase */
 }
 
 /* A decide: its step's start and end stamps, the next step into *step,
@@ -270,6 +293,35 @@ void control(const Buffers &b, const char *name, int shape)
     CHECK(cudaGraphDestroy(g));
 }
 
+/* Per level of level_chain with 0, 1, 2 and 4 dependent reads: the
+ * barrier, and what each read from L2 adds. */
+void level_bound(const Buffers &b)
+{
+    constexpr unsigned kWords = 1u << 21;   /* 8 MiB: stays in L2 */
+    constexpr int kIters = 2000;
+    std::vector<unsigned> perm(kWords), next(kWords);
+    for (unsigned i = 0; i < kWords; i++) perm[i] = i;
+    srand(1);
+    for (unsigned i = kWords - 1; i > 0; i--) std::swap(perm[i], perm[(unsigned)rand() % (i + 1)]);
+    for (unsigned i = 0; i < kWords; i++) next[perm[i]] = perm[(i + 1) % kWords];   /* one cycle */
+    unsigned *d_next;
+    CHECK(cudaMalloc((void **)&d_next, kWords * sizeof *d_next));
+    CHECK(cudaMemcpy(d_next, next.data(), kWords * sizeof *d_next, cudaMemcpyHostToDevice));
+    for (int reads : {0, 1, 2, 4}) {
+        std::vector<double> per;
+        for (int r = 0; r < 5; r++) {
+            unsigned long long ns = 0;
+            level_chain<<<8, 1024, 0, b.s>>>(d_next, kWords - 1, kIters, reads, b.t);
+            CHECK(cudaGetLastError());
+            CHECK(cudaMemcpyAsync(&ns, b.t, sizeof ns, cudaMemcpyDeviceToHost, b.s));
+            CHECK(cudaStreamSynchronize(b.s));
+            if (r > 0) per.push_back(ns * 1e-3 / kIters);   /* the first warms L2 */
+        }
+        printf("loop_level_reads%d per_level_us=%.3f\n", reads, median(per));
+    }
+    CHECK(cudaFree(d_next));
+}
+
 }  // namespace
 
 int main()
@@ -299,6 +351,7 @@ int main()
     control(b, "decide_switch_chain", 1);
     control(b, "decide_switch_chain_none_taken", 2);
     control(b, "while_decide_kernel", 3);
+    level_bound(b);
     {   /* one kernel launched from the host, for scale */
         std::vector<double> api, total;
         for (int r = 0; r < kLaunches; r++) {
