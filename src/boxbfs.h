@@ -464,6 +464,20 @@ const char *boxbfs_engine_device_name(boxbfs_engine_t engine, int device);
  * (may be NULL) gets the part held by the Visited array. 0 for a NULL engine
  * or a device out of range. */
 size_t boxbfs_engine_memory_bytes(boxbfs_engine_t engine, int device, size_t *visited_bytes_p);
+/* The arrays that make up that memory, by the name the code gives them
+ * ("columns", "offsets", "visited", "inbox", ...; docs/cli.md "Memory
+ * plan"), the allocations of one name summed: entry i (from 0) into
+ * *name_p (lives as long as the engine) and *bytes_p (either may be NULL);
+ * returns 1, or 0 past the last entry, for a NULL engine or a device out of
+ * range. */
+int boxbfs_engine_device_array(boxbfs_engine_t engine, int device, int i, const char **name_p,
+                               size_t *bytes_p);
+/* The optional arrays one device goes without because its free memory (or
+ * --memory-limit) has no room for them, "; " between them ("rank, by_rank,
+ * skip (the visited-prefix skip)", "remote_parent (the parents recomputed
+ * after each search)"); "" where it has them all, for a NULL engine or a
+ * device out of range. Lives as long as the engine. */
+const char *boxbfs_engine_device_dropped(boxbfs_engine_t engine, int device);
 /* What one device does for the parents of its remote discoveries:
  * BOXBFS_PARENTS_KEEP or BOXBFS_PARENTS_RECOMPUTE (opts.parents AUTO decided
  * per device by its memory plan; one device has no remote discoveries, and

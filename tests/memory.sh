@@ -125,6 +125,52 @@ search_within() {
 check "kron:16 atomic under --memory-limit = the budget: the search on the devices where it fits, else host levels" \
       search_within
 
+# Each device's arrays (JSON devices[].arrays, name: bytes) sum to its
+# memory_bytes, and what it dropped ("dropped") is not among them: with no
+# limit nothing; under a tighter --memory-limit the visited-prefix skip's
+# rank, by_rank and skip, then also the remote parents (recomputed). The
+# text report lists each device's arrays and what it dropped.
+arrays_agree() {   # p want...: the report $tmp/m$p.json; what every device dropped
+    p=$1; shift
+    python3 - "$tmp/m$p.json" "$@" <<'EOF'
+import json, sys
+j, want = json.load(open(sys.argv[1])), sys.argv[2:]
+for x in j["devices"]:
+    names, dropped = x["arrays"], x["dropped"]
+    assert sum(names.values()) == x["memory_bytes"], (names, x["memory_bytes"])
+    assert {"offsets", "columns", "level", "pred", "visited"} <= set(names), names
+    gone = {"rank", "by_rank", "skip"} if "rank" in dropped else set()
+    gone |= {"remote_parent"} if "remote_parent" in dropped else set()
+    assert not gone & set(names), (gone, names)
+    assert all(w in dropped for w in want) and (want or dropped == ""), (want, dropped)
+print("  P=%d: dropped %r" % (j["device_count"], j["devices"][0]["dropped"]))
+sys.exit(0 if j["validation"] == "passed" else 1)
+EOF
+}
+arrays_report() {
+    "$BOXBFS" bfs kron:16 --backend cpu --devices 1 --roots 1 --json "$tmp/m1.json" >/dev/null 2>&1 ||
+        return 1
+    one=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["devices"][0]["memory_bytes"])' \
+          "$tmp/m1.json")
+    ok=0
+    for pct in 0 39 29; do
+        limit=""
+        want=""
+        [ $pct -eq 0 ] || limit="--memory-limit $((one * pct / 100))"
+        [ $pct -eq 39 ] && want="rank"
+        [ $pct -eq 29 ] && want="rank remote_parent"
+        "$BOXBFS" bfs kron:16 --backend cpu --devices 4 --roots 2 --json "$tmp/m4.json" $limit \
+            >"$tmp/out" 2>"$tmp/err" || return 1
+        arrays_agree 4 $want || ok=1
+        [ "$(grep -c '^#     arrays: ' "$tmp/out")" -eq 4 ] || ok=1
+        drops=$(grep -c '^#     dropped: .*rank, by_rank, skip' "$tmp/out")
+        if [ $pct -eq 0 ]; then [ "$drops" -eq 0 ] || ok=1; else [ "$drops" -eq 4 ] || ok=1; fi
+    done
+    return $ok
+}
+check "kron:16 on 4 devices: the arrays sum to the memory, the dropped ones named (no limit, 0.39x, 0.29x one device's)" \
+      arrays_report
+
 # one device cannot hold kron:14 in 8 MiB with valid-flag and byte Visited
 # (the sort's buffers); two devices can
 limit=8388608

@@ -49,6 +49,36 @@ static int small_levels(const bb_bfs_report_t *r, double *time_p, double *overhe
 
 /* The engine that holds device d of the run, and its index there (the
  * roots side by side: d's own engine, device 0). */
+typedef struct {
+    const char *name;
+    size_t bytes;
+} array_t;
+
+static int larger_first(const void *a, const void *b)
+{
+    size_t x = ((const array_t *)a)->bytes, y = ((const array_t *)b)->bytes;
+    return (x < y) - (x > y);
+}
+
+/* Device x of e's arrays, largest first, after the device line: names and
+ * sizes (MiB; KiB below one), then the optional arrays it went without. */
+static void print_arrays(FILE *f, boxbfs_engine_t e, int x)
+{
+    array_t a[64];
+    int n = 0;
+    while (n < 64 && boxbfs_engine_device_array(e, x, n, &a[n].name, &a[n].bytes)) n++;
+    qsort(a, (size_t)n, sizeof a[0], larger_first);
+    if (n > 0) fprintf(f, "#     arrays:");
+    for (int i = 0; i < n; i++) {
+        int mib = a[i].bytes >= 1048576;
+        fprintf(f, "%s %s %.1f %s", i ? "," : "", a[i].name,
+                (double)a[i].bytes / (mib ? 1048576.0 : 1024.0), mib ? "MiB" : "KiB");
+    }
+    if (n > 0) fputc('\n', f);
+    if (*boxbfs_engine_device_dropped(e, x))
+        fprintf(f, "#     dropped: %s\n", boxbfs_engine_device_dropped(e, x));
+}
+
 static boxbfs_engine_t dev_engine(const bb_bfs_report_t *r, int d, int *index)
 {
     *index = r->side_engines ? 0 : d;
@@ -112,6 +142,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
         if (o->devices > 1 && !r->side_engines)
             fprintf(f, "  parents: %s", boxbfs_parents_name(boxbfs_engine_parents(e, x)));
         fputc('\n', f);
+        print_arrays(f, e, x);
     }
     fprintf(f, "# direction: %s (alpha %g, beta %g)  max depth: ",
             boxbfs_search_direction_name(o->direction), o->alpha, o->beta);
@@ -312,6 +343,13 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_int(&j, "memory_bytes", (int64_t)mem);
         bb_json_int(&j, "visited_bytes", (int64_t)visited);
         bb_json_string(&j, "parents", boxbfs_parents_name(boxbfs_engine_parents(e, x)));
+        bb_json_begin_object(&j, "arrays");   /* name: bytes */
+        const char *name;
+        size_t bytes;
+        for (int i = 0; boxbfs_engine_device_array(e, x, i, &name, &bytes); i++)
+            bb_json_int(&j, name, (int64_t)bytes);
+        bb_json_end_object(&j);
+        bb_json_string(&j, "dropped", boxbfs_engine_device_dropped(e, x));
         bb_json_end_object(&j);
     }
     bb_json_end_array(&j);

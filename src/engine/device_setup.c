@@ -335,6 +335,8 @@ static boxbfs_status_t make_skip_order(boxbfs_engine_t e)
     return st;
 }
 
+#define SKIP_ARRAYS "rank, by_rank, skip (the visited-prefix skip)"
+
 /* The visited-prefix skip's rows, ranked once the slice is uploaded; where
  * the backend cannot get the temporaries, the device searches without it. */
 static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
@@ -353,6 +355,8 @@ static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
     free(rows);
     if (st == BOXBFS_ERR_DEVICE_MEMORY) {   /* its temporaries: search without the skip */
         BB_WARN(d, "%s; the visited-prefix skip is off", boxbfs_last_error());
+        bb_engine_dropped(e, d, "the visited-prefix skip (no room for its ranking's "
+                                "temporaries)");
         D->k.rank = D->k.by_rank = NULL;
         D->k.skip = D->k.rank_prefix = NULL;
         D->skip_off = 1;
@@ -448,9 +452,9 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
         }
     }
     if (dead_bits(e)) {
-        uint32_t *init;
-        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(k->n) * 4, &init));
-        k->visited_init = init;
+        uint32_t *visited_init;
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(k->n) * 4, &visited_init));
+        k->visited_init = visited_init;
         BB_CHECK(bb_engine_dev_alloc(e, d, p->visited - (size_t)words32(k->n) * 4, &k->visited));
         D->visited_bytes = p->visited - (size_t)words32(k->n) * 4;
         BB_CHECK(upload_dead_bits(e, d));
@@ -568,12 +572,16 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
     mem_plan_t p;
     size_t free_b;
     int parents = e->search_peers ? BOXBFS_PARENTS_KEEP : e->opts.parents;   /* delivered */
+    int skips = bb_engine_prefix_skip(e, d);
     BB_CHECK(free_memory(e, d, &free_b));
     if (parents == BOXBFS_PARENTS_AUTO) {
         BB_CHECK(plan_fitting(e, d, BOXBFS_PARENTS_KEEP, free_b, &p));
         parents = p.total <= free_b ? BOXBFS_PARENTS_KEEP : BOXBFS_PARENTS_RECOMPUTE;
+        if (parents == BOXBFS_PARENTS_RECOMPUTE && e->ndev > 1)
+            bb_engine_dropped(e, d, "remote_parent (the parents recomputed after each search)");
     }
     BB_CHECK(plan_fitting(e, d, parents, free_b, &p));
+    if (skips && e->devs[d].skip_off) bb_engine_dropped(e, d, SKIP_ARRAYS);
     BB_CHECK(check_memory(e, d, &p));
     return setup_device(e, d, &p);
 }

@@ -75,6 +75,9 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
         if (e->hubs) {   /* the hubs' rows go first, then every device again */
             BB_WARN(-1, "device %d cannot also hold the parts of the hubs' rows%s: no hub is "
                         "split", d, e->opts.device_memory_limit ? " under --memory-limit" : "");
+            for (int o = 0; o < e->ndev; o++)
+                bb_engine_dropped(e, o, "hub_gid, hub_level and the hubs' row parts (no hub "
+                                        "split)");
             bb_hubs_free(e);
             d = -1;
             continue;
@@ -243,6 +246,22 @@ size_t boxbfs_engine_memory_bytes(boxbfs_engine_t e, int device, size_t *visited
     if (e == NULL || device < 0 || device >= e->ndev) return 0;
     if (visited_bytes_p) *visited_bytes_p = e->devs[device].visited_bytes;
     return e->devs[device].memory_bytes;
+}
+
+int boxbfs_engine_device_array(boxbfs_engine_t e, int device, int i, const char **name_p,
+                               size_t *bytes_p)
+{
+    if (e == NULL || device < 0 || device >= e->ndev || i < 0 || i >= e->devs[device].narrays)
+        return 0;
+    if (name_p) *name_p = e->devs[device].arrays[i].name;
+    if (bytes_p) *bytes_p = e->devs[device].arrays[i].bytes;
+    return 1;
+}
+
+const char *boxbfs_engine_device_dropped(boxbfs_engine_t e, int device)
+{
+    if (e == NULL || device < 0 || device >= e->ndev) return "";
+    return e->devs[device].dropped;
 }
 
 int boxbfs_engine_device_search(boxbfs_engine_t e)

@@ -27,6 +27,15 @@ typedef struct {
     void *allocs[BB_MAX_ALLOCS];
     int nallocs;
     size_t memory_bytes, visited_bytes;
+    /* the device's arrays by name (bb_engine_dev_alloc: the field it fills),
+     * the bytes of the allocations of each name summed; the optional arrays
+     * its memory had no room for (boxbfs_engine_device_dropped) */
+    struct {
+        char name[24];
+        size_t bytes;
+    } arrays[BB_MAX_ALLOCS];
+    int narrays;
+    char dropped[160];
     int parents;                   /* BOXBFS_PARENTS_KEEP or _RECOMPUTE, as planned */
     /* The parent gather after the search [README "Memory plan"]: the
      * requests of other devices land in gather_area (room for gather_cap
@@ -277,8 +286,17 @@ boxbfs_status_t bb_engine_expect_level(const struct boxbfs_engine *e, int level,
 /* ---- services: device memory (dev_alloc.c) --------------------------------- */
 
 /* Allocate bytes of device d's memory, freed with the engine and counted in
- * its memory_bytes; out of memory names the bytes asked, held and free. */
-boxbfs_status_t bb_engine_dev_alloc(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p);
+ * its memory_bytes and in its arrays under name; out of memory names the
+ * bytes asked, held and free. bb_engine_dev_alloc names the array after the
+ * field or variable ptr_p points to (&k->offsets: "offsets"; &D->bits[b]:
+ * "bits"), the name the code and docs/architecture.md give it. */
+boxbfs_status_t bb_engine_dev_alloc_named(boxbfs_engine_t e, int d, size_t bytes, void *ptr_p,
+                                          const char *name);
+#define bb_engine_dev_alloc(e, d, bytes, ptr_p) \
+    bb_engine_dev_alloc_named((e), (d), (bytes), (ptr_p), #ptr_p)
+/* Device d goes without the optional arrays `what` (no room for them):
+ * added to what its report names (boxbfs_engine_device_dropped). */
+void bb_engine_dropped(boxbfs_engine_t e, int d, const char *what);
 /* bytes as "12.34 KiB|MiB|GiB" into buf (the figures of the memory messages). */
 const char *bb_engine_human_bytes(char buf[24], double bytes);
 
