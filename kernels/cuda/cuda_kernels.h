@@ -355,6 +355,13 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
                                                                 : BB_BR_NONE);
 }
 
+static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
+              "the state is copied in 8-byte words");
+/* A thread per word of the state, in whole warps: each copy is one load
+ * per thread, one memory latency (128 threads took three: the copy in
+ * 1.48 -> 0.71 us a decide on an H200, kron:24). */
+constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32);
+
 /* A decide's block of kDecideThreads: the threads copy the state into
  * shared memory (from the host's mirror where a launch begins: d->step is
  * BB_STEP_NONE after every launch's end), thread 0 runs logic(state, now)
@@ -364,13 +371,6 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
  * nodes, and the host sees the end before the graph has retired (kron:24 on
  * an H200 at 121633c: the call 40 -> 28 us longer than the device's span,
  * the time outside the levels 93 -> 80 us on one GPU, 115 -> 95 on two). */
-static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
-              "the state is copied in 8-byte words");
-/* A thread per word of the state, in whole warps: each copy is one load
- * per thread, one memory latency (128 threads took three: the copy in
- * 1.48 -> 0.71 us a decide on an H200, kron:24). */
-constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32);
-
 template <class Logic>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic logic)
 {

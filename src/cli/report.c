@@ -47,8 +47,6 @@ static int small_levels(const bb_bfs_report_t *r, double *time_p, double *overhe
     return n;
 }
 
-/* The engine that holds device d of the run, and its index there (the
- * roots side by side: d's own engine, device 0). */
 typedef struct {
     const char *name;
     size_t bytes;
@@ -79,6 +77,8 @@ static void print_arrays(FILE *f, boxbfs_engine_t e, int x)
         fprintf(f, "#     dropped: %s\n", boxbfs_engine_device_dropped(e, x));
 }
 
+/* The engine that holds device d of the run, and its index there (the
+ * roots side by side: d's own engine, device 0). */
 static boxbfs_engine_t dev_engine(const bb_bfs_report_t *r, int d, int *index)
 {
     *index = r->side_engines ? 0 : d;

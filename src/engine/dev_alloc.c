@@ -2,8 +2,8 @@
  * device (freed with the engine) and counted in the device's memory_bytes
  * and under its array's name, a device that refuses one is named with the
  * bytes asked, held and free, and the optional arrays a device goes without
- * are noted for its report. Below the memory plan (device_setup.c) and the hubs (hubs.c), which
- * both allocate through it. */
+ * are noted for its report. Below the memory plan (device_setup.c) and the
+ * hubs (hubs.c), which both allocate through it. */
 #include "config.h"
 
 #include <stdio.h>
