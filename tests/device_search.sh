@@ -94,7 +94,7 @@ peers() {
 multi="--devices 2|--devices 3"
 if [ "$backend" = cuda ]; then
     multi="--device-ids 0,0|--device-ids 0,0,0"
-    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    gpus=$(visible_gpus)
     [ "${gpus:-0}" -ge 2 ] && multi="--devices 2|$multi"
 fi
 IFS='|'
@@ -128,9 +128,14 @@ unset IFS
 
 # --search-on auto on two GPUs weighs their link (src/engine/link_speed.c):
 # NVLink or NVSwitch (NV# in nvidia-smi topo -m) searches across devices,
-# PCIe drives the levels from the host and says why
+# PCIe drives the levels from the host and says why (the cell of our devices
+# 0 and 1 found by bus id: CUDA_VISIBLE_DEVICES may show a subset)
 if [ "$backend" = cuda ] && [ "${gpus:-0}" -ge 2 ]; then
-    link=$(nvidia-smi topo -m 2>/dev/null | awk '$1 == "GPU0" { print $3; exit }')
+    "$BOXBFS" topo --backend cuda --json "$tmp/topo.json" >/dev/null 2>&1
+    nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader >"$tmp/bus" 2>&1
+    nvidia-smi topo -m >"$tmp/topo_m" 2>&1
+    link=$(python3 "$(dirname "$0")/smi_topo.py" --pair 0 1 "$tmp/topo.json" "$tmp/bus" \
+           "$tmp/topo_m" 2>/dev/null)
     "$BOXBFS" bfs kron:14 --backend cuda --devices 2 --roots 2 >"$tmp/auto.txt" 2>&1
     case "$link" in
     NV*) check "auto on GPU0-GPU1 ($link): the search across devices" \

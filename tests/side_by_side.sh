@@ -19,7 +19,7 @@ backend=${BACKEND:-cpu}
 ndev=2
 if [ "$backend" = cuda ]; then
     need_gpu
-    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    gpus=$(visible_gpus)
     [ "$gpus" -ge 2 ] || { echo "SKIP: $gpus GPU (two are needed)"; exit 77; }
 fi
 grid_mtx 300 "$tmp/grid.mtx"   # 90,000 vertices, 300-600 levels from any root

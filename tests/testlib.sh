@@ -47,6 +47,13 @@ need_gpu() {
     echo "FAIL the probe search on the cuda backend: $(cat "$tmp/gpu_probe")"; exit 1
 }
 
+# visible_gpus: how many GPUs the cuda backend sees (CUDA_VISIBLE_DEVICES
+# respected, where nvidia-smi lists every GPU of the host); 0 without any.
+visible_gpus() {
+    "$BOXBFS" topo --backend cuda --json "$tmp/visible.json" >/dev/null 2>&1 || { echo 0; return; }
+    grep -o '"pci_bus_id"' "$tmp/visible.json" | wc -l
+}
+
 # grid_mtx N FILE: an N x N grid as Matrix Market (undirected), a road
 # network's shape: about 2N levels from a corner, every one small.
 grid_mtx() {

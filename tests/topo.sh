@@ -73,22 +73,35 @@ check "bad --order exit 1" "[ $rc -eq 1 ] && grep -q \"unknown value 'fastest'\"
 
 # tests/smi_topo.py, which judges boxbfs topo against nvidia-smi in tests/gpu_topo.sh,
 # on four H200s of an NVSwitch board as nvidia-smi shows them (NV18 every pair):
-# NVSWITCH pairs of 18 NVLinks agree; 0 NVLinks (or no NVML) differ
-smi_judge() {   # NVLINKS SOURCE: the judge's verdict on such a report
+# NVSWITCH pairs of 18 NVLinks agree; 0 NVLinks (or no NVML) differ; where
+# CUDA_VISIBLE_DEVICES shows a subset, boxbfs's devices are found by bus id
+smi_judge() {   # NVLINKS SOURCE [VISIBLE]: the judge's verdict on such a report
     python3 -c '
 import json, sys
 bus = ["0000:19:00.0", "0000:3B:00.0", "0000:4C:00.0", "0000:5D:00.0"]
+bus = [bus[int(i)] for i in sys.argv[4].split(",")]
 links = [{"src": a, "dst": b, "type": "NVSWITCH", "nvlinks": int(sys.argv[1])}
-         for a in range(4) for b in range(4) if a != b]
+         for a in range(len(bus)) for b in range(len(bus)) if a != b]
 json.dump({"link_source": sys.argv[2], "devices": [{"pci_bus_id": x} for x in bus],
-           "links": links}, open(sys.argv[3], "w"))' "$1" "$2" "$tmp/smi.json" &&
-    python3 "$(dirname "$0")/smi_topo.py" "$tmp/smi.json" "$TESTDATA/smi/h200x4_bus.txt" \
-        "$TESTDATA/smi/h200x4_topo_m.txt" >"$tmp/smi.out" 2>&1
+           "links": links}, open(sys.argv[3], "w"))' "$1" "$2" "$tmp/smi.json" "${3:-0,1,2,3}" &&
+    if [ -n "${3:-}" ]; then
+        CUDA_VISIBLE_DEVICES=$3 python3 "$(dirname "$0")/smi_topo.py" "$tmp/smi.json" \
+            "$TESTDATA/smi/h200x4_bus.txt" "$TESTDATA/smi/h200x4_topo_m.txt" >"$tmp/smi.out" 2>&1
+    else
+        env -u CUDA_VISIBLE_DEVICES python3 "$(dirname "$0")/smi_topo.py" "$tmp/smi.json" \
+            "$TESTDATA/smi/h200x4_bus.txt" "$TESTDATA/smi/h200x4_topo_m.txt" >"$tmp/smi.out" 2>&1
+    fi
 }
 if command -v python3 >/dev/null 2>&1; then
     check "smi_topo.py: 18 NVLinks a pair through the NVSwitch agree with NV18" "smi_judge 18 nvml"
     check "smi_topo.py: 0 NVLinks differ from NV18, naming the pairs" \
           "! smi_judge 0 nvml && grep -q 'GPU0 -> GPU1: nvidia-smi NV18, boxbfs NVSWITCH with 0' '$tmp/smi.out'"
     check "smi_topo.py: no NVML in boxbfs where nvidia-smi runs fails" "! smi_judge -1 'cuda p2p attributes'"
+    check "smi_topo.py: CUDA_VISIBLE_DEVICES=2,3 found by bus id" \
+          "smi_judge 18 nvml 2,3 && grep -q \"nvidia-smi's 2,3\" '$tmp/smi.out'"
+    check "smi_topo.py: CUDA_VISIBLE_DEVICES=1, one device" "smi_judge 18 nvml 1"
+    check "smi_topo.py: a subset of another count fails" \
+          "! CUDA_VISIBLE_DEVICES=1,2 python3 '$(dirname "$0")/smi_topo.py' '$tmp/smi.json' \
+           '$TESTDATA/smi/h200x4_bus.txt' '$TESTDATA/smi/h200x4_topo_m.txt' >/dev/null 2>&1"
 fi
 exit $fail
