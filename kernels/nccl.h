@@ -36,7 +36,11 @@ typedef struct {
      * DEVICE with NCCL's message, NO_MEMORY. */
     boxbfs_status_t (*open_rank)(const unsigned char id[BB_NCCL_ID_BYTES], int nranks, int rank,
                                  int ordinal, bb_nccl_t **nccl_p);
-    /* Destroys every communicator still alive; NULL is fine. */
+    /* Done with the communicators; NULL is fine. A clique from open with
+     * every rank alive and no asynchronous error is kept for the next open
+     * over the same ordinals (one clique at a time: keeping one destroys
+     * the one kept before, an open over other ordinals or the process's
+     * exit destroys it); any other is destroyed. */
     void (*close)(bb_nccl_t *nccl);
     /* Rank self's part of one round: bytes[s * n + d] is what s sends to d,
      * from src[s * n + d] (memory of s) into recv[d * n + s] (memory of d).

@@ -432,7 +432,11 @@ typedef struct boxbfs_engine *boxbfs_engine_t;
 boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_options_t *opts,
                                      boxbfs_engine_t *engine_p);
 /* Release an engine, its device memory and its threads (NULL: nothing);
- * reports from its runs are gone with it. MPI: every rank calls it. */
+ * reports from its runs are gone with it. MPI: every rank calls it.
+ * BOXBFS_EXCHANGE_NCCL in one process: the engine's NCCL communicators, when
+ * healthy, are kept for the next engine over the same GPUs (NCCL starts
+ * once per process, not once per engine); an engine over other GPUs, or
+ * the process's end, releases them. */
 void boxbfs_engine_free(boxbfs_engine_t engine);
 /* The counts below read 0 for a NULL engine.
  * Devices of the search over all processes (BOXBFS_EXCHANGE_MPI: one per

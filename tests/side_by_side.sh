@@ -16,11 +16,12 @@ set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
 backend=${BACKEND:-cpu}
-ndev=2
+ndev=2 alln=2   # devices of a split search; all the devices --devices auto sees
 if [ "$backend" = cuda ]; then
     need_gpu
     gpus=$(visible_gpus)
     [ "$gpus" -ge 2 ] || { echo "SKIP: $gpus GPU (two are needed)"; exit 77; }
+    alln=$gpus
 fi
 grid_mtx 300 "$tmp/grid.mtx"   # 90,000 vertices, 300-600 levels from any root
 
@@ -34,9 +35,10 @@ run() {
     grep -q '"validation": "passed"' "$tmp/$name.json"
 }
 
-# side JSON: 0 where the roots ran side by side as the JSON says they should
+# side JSON [N]: 0 where the roots ran side by side on N devices [$ndev] as the
+# JSON says they should
 side() {
-    python3 - "$1" "$ndev" <<'PY'
+    python3 - "$1" "${2:-$ndev}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
 s = d["side_by_side"]
@@ -103,15 +105,15 @@ auto_dev() {   # NAME GRAPH OPTIONS...: --devices auto, validated, into $tmp/NAM
 }
 check "--devices auto, kron:12: one device, the report and JSON say why" \
     'auto_dev ak12 kron:12 && grep -q "^# backend: $backend  devices: 1 " "$tmp/ak12.txt" &&
-     grep -q "^# devices auto: [0-9]* arcs: 1 of $ndev devices (a device pays from 134217728 arcs" \
+     grep -q "^# devices auto: [0-9]* arcs: 1 of $alln devices (a device pays from 134217728 arcs" \
         "$tmp/ak12.txt" && grep -q "\"devices_auto\": \"auto: " "$tmp/ak12.json"'
-check "--devices auto, BOXBFS_DEVICES_MIN_ARCS=1000, kron:12: all $ndev devices" \
+check "--devices auto, BOXBFS_DEVICES_MIN_ARCS=1000, kron:12: all $alln devices" \
     'BOXBFS_DEVICES_MIN_ARCS=1000 auto_dev ak12all kron:12 &&
-     grep -q "^# devices auto: [0-9]* arcs: all $ndev of $ndev devices" "$tmp/ak12all.txt" &&
-     grep -q "\"device_count\": $ndev" "$tmp/ak12all.json"'
-check "--devices auto, the grid: one device for a split search, side by side on all $ndev" \
-    'auto_dev agrid "$tmp/grid.mtx" && side "$tmp/agrid.json" &&
-     grep -q "^# devices auto: .*1 of $ndev devices.*; roots side by side take all $ndev" "$tmp/agrid.txt"'
+     grep -q "^# devices auto: [0-9]* arcs: all $alln of $alln devices" "$tmp/ak12all.txt" &&
+     grep -q "\"device_count\": $alln" "$tmp/ak12all.json"'
+check "--devices auto, the grid: one device for a split search, side by side on all $alln" \
+    'auto_dev agrid "$tmp/grid.mtx" && side "$tmp/agrid.json" $alln &&
+     grep -q "^# devices auto: .*1 of $alln devices.*; roots side by side take all $alln" "$tmp/agrid.txt"'
 check "--devices auto, the grid, --side-by-side off: one device" \
     'auto_dev agridoff "$tmp/grid.mtx" --side-by-side off && grep -q "\"device_count\": 1" "$tmp/agridoff.json"'
 check "--devices frobnicate: a usage error naming auto" \

@@ -15,8 +15,11 @@
  * refusal of a GPU given twice.
  *
  * The work is cut into parts (one graph, device count and contraction each)
- * spread over GPU_ENGINE_SHARDS (default 8) processes that run at once,
- * balanced by the parts' engine runs: with no arguments the test starts
+ * spread over GPU_ENGINE_SHARDS (default: a quarter of the CPUs, at least 8)
+ * processes that run at once,
+ * balanced by the parts' engine runs (a part on fewer devices than there
+ * are GPUs starts at GPU shard mod GPUs, so that the shards spread over every
+ * GPU): with no arguments the test starts
  * itself once per shard (--shard K/S runs shard K of S alone) and fails if
  * any shard fails. A difference is named by field, level and link.
  * GPU_ENGINE_DRY_RUN=N runs every part on the cpu backend as if there were
@@ -162,7 +165,7 @@ static void compare(const case_t *c, boxbfs_engine_options_t *o) { compare_expan
 
 /* One contraction's x wire x visited layout: direction auto with every
  * expand, top-down and bottom-up with the default one. */
-static void sweep(const case_t *c, int ndev, int ct)
+static void sweep(const case_t *c, int ndev, const int *ids, int ct)
 {
     boxbfs_engine_options_t o;
     for (int w = 0; w < 3; w++)
@@ -171,6 +174,7 @@ static void sweep(const case_t *c, int ndev, int ct)
                 boxbfs_engine_options_init(&o);
                 o.backend = gpu_backend;
                 o.devices = ndev;
+                o.device_ids = ids;
                 o.contract = (boxbfs_contract_t)ct;
                 o.wire = (boxbfs_wire_t)w;
                 o.visited = (boxbfs_visited_t)v;
@@ -181,13 +185,14 @@ static void sweep(const case_t *c, int ndev, int ct)
 
 #ifdef BB_HAVE_NCCL
 /* NCCL with one contraction x every wire (visited alternating). */
-static void sweep_nccl(const case_t *c, int ndev, int ct)
+static void sweep_nccl(const case_t *c, int ndev, const int *ids, int ct)
 {
     boxbfs_engine_options_t o;
     for (int w = 0; w < 3; w++) {
         boxbfs_engine_options_init(&o);
         o.backend = gpu_backend;
         o.devices = ndev;
+        o.device_ids = ids;
         o.exchange = BOXBFS_EXCHANGE_NCCL;
         o.contract = (boxbfs_contract_t)ct;
         o.wire = (boxbfs_wire_t)w;
@@ -198,12 +203,13 @@ static void sweep_nccl(const case_t *c, int ndev, int ct)
 #endif
 
 /* Staged through pinned host memory: copies into another device. */
-static void sweep_host(const case_t *c, int ndev)
+static void sweep_host(const case_t *c, int ndev, const int *ids)
 {
     boxbfs_engine_options_t o;
     boxbfs_engine_options_init(&o);
     o.backend = gpu_backend;
     o.devices = ndev;
+    o.device_ids = ids;
     o.exchange = BOXBFS_EXCHANGE_HOST;
     o.wire = BOXBFS_WIRE_AUTO;
     o.contract = BOXBFS_CONTRACT_VALID_FLAG;   /* named: the defaults are atomic and bit */
@@ -362,6 +368,7 @@ typedef struct {
 } part_t;
 
 #define MAX_SHARDS 64
+#define MAX_GPUS 64
 
 static const char *const kind_names[] = {"sweep", "nccl", "host", "logical", "errors"};
 
@@ -416,6 +423,18 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The GPUs of a part on ndev of the `available` ones: shard k's start at GPU
+ * k mod available, so that the shards' parts on fewer devices than there are
+ * spread over every GPU instead of all taking GPU 0 (the same trees and
+ * books: they are per engine device). NULL (the first ndev) on the cpu
+ * backend of a dry run. */
+static const int *part_gpus(int shard, int ndev, int available, int gpus[MAX_GPUS])
+{
+    if (gpu_backend != BOXBFS_BACKEND_CUDA || available > MAX_GPUS) return NULL;
+    for (int i = 0; i < ndev; i++) gpus[i] = (shard + i) % available;
+    return gpus;
+}
+
 /* Shard `shard` of `shards`: its parts, in the listing's order. After a
  * failure at some device count, parts with more devices and the logical
  * devices are skipped, as one process did (the first failures say it). */
@@ -426,7 +445,8 @@ static int run_shard(int shard, int shards, int dry_devices)
     boxbfs_load_options_t directed = {BOXBFS_DIRECTION_DIRECTED, 0, 0};
     case_t cases[3];
     int64_t roots[NROOTS], droots[NROOTS], hand_roots[NROOTS] = {0, 6, 21};
-    int nparts = 0, failed_ndev = 0, skipped = 0, ran = 0;
+    int nparts = 0, failed_ndev = 0, skipped = 0, ran = 0, gpus[MAX_GPUS];
+    const int *ids;
     part_t *parts;
     double t_shard = now_s();
     if (available == 0) SKIP("no GPU (or the cuda backend is not built in)");
@@ -461,12 +481,13 @@ static int run_shard(int shard, int shards, int dry_devices)
             skipped++;
             continue;
         }
+        ids = part_gpus(shard, q->ndev, available, gpus);
         switch (q->kind) {
-        case PART_SWEEP: sweep(c, q->ndev, q->ct); break;
+        case PART_SWEEP: sweep(c, q->ndev, ids, q->ct); break;
 #ifdef BB_HAVE_NCCL
-        case PART_NCCL: sweep_nccl(c, q->ndev, q->ct); break;
+        case PART_NCCL: sweep_nccl(c, q->ndev, ids, q->ct); break;
 #endif
-        case PART_HOST: sweep_host(c, q->ndev); break;
+        case PART_HOST: sweep_host(c, q->ndev, ids); break;
         case PART_LOGICAL: logical(c, q->ct); break;
         case PART_ERRORS: errors(available); break;
         default: break;
@@ -547,10 +568,18 @@ static int positive_env(const char *name, int dflt, int max)
     return (int)x;
 }
 
+/* A quarter of the CPUs, at least 8, at most MAX_SHARDS: the parts' host work
+ * (cpu books, validation) grows with the GPUs, as the machines' cores do. */
+static int default_shards(void)
+{
+    long quarter = sysconf(_SC_NPROCESSORS_ONLN) / 4;
+    return quarter < 8 ? 8 : quarter > MAX_SHARDS ? MAX_SHARDS : (int)quarter;
+}
+
 int main(int argc, char **argv)
 {
     int dry = getenv("GPU_ENGINE_DRY_RUN") ? positive_env("GPU_ENGINE_DRY_RUN", 2, 8) : 0;
-    int shards = positive_env("GPU_ENGINE_SHARDS", 8, MAX_SHARDS), k = 0, s = 0;
+    int shards = positive_env("GPU_ENGINE_SHARDS", default_shards(), MAX_SHARDS), k = 0, s = 0;
     char tail;
     if (dry) gpu_backend = BOXBFS_BACKEND_CPU;
     if (argc == 1) return run_all(argv[0], shards);

@@ -9,6 +9,7 @@
  * the engine's device threads do exactly that, one rank each. */
 #include "config.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,19 @@ struct bb_nccl {
     int first, nlocal;   /* this process holds ranks first .. first + nlocal - 1 */
     int *ordinals;       /* local rank r runs on GPU ordinals[r] */
     ncclComm_t *comms;   /* local rank r's communicator; NULL once aborted */
+    int keep;            /* from ncclCommInitAll: closing keeps it for the next open */
 };
+
+/* The last closed clique of ncclCommInitAll, healthy, for the next open over
+ * the same GPUs: NCCL's start (half a second alone; seconds while other
+ * processes' kernels hold the GPU, its channels' synchronous copies waiting
+ * for their turn) is paid once per process, not once per engine. Its NCCL
+ * buffers stay on the GPUs until an open over other GPUs or the process's
+ * exit, which destroys it (an atexit handler registered after the CUDA
+ * runtime started, so it runs before the runtime's own). */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+static bb_nccl_t *kept;
 
 /* Record what failed with NCCL's message and return DEVICE. */
 static boxbfs_status_t nccl_fail(ncclResult_t res, const char *what, const char *file, int line)
@@ -55,7 +68,7 @@ static boxbfs_status_t nccl_fail(ncclResult_t res, const char *what, const char 
         }                                                                       \
     } while (0)
 
-static void nccl_close(bb_nccl_t *c)
+static void nccl_destroy(bb_nccl_t *c)
 {
     if (c == NULL) return;
     /* one thread destroys the whole clique in turn (NCCL's single-process
@@ -66,6 +79,60 @@ static void nccl_close(bb_nccl_t *c)
     free(c->comms);
     free(c->ordinals);
     free(c);
+}
+
+/* Every rank alive, no asynchronous error: the clique can serve again. */
+static int nccl_healthy(const bb_nccl_t *c)
+{
+    for (int r = 0; r < c->nlocal; r++) {
+        ncclResult_t async = ncclSuccess;
+        if (c->comms[r] == NULL || ncclCommGetAsyncError(c->comms[r], &async) != ncclSuccess ||
+            async != ncclSuccess)
+            return 0;
+    }
+    return 1;
+}
+
+static void nccl_destroy_kept(void)
+{
+    bb_nccl_t *c;
+    pthread_mutex_lock(&kept_lock);
+    c = kept;
+    kept = NULL;
+    pthread_mutex_unlock(&kept_lock);
+    nccl_destroy(c);
+}
+
+static void nccl_destroy_kept_at_exit(void) { (void)atexit(nccl_destroy_kept); }
+
+/* A healthy clique of ncclCommInitAll is kept (the one kept before it
+ * destroyed); any other is destroyed. */
+static void nccl_close(bb_nccl_t *c)
+{
+    bb_nccl_t *old = c;
+    if (c && c->keep && nccl_healthy(c)) {
+        (void)pthread_once(&kept_once, nccl_destroy_kept_at_exit);
+        pthread_mutex_lock(&kept_lock);
+        old = kept;
+        kept = c;
+        pthread_mutex_unlock(&kept_lock);
+    }
+    nccl_destroy(old);
+}
+
+/* The kept clique when it spans exactly these ordinals (it is no longer
+ * kept), else NULL (one over other GPUs is destroyed). */
+static bb_nccl_t *nccl_take_kept(const int *ordinals, int n)
+{
+    bb_nccl_t *c;
+    pthread_mutex_lock(&kept_lock);
+    c = kept;
+    kept = NULL;
+    pthread_mutex_unlock(&kept_lock);
+    if (c && c->n == n && memcmp(c->ordinals, ordinals, (size_t)n * sizeof *ordinals) == 0)
+        return c;
+    nccl_destroy(c);
+    return NULL;
 }
 
 /* NVLink SHARP (NVLS) must stay off on the GPU machines this runs on (an
@@ -118,6 +185,10 @@ static boxbfs_status_t nccl_open(const int *ordinals, int n, bb_nccl_t **nccl_p)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", r ? "," : "",
                                      ordinals[r]);
     }
+    if ((c = nccl_take_kept(ordinals, n)) != NULL) {
+        *nccl_p = c;
+        return BOXBFS_OK;
+    }
     BB_CHECK(nccl_alloc(n, 0, n, ordinals, &c));
     res = ncclCommInitAll(c->comms, n, c->ordinals);
     if (res != ncclSuccess) {
@@ -127,6 +198,7 @@ static boxbfs_status_t nccl_open(const int *ordinals, int n, bb_nccl_t **nccl_p)
                      "ncclCommInitAll over %d GPU%s (ordinals %s) failed: %s (NCCL_DEBUG=WARN "
                      "tells more)", n, n == 1 ? "" : "s", list, ncclGetErrorString(res));
     }
+    c->keep = 1;
     *nccl_p = c;
     return BOXBFS_OK;
 fail:
