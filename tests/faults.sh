@@ -8,7 +8,8 @@
 # also leak-checked: a leak turns the exit status into 1. Out of device
 # memory (--memory-limit) names what was needed and what was free and
 # suggests more devices. N runs from 1 until the run succeeds (N past the
-# last call of that kind), so every failure point of the run is taken.
+# last call of that kind), so every failure point of the run is taken; the
+# sweeps of the kinds run at once, each in a folder of its own.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v timeout >/dev/null 2>&1 || { echo "timeout not found: skipped"; exit 77; }
@@ -18,11 +19,13 @@ mkdir "$tmp/w" && cd "$tmp/w" || exit 99   # the runs' own files only; out, err 
 files="--output o.txt --json r.json --traffic-csv t.csv"
 no_files() { [ -z "$(ls 2>/dev/null)" ]; }
 
-# one run with BOXBFS_FAULT=$1 and the rest as arguments; sets $rc, output in err
+# one run with BOXBFS_FAULT=$1 and the rest as arguments, in the current
+# folder; sets $rc, output in $out and $err
+out=$tmp/out err=$tmp/err
 run_fault() {
     spec=$1; shift
     rm -f ./*
-    BOXBFS_FAULT="$spec" timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+    BOXBFS_FAULT="$spec" timeout 60 "$@" >"$out" 2>"$err"
     rc=$?
 }
 
@@ -33,10 +36,10 @@ sweep() {   # name kind max step -- command...
     while :; do
         run_fault "$kind:$n" "$@"
         if [ $rc -eq 0 ]; then break; fi
-        if [ $rc -ne 3 ] || ! grep -q "injected fault (BOXBFS_FAULT=$kind:$n)" "$tmp/err" ||
+        if [ $rc -ne 3 ] || ! grep -q "injected fault (BOXBFS_FAULT=$kind:$n)" "$err" ||
             ! no_files; then
             bad="$bad $n(rc=$rc)"
-            [ -n "$(echo $bad | cut -d' ' -f3)" ] || { echo "--- $name $kind:$n:"; tail -3 "$tmp/err"; ls; }
+            [ -n "$(echo $bad | cut -d' ' -f3)" ] || { echo "--- $name $kind:$n:"; tail -3 "$err"; ls; }
         fi
         failed=$((failed + 1))
         [ $failed -lt "$max" ] || break
@@ -50,18 +53,31 @@ sweep() {   # name kind max step -- command...
     fi
 }
 
+# the sweeps run at once (hundreds of short runs), each in a folder of its
+# own; their lines are printed in order once all have ended
+k=0
+sweep_start() {   # sweep's arguments
+    k=$((k + 1))
+    ( mkdir "$tmp/w$k" && cd "$tmp/w$k" && out=$tmp/s$k.out err=$tmp/s$k.err && sweep "$@"
+      echo $fail >"$tmp/s$k.fail" ) >"$tmp/s$k.log" 2>&1 &
+}
 B="$BOXBFS bfs kron:6 --backend cpu --roots 2 --seed 3 $files"
-sweep "2 devices peer" alloc 200 1 -- $B --devices 2
-sweep "2 devices peer" copy 200 2 -- $B --devices 2
-sweep "2 devices peer" launch 200 2 -- $B --devices 2
-sweep "3 devices peer valid-flag" peer_copy 200 2 -- $B --devices 3 --contract valid-flag
-sweep "2 devices host atomic" copy 200 2 -- $B --devices 2 --exchange host --contract atomic
-sweep "2 devices sort-unique" launch 200 2 -- $B --devices 2 --contract sort-unique
-sweep "4 devices valid-flag top-down" launch 200 2 -- $B --devices 4 --direction top-down --contract valid-flag
-sweep "3 devices host bitmap wire" launch 200 2 -- $B --devices 3 --exchange host --wire bitmap --contract valid-flag
-sweep "3 devices bottom-up" copy 200 2 -- $B --devices 3 --direction bottom-up
-sweep "1 device" alloc 200 1 -- $B --devices 1
-sweep "1 device" launch 200 2 -- $B --devices 1
+sweep_start "2 devices peer" alloc 200 1 -- $B --devices 2
+sweep_start "2 devices peer" copy 200 2 -- $B --devices 2
+sweep_start "2 devices peer" launch 200 2 -- $B --devices 2
+sweep_start "3 devices peer valid-flag" peer_copy 200 2 -- $B --devices 3 --contract valid-flag
+sweep_start "2 devices host atomic" copy 200 2 -- $B --devices 2 --exchange host --contract atomic
+sweep_start "2 devices sort-unique" launch 200 2 -- $B --devices 2 --contract sort-unique
+sweep_start "4 devices valid-flag top-down" launch 200 2 -- $B --devices 4 --direction top-down --contract valid-flag
+sweep_start "3 devices host bitmap wire" launch 200 2 -- $B --devices 3 --exchange host --wire bitmap --contract valid-flag
+sweep_start "3 devices bottom-up" copy 200 2 -- $B --devices 3 --direction bottom-up
+sweep_start "1 device" alloc 200 1 -- $B --devices 1
+sweep_start "1 device" launch 200 2 -- $B --devices 1
+wait
+for j in $(seq 1 $k); do
+    cat "$tmp/s$j.log"
+    [ "$(cat "$tmp/s$j.fail" 2>/dev/null)" = 0 ] || { echo "FAIL sweep $j did not end"; fail=1; }
+done
 
 # one named device: the message names it
 run_fault "alloc:4:dev 1" $B --devices 3

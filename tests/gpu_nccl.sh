@@ -37,32 +37,53 @@ same_traffic() {   # reference.json tested.json (the reference's loop may undo a
 
 # (the peer reference's levels driven from the host, as NCCL's are: with
 # atomic its search across devices would book another protocol's bytes)
-run_pair() {   # NAME OPTIONS...: the same search with peer and with nccl
-    name=$1; shift
-    "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange peer --search-on host --json "$tmp/p.json" \
-        >/dev/null 2>"$tmp/pe"
-    prc=$?
-    "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange nccl --json "$tmp/n.json" >/dev/null 2>"$tmp/ne"
-    nrc=$?
-    if [ $prc -ne 0 ] || [ $nrc -ne 0 ]; then
-        check "$name: both exit 0 (peer $prc, nccl $nrc)" false
-        sed 's/^/    /' "$tmp/pe" "$tmp/ne"
+pair_start() {   # I OPTIONS...: pair I's peer then nccl search, in the background
+    i=$1; shift
+    ( "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange peer --search-on host --json "$tmp/$i.p.json" \
+          >/dev/null 2>"$tmp/$i.pe"
+      echo $? >"$tmp/$i.prc"
+      "$BOXBFS" bfs kron:12 --roots 4 "$@" --exchange nccl --json "$tmp/$i.n.json" >/dev/null \
+          2>"$tmp/$i.ne"
+      echo $? >"$tmp/$i.nrc" ) &
+}
+pair_check() {   # I NAME: both exited 0, validated, the same traffic
+    prc=$(cat "$tmp/$1.prc" 2>/dev/null) nrc=$(cat "$tmp/$1.nrc" 2>/dev/null)
+    if [ "$prc" != 0 ] || [ "$nrc" != 0 ]; then
+        check "$2: both exit 0 (peer $prc, nccl $nrc)" false
+        sed 's/^/    /' "$tmp/$1.pe" "$tmp/$1.ne"
         return
     fi
-    check "$name: validated, same traffic as peer" "same_traffic '$tmp/p.json' '$tmp/n.json'"
+    check "$2: validated, same traffic as peer" "same_traffic '$tmp/$1.p.json' '$tmp/$1.n.json'"
+}
+run_pair() {   # NAME OPTIONS...: one pair, waited for
+    name=$1; shift
+    pair_start one "$@"
+    wait
+    pair_check one "$name"
 }
 
+# the nine pairs of a device count run at once (each its own processes)
 i=0
 for n in $(seq 1 "$gpus"); do
+    names=""
     for contract in sort-unique valid-flag atomic; do
         for wire in list bitmap auto; do
             i=$((i + 1))
             if [ $((i % 2)) -eq 0 ]; then visited=bit; else visited=byte; fi
             case $((i % 3)) in 0) expand=binsearch;; 1) expand=mergepath;; *) expand=auto;; esac
-            run_pair "N=$n $contract $wire $visited $expand" --backend cuda --devices "$n" \
-                --contract "$contract" --wire "$wire" --visited "$visited" --expand "$expand"
+            pair_start "$i" --backend cuda --devices "$n" --contract "$contract" --wire "$wire" \
+                --visited "$visited" --expand "$expand"
+            names="$names$i:N=$n $contract $wire $visited $expand|"
         done
     done
+    wait
+    IFS='|'
+    for entry in $names; do
+        unset IFS
+        [ -n "$entry" ] && pair_check "${entry%%:*}" "${entry#*:}"
+        IFS='|'
+    done
+    unset IFS
 done
 if [ "$gpus" -gt 1 ]; then   # rank order != ordinal order: NCCL ranks follow the engine order
     ids=$(seq $((gpus - 1)) -1 0 | paste -sd, -)
