@@ -1,7 +1,7 @@
 #!/bin/sh
 # The CLI end to end: the default report shape, JSON fields scripts rely on,
-# --output with external ids, usage errors (exit 1 with a message), and
-# the traffic CSV.
+# --output with external ids, usage errors (exit 1 with a message), the
+# traffic CSV, and --backend cpu never starting the GPU driver.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -110,6 +110,15 @@ check "--memory-limit 1000 warns: 'boxbfs: warning: ', no source line" \
 check "every stderr line starts 'boxbfs: '" "! grep -v '^boxbfs: ' '$tmp/w'"
 check "BOXBFS_LOG=debug: the warning's source line after 'warning: '" \
       "grep -q '^boxbfs: warning: src/[a-z0-9_/]*\\.c:[0-9]*: ' '$tmp/wd'"
+# --backend cpu never starts the GPU driver: no run loads libcuda (glibc's
+# LD_DEBUG names every library a process looks for; a build with CUDA looks
+# for libcuda as soon as it counts GPUs)
+for cmd in "bfs kron:6 --roots 1" "msbfs kron:6 --sources 4" "bc kron:6 --sources 4" "topo"; do
+    # shellcheck disable=SC2086 # cmd: words on purpose
+    LD_DEBUG=libs "$BOXBFS" $cmd --backend cpu >/dev/null 2>"$tmp/ld"
+    check "${cmd%% *} --backend cpu: exit 0, libcuda not looked for" \
+          "[ $? -eq 0 ] && ! grep -q 'libcuda\.so' '$tmp/ld'"
+done
 "$BOXBFS" frobnicate >/dev/null 2>"$tmp/e7"; rc=$?
 check "unknown command exit 1" "[ $rc -eq 1 ] && grep -q 'unknown command' '$tmp/e7'"
 "$BOXBFS" bfs --help >"$tmp/h" 2>&1

@@ -212,7 +212,9 @@ static int run_searches(bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *outp
 
 static void pick_defaults(bb_bfs_args_t *a)
 {
-    int gpus = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
+    /* --backend cpu never starts the GPU driver (its start costs every run on a GPU host) */
+    int cpu = a->backend_given && a->eo.backend == BOXBFS_BACKEND_CPU;
+    int gpus = cpu ? 0 : boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
     if (!a->backend_given && a->eo.exchange == BOXBFS_EXCHANGE_NCCL) {
         a->eo.backend = BOXBFS_BACKEND_CUDA;   /* NCCL moves GPU memory: no cpu fallback */
     } else if (!a->backend_given) {

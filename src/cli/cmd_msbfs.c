@@ -534,7 +534,9 @@ static int report_json(FILE *f, const report_t *r)
 
 static void pick_defaults(args_t *a)
 {
-    int gpus = boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
+    /* --backend cpu never starts the GPU driver (its start costs every run on a GPU host) */
+    int cpu = a->backend_given && a->o.backend == BOXBFS_BACKEND_CPU;
+    int gpus = cpu ? 0 : boxbfs_backend_device_count(BOXBFS_BACKEND_CUDA);
     if (!a->backend_given) {
         a->o.backend = gpus > 0 ? BOXBFS_BACKEND_CUDA : BOXBFS_BACKEND_CPU;
         if (gpus == 0)
