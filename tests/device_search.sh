@@ -10,6 +10,8 @@
 # device that fails mid-search ends the run within a second (exit 3, the
 # device named, no JSON). BACKEND=cuda (tests/gpu_search.sh) runs it on a GPU
 # (several devices: two GPUs where there are, and logical devices of GPU 0).
+# The cases of one device set run at once, each in files of its own, and are
+# checked in order.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -62,33 +64,58 @@ check "JSON: device_search false with valid-flag" "grep -q '\"device_search\": f
 
 # ---- several devices at once ------------------------------------------------
 same_traffic="$(dirname "$0")/same_traffic.py"
-# NAME DEVICES GRAPH OPTIONS...: DEVICES is "--devices N" or "--device-ids A,B"
-peers() {
-    name=$1 devs=$2 graph=$3
+# I DEVICES GRAPH OPTIONS...: case I's runs in the background (DEVICES is
+# "--devices N" or "--device-ids A,B"): the host-driven levels and the
+# search across devices on the cpu backend, then the search on $backend
+peers_start() {
+    i=$1 devs=$2 graph=$3
     shift 3
     ndev=$(echo "$devs" | awk '{ print $1 == "--devices" ? $2 : split($2, a, ",") }')
     # shellcheck disable=SC2086
-    "$BOXBFS" bfs "$graph" --backend cpu --devices "$ndev" --roots 3 --contract atomic \
-        --search-on host "$@" --output "$tmp/host.out" >"$tmp/host.txt" 2>"$tmp/err" &&
-        "$BOXBFS" bfs "$graph" --backend cpu --devices "$ndev" --roots 3 --contract atomic \
-            --search-on device "$@" --json "$tmp/cpu.json" >/dev/null 2>>"$tmp/err" &&
-        "$BOXBFS" bfs "$graph" --backend "$backend" $devs --roots 3 --contract atomic \
-            --search-on device "$@" --json "$tmp/dev.json" --output "$tmp/dev.out" \
-            >"$tmp/dev.txt" 2>>"$tmp/err"
-    rc=$?
-    [ "$rc" -eq 0 ] || cat "$tmp/err"
-    rows "$tmp/host.txt" | tr -d '*' >"$tmp/host.rows"
-    rows "$tmp/dev.txt" | tr -d '*' >"$tmp/dev.rows"
+    ( "$BOXBFS" bfs "$graph" --backend cpu --devices "$ndev" --roots 3 --contract atomic \
+          --search-on host "$@" --output "$tmp/$i.host.out" >"$tmp/$i.host.txt" 2>"$tmp/$i.err" &&
+          "$BOXBFS" bfs "$graph" --backend cpu --devices "$ndev" --roots 3 --contract atomic \
+              --search-on device "$@" --json "$tmp/$i.cpu.json" >/dev/null 2>>"$tmp/$i.err" &&
+          "$BOXBFS" bfs "$graph" --backend "$backend" $devs --roots 3 --contract atomic \
+              --search-on device "$@" --json "$tmp/$i.dev.json" --output "$tmp/$i.dev.out" \
+              >"$tmp/$i.dev.txt" 2>>"$tmp/$i.err"
+      echo $? >"$tmp/$i.rc" ) &
+}
+peers_check() {   # I NAME: case I's search on $backend against its host levels and books
+    i=$1 name=$2
+    rc=$(cat "$tmp/$i.rc" 2>/dev/null)
+    [ "$rc" = 0 ] || cat "$tmp/$i.err"
+    rows "$tmp/$i.host.txt" | tr -d '*' >"$tmp/$i.host.rows"
+    rows "$tmp/$i.dev.txt" | tr -d '*' >"$tmp/$i.dev.rows"
     check "$name: exit 0, validated, across devices" \
-          "[ $rc -eq 0 ] && grep -q '^validation: PASS' '$tmp/dev.txt' &&
-           grep -q 'search: device search across devices' '$tmp/dev.txt'"
+          "[ '$rc' = 0 ] && grep -q '^validation: PASS' '$tmp/$i.dev.txt' &&
+           grep -q 'search: device search across devices' '$tmp/$i.dev.txt'"
     check "$name: level rows as the host drives them" \
-          "[ -s '$tmp/dev.rows' ] && cmp -s '$tmp/host.rows' '$tmp/dev.rows'"
-    cut -d' ' -f1,2 "$tmp/host.out" >"$tmp/host.lv" 2>/dev/null
-    cut -d' ' -f1,2 "$tmp/dev.out" >"$tmp/dev.lv" 2>/dev/null
-    check "$name: levels per vertex" "[ -s '$tmp/dev.lv' ] && cmp -s '$tmp/host.lv' '$tmp/dev.lv'"
+          "[ -s '$tmp/$i.dev.rows' ] && cmp -s '$tmp/$i.host.rows' '$tmp/$i.dev.rows'"
+    cut -d' ' -f1,2 "$tmp/$i.host.out" >"$tmp/$i.host.lv" 2>/dev/null
+    cut -d' ' -f1,2 "$tmp/$i.dev.out" >"$tmp/$i.dev.lv" 2>/dev/null
+    check "$name: levels per vertex" \
+          "[ -s '$tmp/$i.dev.lv' ] && cmp -s '$tmp/$i.host.lv' '$tmp/$i.dev.lv'"
     check "$name: traffic as the cpu backend books it" \
-          "python3 '$same_traffic' '$tmp/cpu.json' '$tmp/dev.json' peer"
+          "python3 '$same_traffic' '$tmp/$i.cpu.json' '$tmp/$i.dev.json' peer"
+}
+# the cases of one device set run at once and are checked in order
+i=0 names=""
+peers() {   # NAME DEVICES GRAPH OPTIONS...: start case NAME
+    i=$((i + 1)) names="$names$i:$1|"
+    shift
+    peers_start "$i" "$@"
+}
+peers_wait() {
+    wait
+    IFS='|'
+    for entry in $names; do
+        unset IFS
+        [ -n "$entry" ] && peers_check "${entry%%:*}" "${entry#*:}"
+        IFS='|'
+    done
+    unset IFS
+    names=""
 }
 
 multi="--devices 2|--devices 3"
@@ -100,6 +127,7 @@ fi
 IFS='|'
 for devs in $multi; do
     unset IFS
+    hubs=""
     for g in kron:14 "$tmp/grid.mtx"; do
         n=$(basename "$g")
         peers "$n $devs auto" "$devs" "$g"
@@ -111,17 +139,18 @@ for devs in $multi; do
         peers "$n $devs hubs split" "$devs" "$g" --hub-degree 16
         peers "$n $devs top-down, hubs split, loop 100" "$devs" "$g" --direction top-down \
             --hub-degree 64 --device-loop 100
-        # kron:14 has hubs of 64 arcs and more: some level split their rows,
-        # each device storing the levels of its hubs into the others (the
-        # hubs phase); the grid has none
-        [ "$n" = kron:14 ] &&
-            check "kron:14 $devs: hubs split, their levels booked" \
-                  "grep -q 'hubs split: [1-9][0-9]* of >= 64 arcs' '$tmp/dev.txt' && python3 -c 'import json, sys
-t = json.load(open(sys.argv[1]))[\"traffic\"]
-assert t[\"phases\"][\"hubs\"] > 0, t[\"phases\"]' '$tmp/dev.json'"
+        [ "$n" = kron:14 ] && hubs=$i
     done
     peers "kron:12 directed, reversed $devs" "$devs" kron:12 --directed --reverse --visited bit
     peers "kron:14 by degree $devs" "$devs" kron:14 --relabel degree --visited bit
+    peers_wait
+    # kron:14 has hubs of 64 arcs and more: some level split their rows, each
+    # device storing the levels of its hubs into the others (the hubs phase);
+    # the grid has none
+    check "kron:14 $devs: hubs split, their levels booked" \
+          "grep -q 'hubs split: [1-9][0-9]* of >= 64 arcs' '$tmp/$hubs.dev.txt' && python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))[\"traffic\"]
+assert t[\"phases\"][\"hubs\"] > 0, t[\"phases\"]' '$tmp/$hubs.dev.json'"
     IFS='|'
 done
 unset IFS
@@ -153,12 +182,13 @@ fi
 devs3="--devices 3"
 [ "$backend" = cuda ] && devs3="--device-ids 0,0,0"
 peers "kron:12 $devs3, a loop level undone" "$devs3" kron:12 --visited bit
+peers_wait
 check "kron:12 $devs3: the undone lists booked at the level after the loop" \
       "python3 -c 'import json, sys
 L = json.load(open(sys.argv[1]))[\"traffic\"][\"levels\"]
 u = [i for i, l in enumerate(L) if l[\"undone_vertices\"]]
 assert u and all(i > 0 and not L[i][\"device_loop\"] and L[i - 1][\"device_loop\"] and
-                 L[i][\"sent_vertices\"] >= L[i][\"undone_vertices\"] for i in u), u' '$tmp/dev.json'"
+                 L[i][\"sent_vertices\"] >= L[i][\"undone_vertices\"] for i in u), u' '$tmp/$i.dev.json'"
 
 # a device that fails mid-search (BOXBFS_FAULT=level:L[:dev D]: it raises the
 # abort word as it starts level L): every device stops waiting for it, the

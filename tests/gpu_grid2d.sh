@@ -35,16 +35,20 @@ for k in range(2, 9):
 print(n)
 PY
 )
-against_cpu() {   # NAME OPTIONS...: cuda and cpu on kron:14, 4 roots
-    name=$1; shift
-    "$BOXBFS" bfs kron:14 --roots 4 --backend cpu --partition 2d "$@" \
-        --json "$tmp/c.json" --output "$tmp/c.out" >/dev/null 2>&1
-    "$BOXBFS" bfs kron:14 --roots 4 --backend cuda --partition 2d "$@" \
-        --json "$tmp/g.json" --output "$tmp/g.out" >/dev/null 2>"$tmp/ge"
-    rc=$?
-    check "$name: cuda exit 0" "[ $rc -eq 0 ]"
-    [ $rc -eq 0 ] || cat "$tmp/ge"
-    check "$name: same traffic as cpu" "python3 - '$tmp/c.json' '$tmp/g.json' <<'PY'
+against_start() {   # I OPTIONS...: case I's cpu then cuda run on kron:14, 4 roots, in the background
+    i=$1; shift
+    ( "$BOXBFS" bfs kron:14 --roots 4 --backend cpu --partition 2d "$@" \
+          --json "$tmp/$i.c.json" --output "$tmp/$i.c.out" >/dev/null 2>&1
+      "$BOXBFS" bfs kron:14 --roots 4 --backend cuda --partition 2d "$@" \
+          --json "$tmp/$i.g.json" --output "$tmp/$i.g.out" >/dev/null 2>"$tmp/$i.ge"
+      echo $? >"$tmp/$i.rc" ) &
+}
+against_check() {   # I NAME: case I's cuda run against its cpu run
+    i=$1 name=$2
+    rc=$(cat "$tmp/$i.rc" 2>/dev/null)
+    check "$name: cuda exit 0" "[ '$rc' = 0 ]"
+    [ "$rc" = 0 ] || cat "$tmp/$i.ge"
+    check "$name: same traffic as cpu" "python3 - '$tmp/$i.c.json' '$tmp/$i.g.json' <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a['validation'] == b['validation'] == 'passed'
@@ -57,22 +61,43 @@ assert [[l[k] for k in keys] for l in ta['levels']] == [[l[k] for k in keys] for
 assert [r['bytes'] for r in a['runs']] == [r['bytes'] for r in b['runs']]
 PY"
     check "$name: same levels as cpu" \
-        "cut -d' ' -f1,2 '$tmp/c.out' >'$tmp/c.l'; cut -d' ' -f1,2 '$tmp/g.out' >'$tmp/g.l'; cmp -s '$tmp/c.l' '$tmp/g.l'"
+        "cut -d' ' -f1,2 '$tmp/$i.c.out' >'$tmp/$i.c.l'; cut -d' ' -f1,2 '$tmp/$i.g.out' >'$tmp/$i.g.l'
+         cmp -s '$tmp/$i.c.l' '$tmp/$i.g.l'"
+}
+# the cases of one grid (and then the expand's) run at once, checked in order
+i=0 names=""
+against() {   # NAME OPTIONS...: start case NAME
+    i=$((i + 1)) names="$names$i:$1|"
+    shift
+    against_start "$i" "$@"
+}
+against_wait() {   # wait for the started cases and check them
+    wait
+    IFS='|'
+    for entry in $names; do
+        unset IFS
+        [ -n "$entry" ] && against_check "${entry%%:*}" "${entry#*:}"
+        IFS='|'
+    done
+    unset IFS
+    names=""
 }
 for grid in 1x1 1x2 2x1 2x2; do
     np=$(echo $grid | awk -Fx '{print $1 * $2}')
     [ "$np" -le "$gpus" ] || continue
     for wire in list auto; do
         for dir in top-down bottom-up auto; do
-            against_cpu "$grid $wire $dir" --grid $grid --wire $wire --direction $dir
+            against "$grid $wire $dir" --grid $grid --wire $wire --direction $dir
         done
     done
+    against_wait
 done
 # the expand's load balancers and arcs per thread (the cpu backend has neither)
 for ex in "mergepath" "auto --expand-f0 3" "binsearch --expand-k 1" "binsearch --expand-k 16"; do
     # shellcheck disable=SC2086
-    against_cpu "1x1 --expand $ex" --grid 1x1 --wire auto --direction top-down --expand $ex
+    against "1x1 --expand $ex" --grid 1x1 --wire auto --direction top-down --expand $ex
 done
+against_wait
 
 # --exchange nccl: the same rounds as peer, moved by NCCL (docs/architecture.md, "2D partition")
 same_traffic() {   # reference.json tested.json: validated, same traffic and level table
