@@ -11,7 +11,8 @@
 # level), and `mpirun -np 2 ... --exchange nccl` (built --with-mpi) equals
 # one process. A section that needs what is missing (NCCL, a second GPU,
 # MPI) is skipped and the log says so. Skips (77) without a GPU or without
-# the cuda backend.
+# the cuda backend. The cases of a grid run at once (each in files of its
+# own) and are checked in order.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
