@@ -15,7 +15,8 @@
 #   bb_build                 sets B, the boxbfs binary (BOXBFS, or built in BUILD)
 #   bb_graph SPEC            prints the .bbcsr file of SPEC (kron:S, .mtx[.gz],
 #                            SNAP, .bbcsr), written once per cache by boxbfs gen
-#   bb_gpus                  prints how many GPUs nvidia-smi sees (0 without one)
+#   bb_gpus                  prints how many GPUs nvidia-smi sees (0 without one), or
+#                            as many as CUDA_VISIBLE_DEVICES names where it is set
 #   bb_point NAME TIMEOUT CMD...   one point: CMD --json $J/NAME.json, its log
 #                            $J/NAME.log; a line with its exit status and figures
 #   bb_summarize [ARGS...]   benchmarks/summarize over $J into $OUT/summary.md
@@ -43,6 +44,10 @@ bb_elapsed() { echo $(($(date +%s) - bb_t0)); }
 
 bb_gpus() {
     command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return; }
+    if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then   # a subset: as many as it names
+        echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[^ ]'
+        return
+    fi
     nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c .
 }
 
