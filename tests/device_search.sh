@@ -100,22 +100,10 @@ peers_check() {   # I NAME: case I's search on $backend against its host levels 
           "python3 '$same_traffic' '$tmp/$i.cpu.json' '$tmp/$i.dev.json' peer"
 }
 # the cases of one device set run at once and are checked in order
-i=0 names=""
 peers() {   # NAME DEVICES GRAPH OPTIONS...: start case NAME
-    i=$((i + 1)) names="$names$i:$1|"
+    case_add "$1"
     shift
-    peers_start "$i" "$@"
-}
-peers_wait() {
-    wait
-    IFS='|'
-    for entry in $names; do
-        unset IFS
-        [ -n "$entry" ] && peers_check "${entry%%:*}" "${entry#*:}"
-        IFS='|'
-    done
-    unset IFS
-    names=""
+    peers_start "$case_i" "$@"
 }
 
 multi="--devices 2|--devices 3"
@@ -139,11 +127,11 @@ for devs in $multi; do
         peers "$n $devs hubs split" "$devs" "$g" --hub-degree 16
         peers "$n $devs top-down, hubs split, loop 100" "$devs" "$g" --direction top-down \
             --hub-degree 64 --device-loop 100
-        [ "$n" = kron:14 ] && hubs=$i
+        [ "$n" = kron:14 ] && hubs=$case_i
     done
     peers "kron:12 directed, reversed $devs" "$devs" kron:12 --directed --reverse --visited bit
     peers "kron:14 by degree $devs" "$devs" kron:14 --relabel degree --visited bit
-    peers_wait
+    cases_check peers_check
     # kron:14 has hubs of 64 arcs and more: some level split their rows, each
     # device storing the levels of its hubs into the others (the hubs phase);
     # the grid has none
@@ -182,13 +170,13 @@ fi
 devs3="--devices 3"
 [ "$backend" = cuda ] && devs3="--device-ids 0,0,0"
 peers "kron:12 $devs3, a loop level undone" "$devs3" kron:12 --visited bit
-peers_wait
+cases_check peers_check
 check "kron:12 $devs3: the undone lists booked at the level after the loop" \
       "python3 -c 'import json, sys
 L = json.load(open(sys.argv[1]))[\"traffic\"][\"levels\"]
 u = [i for i, l in enumerate(L) if l[\"undone_vertices\"]]
 assert u and all(i > 0 and not L[i][\"device_loop\"] and L[i - 1][\"device_loop\"] and
-                 L[i][\"sent_vertices\"] >= L[i][\"undone_vertices\"] for i in u), u' '$tmp/$i.dev.json'"
+                 L[i][\"sent_vertices\"] >= L[i][\"undone_vertices\"] for i in u), u' '$tmp/$case_i.dev.json'"
 
 # a device that fails mid-search (BOXBFS_FAULT=level:L[:dev D]: it raises the
 # abort word as it starts level L): every device stops waiting for it, the

@@ -66,22 +66,10 @@ PY"
          cmp -s '$tmp/$i.c.l' '$tmp/$i.g.l'"
 }
 # the cases of one grid (and then the expand's) run at once, checked in order
-i=0 names=""
 against() {   # NAME OPTIONS...: start case NAME
-    i=$((i + 1)) names="$names$i:$1|"
+    case_add "$1"
     shift
-    against_start "$i" "$@"
-}
-against_wait() {   # wait for the started cases and check them
-    wait
-    IFS='|'
-    for entry in $names; do
-        unset IFS
-        [ -n "$entry" ] && against_check "${entry%%:*}" "${entry#*:}"
-        IFS='|'
-    done
-    unset IFS
-    names=""
+    against_start "$case_i" "$@"
 }
 for grid in 1x1 1x2 2x1 2x2; do
     np=$(echo $grid | awk -Fx '{print $1 * $2}')
@@ -91,14 +79,14 @@ for grid in 1x1 1x2 2x1 2x2; do
             against "$grid $wire $dir" --grid $grid --wire $wire --direction $dir
         done
     done
-    against_wait
+    cases_check against_check
 done
 # the expand's load balancers and arcs per thread (the cpu backend has neither)
 for ex in "mergepath" "auto --expand-f0 3" "binsearch --expand-k 1" "binsearch --expand-k 16"; do
     # shellcheck disable=SC2086
     against "1x1 --expand $ex" --grid 1x1 --wire auto --direction top-down --expand $ex
 done
-against_wait
+cases_check against_check
 
 # --exchange nccl: the same rounds as peer, moved by NCCL (docs/architecture.md, "2D partition")
 same_traffic() {   # reference.json tested.json: validated, same traffic and level table

@@ -65,25 +65,17 @@ run_pair() {   # NAME OPTIONS...: one pair, waited for
 # the nine pairs of a device count run at once (each its own processes)
 i=0
 for n in $(seq 1 "$gpus"); do
-    names=""
     for contract in sort-unique valid-flag atomic; do
         for wire in list bitmap auto; do
             i=$((i + 1))
             if [ $((i % 2)) -eq 0 ]; then visited=bit; else visited=byte; fi
             case $((i % 3)) in 0) expand=binsearch;; 1) expand=mergepath;; *) expand=auto;; esac
-            pair_start "$i" --backend cuda --devices "$n" --contract "$contract" --wire "$wire" \
+            case_add "N=$n $contract $wire $visited $expand"
+            pair_start "$case_i" --backend cuda --devices "$n" --contract "$contract" --wire "$wire" \
                 --visited "$visited" --expand "$expand"
-            names="$names$i:N=$n $contract $wire $visited $expand|"
         done
     done
-    wait
-    IFS='|'
-    for entry in $names; do
-        unset IFS
-        [ -n "$entry" ] && pair_check "${entry%%:*}" "${entry#*:}"
-        IFS='|'
-    done
-    unset IFS
+    cases_check pair_check
 done
 if [ "$gpus" -gt 1 ]; then   # rank order != ordinal order: NCCL ranks follow the engine order
     ids=$(seq $((gpus - 1)) -1 0 | paste -sd, -)

@@ -54,6 +54,24 @@ visible_gpus() {
     grep -o '"pci_bus_id"' "$tmp/visible.json" | wc -l
 }
 
+# Cases that run at once: case_add NAME numbers the next case ($case_i) and
+# remembers its name; the caller starts it in the background, its files named
+# after $case_i. cases_check FN waits for every case, then calls FN I NAME for
+# each in the order they were added (the checks' lines in a fixed order).
+case_i=0 case_names=""
+case_add() { case_i=$((case_i + 1)); case_names="$case_names$case_i:$1|"; }
+cases_check() {
+    wait
+    IFS='|'
+    for case_entry in $case_names; do
+        unset IFS
+        [ -n "$case_entry" ] && "$1" "${case_entry%%:*}" "${case_entry#*:}"
+        IFS='|'
+    done
+    unset IFS
+    case_names=""
+}
+
 # grid_mtx N FILE: an N x N grid as Matrix Market (undirected), a road
 # network's shape: about 2N levels from a corner, every one small.
 grid_mtx() {
