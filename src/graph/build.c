@@ -21,6 +21,10 @@
 /* Below this many edges + vertices one thread does everything. */
 #define BUILD_SERIAL_BELOW 65536
 #define INSERTION_SORT_BELOW 24
+/* Rows this long or longer sort by radix (bb_sort_row), 11 bits a pass. */
+#define RADIX_SORT_FROM 64
+#define RADIX_BITS 11
+#define RADIX_BUCKETS (1 << RADIX_BITS)
 
 typedef struct {
     const int64_t *src, *dst;
@@ -192,9 +196,44 @@ static void intro_sort(int64_t *a, int64_t len, int depth)
     insertion_sort(a, len);
 }
 
+/* LSD radix sort of len non-negative ids below 2^bits through tmp (len
+ * entries), RADIX_BITS at a time; a digit that every id shares is skipped. */
+static void radix_sort(int64_t *a, int64_t *tmp, int64_t len, int bits)
+{
+    int64_t *src = a, *dst = tmp;
+    for (int shift = 0; shift < bits; shift += RADIX_BITS) {
+        int64_t first[RADIX_BUCKETS + 1] = {0};
+        for (int64_t i = 0; i < len; i++) first[((src[i] >> shift) & (RADIX_BUCKETS - 1)) + 1]++;
+        if (first[((src[0] >> shift) & (RADIX_BUCKETS - 1)) + 1] == len) continue;
+        for (int b = 0; b < RADIX_BUCKETS; b++) first[b + 1] += first[b];
+        for (int64_t i = 0; i < len; i++)
+            dst[first[(src[i] >> shift) & (RADIX_BUCKETS - 1)]++] = src[i];
+        int64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)len * sizeof *a);
+}
+
+/* Long rows of non-negative ids (a Kronecker graph's hubs: most of its arcs)
+ * by radix, O(len) a digit; the rest, or where the scratch cannot be had,
+ * by introsort. */
 void bb_sort_row(int64_t *a, int64_t len)
 {
-    int depth = 0;
+    int depth = 0, bits = 0;
+    int64_t *tmp, min = 0, max = 0;
+    if (len >= RADIX_SORT_FROM) {
+        for (int64_t i = 0; i < len; i++) {
+            if (a[i] < min) min = a[i];
+            if (a[i] > max) max = a[i];
+        }
+        while (bits < 63 && (max >> bits) != 0) bits++;
+        if (min >= 0 && (tmp = malloc((size_t)len * sizeof *tmp)) != NULL) {
+            radix_sort(a, tmp, len, bits);
+            free(tmp);
+            return;
+        }
+    }
     for (int64_t l = len; l > 1; l >>= 1) depth += 2;
     intro_sort(a, len, depth);
 }
