@@ -21,6 +21,8 @@
 /* Below this many edges + vertices one thread does everything. */
 #define BUILD_SERIAL_BELOW 65536
 #define INSERTION_SORT_BELOW 24
+/* Edges whose column slots scatter_arcs takes before it writes them. */
+#define SCATTER_BATCH 64
 /* Rows this long or longer sort by radix (bb_sort_row), 11 bits a pass. */
 #define RADIX_SORT_FROM 64
 #define RADIX_BITS 11
@@ -107,19 +109,32 @@ static boxbfs_status_t scan_add(int tid, int nthreads, void *arg)
  * start of row i. The order inside a row depends on the threads' timing, so
  * the rows are sorted next. The reverse arc of an undirected edge is stored
  * complemented (~u < 0), so that the row pass can count the edges whose
- * source is the row's vertex (their Graph500 credit) without atomics here. */
+ * source is the row's vertex (their Graph500 credit) without atomics here.
+ * The slots of SCATTER_BATCH edges are taken first, then written: an atomic
+ * waits for the stores before it, so a store into the columns (a miss, far
+ * from the last) between two atomics would make every edge wait for memory;
+ * a batch's stores overlap instead. */
 static boxbfs_status_t scatter_arcs(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
     const uint64_t rows = (uint64_t)job->nrows, base = (uint64_t)job->lo;
-    int64_t lo, hi;
+    int64_t lo, hi, slot[2 * SCATTER_BATCH], value[2 * SCATTER_BATCH];
     bb_split_range(job->m, tid, nthreads, &lo, &hi);
-    for (int64_t k = lo; k < hi; k++) {
-        int64_t u = job->src[k], v = job->dst[k];
-        uint64_t ru = (uint64_t)u - base, rv = (uint64_t)v - base;
-        if (ru < rows) job->cols[fetch_add(&job->off[ru], -1, job->atomic) - 1] = v;
-        if (!job->directed && u != v && rv < rows)
-            job->cols[fetch_add(&job->off[rv], -1, job->atomic) - 1] = ~u;
+    for (int64_t k0 = lo; k0 < hi; k0 += SCATTER_BATCH) {
+        int64_t k1 = hi - k0 < SCATTER_BATCH ? hi : k0 + SCATTER_BATCH, taken = 0;
+        for (int64_t k = k0; k < k1; k++) {
+            int64_t u = job->src[k], v = job->dst[k];
+            uint64_t ru = (uint64_t)u - base, rv = (uint64_t)v - base;
+            if (ru < rows) {
+                slot[taken] = fetch_add(&job->off[ru], -1, job->atomic) - 1;
+                value[taken++] = v;
+            }
+            if (!job->directed && u != v && rv < rows) {
+                slot[taken] = fetch_add(&job->off[rv], -1, job->atomic) - 1;
+                value[taken++] = ~u;
+            }
+        }
+        for (int64_t i = 0; i < taken; i++) job->cols[slot[i]] = value[i];
     }
     return BOXBFS_OK;
 }
