@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "boxbfs.h"
+#include "common/search.h"
 #include "graph/graph.h"
 #include "io/io.h"
 
@@ -517,6 +518,50 @@ static void expect_structure_error(int defect, const char *fragment)
     boxbfs_graph_free(g);
 }
 
+/* The row checks and the symmetry fingerprint of a graph with 2^20 arcs or
+ * more run over threads (io/binary.c): a defect is named as one pass names
+ * it, and of two in different threads' rows the one in the lower row. */
+static void test_binary_large(void)
+{
+    const char *path = tmp_path("large.bbcsr");
+    for (int defect = 0; defect < 3; defect++) {
+        boxbfs_graph_t g = NULL;
+        int64_t v, k, col_base;
+        char want[200];
+        CHECK_OK(boxbfs_graph_load("kron:16", NULL, &g));
+        if (g == NULL) return;
+        CHECK(g->arcs >= (int64_t)1 << 20 && !g->directed);
+        col_base = 384 + 8 * (g->n + 1);
+        v = bb_lower_bound_i64(g->offsets, 0, g->n + 1, g->arcs / 10 * 3);   /* a third in */
+        while (g->offsets[v + 1] - g->offsets[v] < 2) v++;
+        k = g->offsets[v] + 1;
+        switch (defect) {
+        case 0:   /* out of range, and in the last row (another thread's) a repeat */
+            g->columns[k] = g->n + 5;
+            g->columns[g->arcs - 1] = g->columns[g->arcs - 2];
+            snprintf(want, sizeof want, "column %lld out of range [0, %lld) in the row of vertex "
+                     "%lld (byte %lld)", (long long)(g->n + 5), (long long)g->n, (long long)v,
+                     (long long)(col_base + 8 * k));
+            break;
+        case 1:   /* a repeat, and in the last row a column out of range */
+            g->columns[k] = g->columns[k - 1];
+            g->columns[g->arcs - 1] = g->n;
+            snprintf(want, sizeof want, "row of vertex %lld not strictly ascending (byte %lld)",
+                     (long long)v, (long long)(col_base + 8 * k));
+            break;
+        default:   /* a row's last column one higher: ascending, in range, not symmetric */
+            k = g->offsets[v + 1] - 1;
+            while (g->columns[k] + 1 >= g->n) k = g->offsets[++v + 1] - 1;
+            g->columns[k]++;
+            snprintf(want, sizeof want, "has no reverse arc");
+            break;
+        }
+        CHECK_OK(bb_io_save_binary(g, path));
+        expect_error(FMT_BIN, path, BOXBFS_ERR_PARSE, 0, want);
+        boxbfs_graph_free(g);
+    }
+}
+
 static void test_binary(void)
 {
     boxbfs_graph_t g;
@@ -793,6 +838,7 @@ int main(void)
     test_snap();
     test_bad_text();
     test_binary();
+    test_binary_large();
     test_gzip_framing();
     test_edgelist();
     test_datasets();

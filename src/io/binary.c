@@ -25,11 +25,16 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/search.h"
+#include "common/threads.h"
+#include "graph/graph.h"
 
 #define FORMAT_VERSION 1u
 #define FLAG_DIRECTED 1u
 #define FLAG_EXTERNAL 2u
 #define HEADER_BYTES 384u
+/* Arcs from which the row checks and the symmetry fingerprint run on every CPU. */
+#define CHECK_PARALLEL_FROM ((int64_t)1 << 20)
 
 static const char magic[12] = "BOXBFSCSR";   /* NUL-padded */
 
@@ -244,6 +249,34 @@ static boxbfs_status_t check_offsets(const char *path, const struct boxbfs_graph
     return BOXBFS_OK;
 }
 
+/* The row checks over threads, each on rows holding about the same arcs:
+ * its first bad arc (every column in [0, n), every row strictly ascending),
+ * so that the lowest one of all is reported as one pass would. */
+typedef struct {
+    const struct boxbfs_graph *g;
+    int64_t *bad;   /* per thread: the first bad global arc number k, -1 if none */
+} rows_check_t;
+
+static boxbfs_status_t check_rows(int tid, int nthreads, void *arg)
+{
+    rows_check_t *job = arg;
+    const struct boxbfs_graph *g = job->g;
+    const int64_t n = g->n, *off = g->offsets + g->row_lo, *col = g->columns;
+    const int64_t base = g->columns_base;
+    int64_t r0, r1;
+    bb_rows_of_thread(off, g->row_hi - g->row_lo, tid, nthreads, &r0, &r1);
+    job->bad[tid] = -1;
+    for (int64_t r = r0; r < r1; r++)
+        for (int64_t k = off[r]; k < off[r + 1]; k++) {
+            int64_t c = col[k - base];
+            if (c < 0 || c >= n || (k > off[r] && c <= col[k - 1 - base])) {
+                job->bad[tid] = k;
+                return BOXBFS_OK;
+            }
+        }
+    return BOXBFS_OK;
+}
+
 /* The rest, on the rows the graph holds (k is a global arc number, its
  * column at columns[k - columns_base]). */
 static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
@@ -252,21 +285,28 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
     const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
     const uint64_t credit_base = col_base + 8u * (uint64_t)g->arcs;
     const uint64_t ext_base = credit_base + 8u * (uint64_t)n;
-    int64_t credit = 0;
+    int64_t credit = 0, bad = -1, rows = g->row_hi - g->row_lo;
+    int threads = rows > 0 && off[g->row_hi] - off[g->row_lo] >= CHECK_PARALLEL_FROM
+                      ? bb_cpu_count() : 1;
+    rows_check_t job = {g, NULL};
+    boxbfs_status_t st;
 
-    for (int64_t v = g->row_lo; v < g->row_hi; v++) {
-        for (int64_t k = off[v]; k < off[v + 1]; k++) {
-            int64_t c = col[k - base];
-            if (c < 0 || c >= n)
-                return bb_error_set(BOXBFS_ERR_PARSE,
-                                    "%s: column %lld out of range [0, %lld) in the row of vertex "
-                                    "%lld (byte %llu)", path, (long long)c, (long long)n,
-                                    (long long)v, byte_at(col_base, k));
-            if (k > off[v] && c <= col[k - 1 - base])
-                return bb_error_set(BOXBFS_ERR_PARSE,
-                                    "%s: row of vertex %lld not strictly ascending (byte %llu)",
-                                    path, (long long)v, byte_at(col_base, k));
-        }
+    BB_CHECK(bb_calloc((size_t)threads, sizeof *job.bad, "the row checks", &job.bad));
+    st = rows > 0 ? bb_parallel_run(threads, check_rows, &job) : BOXBFS_OK;
+    for (int t = 0; t < threads && st == BOXBFS_OK && rows > 0 && bad < 0; t++) bad = job.bad[t];
+    free(job.bad);
+    BB_CHECK(st);
+    if (bad >= 0) {   /* its row: the last v with off[v] <= bad */
+        int64_t v = bb_lower_bound_i64(off, g->row_lo, g->row_hi + 1, bad + 1) - 1;
+        int64_t c = col[bad - base];
+        if (c < 0 || c >= n)
+            return bb_error_set(BOXBFS_ERR_PARSE,
+                                "%s: column %lld out of range [0, %lld) in the row of vertex "
+                                "%lld (byte %llu)", path, (long long)c, (long long)n,
+                                (long long)v, byte_at(col_base, bad));
+        return bb_error_set(BOXBFS_ERR_PARSE,
+                            "%s: row of vertex %lld not strictly ascending (byte %llu)", path,
+                            (long long)v, byte_at(col_base, bad));
     }
     for (int64_t v = 0; v < n; v++) {
         if (g->edge_credit[v] < 0 || g->edge_credit[v] > g->input_edges)
@@ -302,7 +342,7 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
 /* An undirected graph stores each edge both ways: row v holds u exactly when
  * row u holds v (the search and its validation rely on it). Whole graphs
  * only: a slice holds the columns of its own rows.
- * First a sequential fingerprint: every arc u -> v adds the hash of the pair
+ * First a fingerprint (over threads): every arc u -> v adds the hash of the pair
  * {u, v} when u < v and subtracts it when u > v, so the sum is 0 when the
  * graph is symmetric, and a missing reverse arc leaves a hash behind (the
  * rows have no duplicates). Only then, to name the arc, the exact pass: the
@@ -318,19 +358,44 @@ static inline uint64_t pair_hash(uint64_t lo, uint64_t hi)
     return x;
 }
 
+/* The fingerprint of a thread's rows (a sum: any split adds up the same). */
+typedef struct {
+    const struct boxbfs_graph *g;
+    uint64_t *sum;   /* per thread */
+} fingerprint_t;
+
+static boxbfs_status_t fingerprint_rows(int tid, int nthreads, void *arg)
+{
+    fingerprint_t *job = arg;
+    const int64_t *off = job->g->offsets, *col = job->g->columns;
+    int64_t u0, u1;
+    uint64_t sum = 0;
+    bb_rows_of_thread(off, job->g->n, tid, nthreads, &u0, &u1);
+    for (int64_t u = u0; u < u1; u++)
+        for (int64_t k = off[u]; k < off[u + 1]; k++) {
+            int64_t v = col[k];
+            if (v > u) sum += pair_hash((uint64_t)u, (uint64_t)v);
+            else if (v < u) sum -= pair_hash((uint64_t)v, (uint64_t)u);
+        }
+    job->sum[tid] = sum;
+    return BOXBFS_OK;
+}
+
 static boxbfs_status_t check_symmetric(const char *path, const struct boxbfs_graph *g)
 {
     const int64_t n = g->n, *off = g->offsets, *col = g->columns;
     const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
     uint64_t sum = 0;
     int64_t *next, from = -1, to = -1, at = -1;
+    int threads = n > 0 && g->arcs >= CHECK_PARALLEL_FROM ? bb_cpu_count() : 1;
+    fingerprint_t job = {g, NULL};
+    boxbfs_status_t st;
 
-    for (int64_t u = 0; u < n; u++)
-        for (int64_t k = off[u]; k < off[u + 1]; k++) {
-            int64_t v = col[k];
-            if (v > u) sum += pair_hash((uint64_t)u, (uint64_t)v);
-            else if (v < u) sum -= pair_hash((uint64_t)v, (uint64_t)u);
-        }
+    BB_CHECK(bb_calloc((size_t)threads, sizeof *job.sum, "the symmetry check", &job.sum));
+    st = n > 0 ? bb_parallel_run(threads, fingerprint_rows, &job) : BOXBFS_OK;
+    for (int t = 0; t < threads; t++) sum += job.sum[t];
+    free(job.sum);
+    BB_CHECK(st);
     if (sum == 0) return BOXBFS_OK;
 
     BB_CHECK(bb_malloc((size_t)n * sizeof *next, "the symmetry check", &next));
