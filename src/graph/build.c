@@ -230,9 +230,9 @@ static void radix_sort(int64_t *a, int64_t *tmp, int64_t len, int bits)
     if (src != a) memcpy(a, src, (size_t)len * sizeof *a);
 }
 
-/* Long rows of non-negative ids (a Kronecker graph's hubs: most of its arcs)
- * by radix, O(len) a digit; the rest, or where the scratch cannot be had,
- * by introsort. */
+/* Rows of RADIX_SORT_FROM non-negative ids or more (a Kronecker graph's
+ * hubs hold most of its arcs) by radix, O(len) a digit; shorter rows, or
+ * where the scratch cannot be had, by introsort. */
 void bb_sort_row(int64_t *a, int64_t len)
 {
     int depth = 0, bits = 0;
