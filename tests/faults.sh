@@ -55,11 +55,15 @@ sweep() {   # name kind max step -- command...
 
 # the sweeps run at once (hundreds of short runs), each in a folder of its
 # own; their lines are printed in order once all have ended
-k=0
 sweep_start() {   # sweep's arguments
-    k=$((k + 1))
+    case_add "$1"
+    k=$case_i
     ( mkdir "$tmp/w$k" && cd "$tmp/w$k" && out=$tmp/s$k.out err=$tmp/s$k.err && sweep "$@"
       echo $fail >"$tmp/s$k.fail" ) >"$tmp/s$k.log" 2>&1 &
+}
+sweep_report() {   # I NAME: sweep I's lines, a failure if it did not end
+    cat "$tmp/s$1.log"
+    [ "$(cat "$tmp/s$1.fail" 2>/dev/null)" = 0 ] || { echo "FAIL sweep $2 did not end"; fail=1; }
 }
 B="$BOXBFS bfs kron:6 --backend cpu --roots 2 --seed 3 $files"
 sweep_start "2 devices peer" alloc 200 1 -- $B --devices 2
@@ -73,11 +77,7 @@ sweep_start "3 devices host bitmap wire" launch 200 2 -- $B --devices 3 --exchan
 sweep_start "3 devices bottom-up" copy 200 2 -- $B --devices 3 --direction bottom-up
 sweep_start "1 device" alloc 200 1 -- $B --devices 1
 sweep_start "1 device" launch 200 2 -- $B --devices 1
-wait
-for j in $(seq 1 $k); do
-    cat "$tmp/s$j.log"
-    [ "$(cat "$tmp/s$j.fail" 2>/dev/null)" = 0 ] || { echo "FAIL sweep $j did not end"; fail=1; }
-done
+cases_check sweep_report
 
 # one named device: the message names it
 run_fault "alloc:4:dev 1" $B --devices 3

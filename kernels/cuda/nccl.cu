@@ -93,15 +93,18 @@ static int nccl_healthy(const bb_nccl_t *c)
     return 1;
 }
 
-static void nccl_destroy_kept(void)
+/* The kept clique, no longer kept (NULL: none). */
+static bb_nccl_t *kept_take(void)
 {
     bb_nccl_t *c;
     pthread_mutex_lock(&kept_lock);
     c = kept;
     kept = NULL;
     pthread_mutex_unlock(&kept_lock);
-    nccl_destroy(c);
+    return c;
 }
+
+static void nccl_destroy_kept(void) { nccl_destroy(kept_take()); }
 
 static void nccl_destroy_kept_at_exit(void) { (void)atexit(nccl_destroy_kept); }
 
@@ -124,11 +127,7 @@ static void nccl_close(bb_nccl_t *c)
  * kept), else NULL (one over other GPUs is destroyed). */
 static bb_nccl_t *nccl_take_kept(const int *ordinals, int n)
 {
-    bb_nccl_t *c;
-    pthread_mutex_lock(&kept_lock);
-    c = kept;
-    kept = NULL;
-    pthread_mutex_unlock(&kept_lock);
+    bb_nccl_t *c = kept_take();
     if (c && c->n == n && memcmp(c->ordinals, ordinals, (size_t)n * sizeof *ordinals) == 0)
         return c;
     nccl_destroy(c);

@@ -249,7 +249,8 @@ static boxbfs_status_t check_offsets(const char *path, const struct boxbfs_graph
     return BOXBFS_OK;
 }
 
-/* The row checks over threads, each on rows holding about the same arcs:
+/* The row checks over threads, each on rows holding about the same arcs (of
+ * a whole graph; a slice's split is uneven, its rows all covered):
  * its first bad arc (every column in [0, n), every row strictly ascending),
  * so that the lowest one of all is reported as one pass would. */
 typedef struct {
@@ -285,17 +286,18 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
     const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
     const uint64_t credit_base = col_base + 8u * (uint64_t)g->arcs;
     const uint64_t ext_base = credit_base + 8u * (uint64_t)n;
-    int64_t credit = 0, bad = -1, rows = g->row_hi - g->row_lo;
-    int threads = rows > 0 && off[g->row_hi] - off[g->row_lo] >= CHECK_PARALLEL_FROM
-                      ? bb_cpu_count() : 1;
-    rows_check_t job = {g, NULL};
-    boxbfs_status_t st;
+    int64_t credit = 0, bad = -1;
 
-    BB_CHECK(bb_calloc((size_t)threads, sizeof *job.bad, "the row checks", &job.bad));
-    st = rows > 0 ? bb_parallel_run(threads, check_rows, &job) : BOXBFS_OK;
-    for (int t = 0; t < threads && st == BOXBFS_OK && rows > 0 && bad < 0; t++) bad = job.bad[t];
-    free(job.bad);
-    BB_CHECK(st);
+    if (g->row_hi > g->row_lo) {
+        int threads = off[g->row_hi] - off[g->row_lo] >= CHECK_PARALLEL_FROM ? bb_cpu_count() : 1;
+        rows_check_t job = {g, NULL};
+        boxbfs_status_t st;
+        BB_CHECK(bb_calloc((size_t)threads, sizeof *job.bad, "the row checks", &job.bad));
+        st = bb_parallel_run(threads, check_rows, &job);
+        for (int t = 0; t < threads && st == BOXBFS_OK && bad < 0; t++) bad = job.bad[t];
+        free(job.bad);
+        BB_CHECK(st);
+    }
     if (bad >= 0) {   /* its row: the last v with off[v] <= bad */
         int64_t v = bb_lower_bound_i64(off, g->row_lo, g->row_hi + 1, bad + 1) - 1;
         int64_t c = col[bad - base];
