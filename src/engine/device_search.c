@@ -303,6 +303,7 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
             bb_engine_raise_abort(e, d);   /* the others stop waiting for this device */
             return st;
         }
+        if (s.done) D->t_searched = bb_now_s();
         BB_DEBUG(d, "device search across devices: %u levels, %.1f us on the device, %.1f us "
                  "in the call", s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.aborted) return peers_failure(d, &s);
@@ -372,6 +373,7 @@ boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
             return BOXBFS_OK;
         }
         BB_CHECK(st);
+        if (s.done) D->t_searched = bb_now_s();
         BB_DEBUG(d, "device search: %u levels, %.1f us on the device, %.1f us in the call",
                  s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.failed)

@@ -332,6 +332,20 @@ static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
+/* When the search ended: where every device ran the device search to its
+ * end, when the last of them saw it end (their level rows are booked after
+ * that: the report's table, not the search); else now. */
+static double search_end(const struct boxbfs_engine *e)
+{
+    double end = 0;
+    for (int i = 0; i < e->nlocal; i++) {
+        double t = e->devs[e->first + i].t_searched;
+        if (t == 0) return bb_now_s();
+        if (t > end) end = t;
+    }
+    return end;
+}
+
 /* Wait for every device; 1 if the search was aborted. */
 #define SYNC_ALL(e) (e)->team->barrier(e)
 
@@ -347,6 +361,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     boxbfs_status_t st = BOXBFS_OK;
     (void)nlocal;
     D->loop_runs = -1;
+    D->t_searched = 0;
     D->outbox_dirty = 1;   /* not cleared since allocated, or the gather's */
     memset(&D->sent_levels, 0, sizeof D->sent_levels);
     BB_CHECK_GOTO(bb_engine_mail_words(e, d), st, out);   /* done before any device meets */
@@ -366,7 +381,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     if (bb_barrier_aborted(&e->barrier)) return BOXBFS_OK;
     if (e->ndev > 1 && !e->search_peers) BB_CHECK_GOTO(bb_engine_gather(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
-    if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
+    if (d == 0) e->report.time_s = search_end(e) - e->t_start;
     BB_CHECK_GOTO(copy_results(e, d), st, out);
     BB_CHECK_GOTO(e->team->finish(e, d), st, out);
 out:

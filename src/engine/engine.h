@@ -66,6 +66,8 @@ typedef struct {
     double loop_s;
     void *search_cache;            /* the backend's device search state (kernels.h search) */
     int search_off;                /* the backend could not set the device search up */
+    double t_searched;             /* when this device's search ended (device_search.c; 0:
+                                      not on the device) */
     int skip_off;                  /* the visited-prefix skip's arrays or temporaries did
                                       not fit this device: it runs without (device_setup.c) */
     int skips;                     /* its rows are ranked: it runs with the skip (every
