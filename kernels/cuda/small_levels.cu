@@ -50,19 +50,18 @@ struct RoundShared {   /* one block's round of the frontier */
     int64_t start[kThreads];
 };
 
-/* Every arc u -> v of the count frontier vertices in cur (local ids, the
- * i-th at entry(i)), visit(v, u) with v's global id; the block's threads
- * all call it. A round
+/* Every arc u -> v of the count frontier vertices in cur (local ids),
+ * visit(v, u) with v's global id; the block's threads all call it. A round
  * takes up to kBlocks x kThreads vertices, an equal share to each block: a
  * road network's level of a few hundred vertices keeps all the blocks busy
  * with an arc or two a thread, where one block that took the first kThreads
  * vertices walked two or three arcs a thread one after another
  * (USA-road-FLA on an H200: 8.26 -> 5.78 ms a search, with the degree read
  * beside the claim). */
-template <class Entry, class Visit>
+template <class Visit>
 __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32_t *cur,
                                               uint64_t count, unsigned rank, RoundShared &sh,
-                                              Entry entry, Visit visit)
+                                              Visit visit)
 {
     constexpr uint64_t kRound = (uint64_t)kBlocks * kThreads;
     for (uint64_t round = 0; round < count; round += kRound) {
@@ -74,7 +73,7 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         uint32_t deg = 0, u = 0, first, total;
         int64_t start = 0;
         if (threadIdx.x < nv) {
-            u = cur[entry(i)];
+            u = cur[i];
             start = k.offsets[u];
             deg = (uint32_t)(k.offsets[u + 1] - start);
         }
@@ -95,79 +94,48 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
     }
 }
 
-/* The one-device loop's frontier, made by a level, in segments: block b's
- * winners from entry b x cap of the list on, each taking its entry with an
- * atomic on its own block's counter in shared memory (a winner of another
- * block than block 0 waited for an atomic over the cluster's shared memory
- * where they shared one counter). The counts of the segments (and their
- * arcs) are gathered into every block after the level; the frontier's i-th
- * vertex is in the segment whose predecessors hold at most i. Where a
- * level may find more vertices than a segment holds (a list of at most
- * kBlocks x --device-loop vertices), one counter and one list as before:
- * the counts {total, 0, ...}. */
-struct Segments {
-    unsigned count[kBlocks];
-    unsigned long long arcs[kBlocks];
-    __device__ uint64_t entry(uint64_t i, uint64_t cap) const
-    {
-#pragma unroll
-        for (int b = 0; b < kBlocks - 1; b++) {
-            if (i < count[b]) return b * cap + i;
-            i -= count[b];
-        }
-        return (kBlocks - 1) * cap + i;
-    }
-};
-
 /* One device's levels from a frontier of count vertices and arcs (every
- * thread of the cluster calls it); the walk where they stopped, its
- * frontier one list again. */
+ * thread of the cluster calls it); the walk where they stopped. */
 __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k,
                                                            const bb_loop_params_t &p,
                                                            uint64_t count, uint64_t arcs)
 {
-    constexpr uint64_t kRound = (uint64_t)kBlocks * kThreads;
     __shared__ RoundShared sh;
-    __shared__ unsigned s_next[3];   /* this block's (segments), else block 0's are the cluster's */
+    __shared__ unsigned s_next[3];              /* block 0's are the cluster's */
     __shared__ unsigned long long s_arcs[3];
-    __shared__ Segments seg;         /* the frontier's */
+    __shared__ unsigned s_took;                 /* this block's copy of the level's */
+    __shared__ unsigned long long s_took_arcs;
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
-    const uint64_t cap = (k.hi - k.lo + k.hubs) / kBlocks;
-    const bool segments = (p.max_arcs < k.hi - k.lo ? p.max_arcs : k.hi - k.lo) <= cap;
-    unsigned *next_ctr = segments ? s_next : cluster.map_shared_rank(s_next, 0);
-    unsigned long long *arcs_ctr = segments ? s_arcs : cluster.map_shared_rank(s_arcs, 0);
-    const uint64_t first_entry = segments ? rank * cap : 0;
+    unsigned *next_ctr = cluster.map_shared_rank(s_next, 0);
+    unsigned long long *arcs_ctr = cluster.map_shared_rank(s_arcs, 0);
     unsigned long long *ctr = (unsigned long long *)k.counters;
     uint32_t *cur = k.frontier, *nxt = k.next_frontier;
     bb_loop_walk_t w = bb_loop_begin(&p, count, arcs);
     uint64_t t_prev = leader ? bb_global_ns() : 0;
-    if (threadIdx.x == 0) {
+    if (leader) {
         s_next[0] = 0;
         s_arcs[0] = 0;
     }
-    if (threadIdx.x < kBlocks) seg.count[threadIdx.x] = threadIdx.x ? 0 : (unsigned)count;
     cluster.sync();
     /* every thread of the cluster holds the same values: the loop is uniform */
     while (!bb_loop_stops(&p, &w)) {
         const unsigned slot = w.runs % 3;
-        if (threadIdx.x == 0) {   /* the counter after this one: last read before the last barrier */
+        if (leader) {   /* the counter after this one: last read before the last barrier */
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        expand_rounds(
-            k, cur, w.count, rank, sh, [&](uint64_t i) { return seg.entry(i, cap); },
-            [&](uint32_t v, uint32_t u) {
-                /* v's degree read beside the claim, not after it: one memory
-                 * latency less on the level's path */
-                const unsigned long long deg = bb_degree(k.offsets, v);
-                if (atomicCAS((int *)k.level + v, -1, w.level + 1) != -1) return;
-                k.pred[v] = (int64_t)u;   /* one device: local = global ids */
-                if (k.visited) bb_mark(k.visited, k.visited_bits, v);
-                nxt[first_entry + atomicAdd(next_ctr + slot, 1u)] = v;
-                atomicAdd(arcs_ctr + slot, deg);
-            });
+        expand_rounds(k, cur, w.count, rank, sh, [&](uint32_t v, uint32_t u) {
+            /* v's degree read beside the claim, not after it: one memory
+             * latency less on the level's path */
+            const unsigned long long deg = bb_degree(k.offsets, v);
+            if (atomicCAS((int *)k.level + v, -1, w.level + 1) != -1) return;
+            k.pred[v] = (int64_t)u;   /* one device: local = global ids */
+            if (k.visited) bb_mark(k.visited, k.visited_bits, v);
+            nxt[atomicAdd(next_ctr + slot, 1u)] = v;
+            atomicAdd(arcs_ctr + slot, deg);
+        });
         cluster.sync();   /* the level is done everywhere: its counts are final */
         if (leader) {
             const uint64_t now = bb_global_ns();
@@ -178,31 +146,15 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
             log[3] = 0;
             t_prev = now;
         }
-        if (threadIdx.x < kBlocks) {   /* each count read once a block (await_verdict) */
-            const unsigned b = threadIdx.x;
-            const bool kept = segments || b == 0;
-            seg.count[b] = kept ? *cluster.map_shared_rank(s_next + slot, b) : 0;
-            seg.arcs[b] = kept ? *cluster.map_shared_rank(s_arcs + slot, b) : 0;
+        if (threadIdx.x == 0) {   /* read once a block (await_verdict) */
+            s_took = next_ctr[slot];
+            s_took_arcs = arcs_ctr[slot];
         }
         __syncthreads();
-        uint64_t next = 0, next_arcs = 0;
-#pragma unroll
-        for (int b = 0; b < kBlocks; b++) {
-            next += seg.count[b];
-            next_arcs += seg.arcs[b];
-        }
-        bb_loop_advance(&w, next, next_arcs);
+        bb_loop_advance(&w, s_took, s_took_arcs);
         uint32_t *t = cur;
         cur = nxt;
         nxt = t;
-    }
-    if (segments && w.runs > 0) {   /* the segments into one list, in rounds, moving left */
-        for (uint64_t round = 0; round < w.count; round += kRound) {
-            const uint64_t i = round + rank * kThreads + threadIdx.x;
-            const uint32_t v = i < w.count ? cur[seg.entry(i, cap)] : 0;
-            cluster.sync();   /* every entry of the round read before any is written */
-            if (i < w.count) cur[i] = v;
-        }
     }
     if (leader) {
         ctr[BB_CTR_EXPANDED] = w.runs;
@@ -369,8 +321,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             for (int o = 0; o < ndev; o++) s_own.sent[after][o] = 0;
         }
         if (expand)
-            expand_rounds(k, cur, mine, rank, sh, [](uint64_t i) { return i; },
-                          [&](uint32_t v, uint32_t u) {
+            expand_rounds(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
                 const bool own = v >= lo && v < hi;   /* its degree read beside the claim */
                 const unsigned long long deg = own ? bb_degree(k.offsets, (uint32_t)(v - lo)) : 0;
                 if (!bb_visit(k.visited, k.visited_bits, v)) return;
