@@ -8,7 +8,8 @@
  * degrees maps each of the block's arcs to a thread (binary search in
  * shared memory). Counters live in block 0's shared memory (distributed
  * shared memory), one of three used in turn so that the barriers order
- * their reset, use and reading. The stopping rule is the engine's (see
+ * their reset, use and reading; after a level each block's thread 0 reads
+ * them once for its block. The stopping rule is the engine's (see
  * bb_loop_params_t); each level's row goes to the level log.
  *
  * One device: a thread claims an unvisited neighbour with a compare-and-swap
