@@ -10,7 +10,8 @@
  * decide -> switch without the while, and the while without the switch.
  * And the bound of a device-loop level (kernels/cuda/small_levels.cu): in
  * one cluster of 8 x 1024 threads, each thread's chain of R dependent reads
- * from L2, then a cluster barrier, level after level (R = 0: the barrier).
+ * from L2, then a cluster barrier, level after level (R = 0: the barrier);
+ * and the same on one block of 1024 threads with a block barrier.
  * One line per case, "case key=value ...", medians over the launches. */
 #include <algorithm>
 #include <chrono>
@@ -66,21 +67,39 @@ __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(1024, 1)
 
 /* The bound of a loop level: iters times, each thread reads `reads`
  * dependent words of next (an index chase in L2: __ldcg skips L1), then
- * the cluster meets; the leader's elapsed nanoseconds into out[0]. */
+ * the cluster meets (Cluster) or, launched as one block, the block does;
+ * the leader's elapsed nanoseconds into out[0]. */
+template <bool Cluster>
+__device__ __forceinline__ void chase_levels(const unsigned *next, unsigned mask, int iters,
+                                             int reads, unsigned long long *out)
+{
+    unsigned x = (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u & mask;
+    if constexpr (Cluster) cooperative_groups::this_cluster().sync();
+    else __syncthreads();
+    const unsigned long long t0 = now_ns();
+    for (int i = 0; i < iters; i++) {
+        for (int r = 0; r < reads; r++) x = __ldcg(next + x);
+        if constexpr (Cluster) cooperative_groups::this_cluster().sync();
+        else __syncthreads();
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = now_ns() - t0;
+    if (x == ~0u) out[1] = x;   /* keeps the chase */
+}
+
 __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(1024, 1)
     level_chain(const unsigned *next, unsigned mask, int iters, int reads,
                 unsigned long long *out)
 {
-    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-    unsigned x = (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u & mask;
-    cluster.sync();
-    const unsigned long long t0 = now_ns();
-    for (int i = 0; i < iters; i++) {
-        for (int r = 0; r < reads; r++) x = __ldcg(next + x);
-        cluster.sync();
-    }
-    if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = now_ns() - t0;
-    if (x == ~0u) out[1] = x;   /* keeps the chase */
+    chase_levels<true>(next, mask, iters, reads, out);
+}
+
+/* The same levels on one block of 1024 threads (a road level that one
+ * block could take: a block barrier instead of the cluster's). */
+__global__ void __launch_bounds__(1024, 1)
+    block_level_chain(const unsigned *next, unsigned mask, int iters, int reads,
+                      unsigned long long *out)
+{
+    chase_levels<false>(next, mask, iters, reads, out);
 }
 
 /* A decide: its step's start and end stamps, the next step into *step,
@@ -293,7 +312,8 @@ void control(const Buffers &b, const char *name, int shape)
     CHECK(cudaGraphDestroy(g));
 }
 
-/* Per level of level_chain with 0, 1, 2 and 4 dependent reads: the
+/* Per level of level_chain (the loop's cluster of 8 x 1024 threads) and
+ * block_level_chain (one block) with 0, 1, 2 and 4 dependent reads: the
  * barrier, and what each read from L2 adds. */
 void level_bound(const Buffers &b)
 {
@@ -307,18 +327,23 @@ void level_bound(const Buffers &b)
     unsigned *d_next;
     CHECK(cudaMalloc((void **)&d_next, kWords * sizeof *d_next));
     CHECK(cudaMemcpy(d_next, next.data(), kWords * sizeof *d_next, cudaMemcpyHostToDevice));
-    for (int reads : {0, 1, 2, 4}) {
-        std::vector<double> per;
-        for (int r = 0; r < 5; r++) {
-            unsigned long long ns = 0;
-            level_chain<<<8, 1024, 0, b.s>>>(d_next, kWords - 1, kIters, reads, b.t);
-            CHECK(cudaGetLastError());
-            CHECK(cudaMemcpyAsync(&ns, b.t, sizeof ns, cudaMemcpyDeviceToHost, b.s));
-            CHECK(cudaStreamSynchronize(b.s));
-            if (r > 0) per.push_back(ns * 1e-3 / kIters);   /* the first warms L2 */
+    for (int one_block = 0; one_block < 2; one_block++)
+        for (int reads : {0, 1, 2, 4}) {
+            std::vector<double> per;
+            for (int r = 0; r < 5; r++) {
+                unsigned long long ns = 0;
+                if (one_block)
+                    block_level_chain<<<1, 1024, 0, b.s>>>(d_next, kWords - 1, kIters, reads, b.t);
+                else
+                    level_chain<<<8, 1024, 0, b.s>>>(d_next, kWords - 1, kIters, reads, b.t);
+                CHECK(cudaGetLastError());
+                CHECK(cudaMemcpyAsync(&ns, b.t, sizeof ns, cudaMemcpyDeviceToHost, b.s));
+                CHECK(cudaStreamSynchronize(b.s));
+                if (r > 0) per.push_back(ns * 1e-3 / kIters);   /* the first warms L2 */
+            }
+            printf("%s_level_reads%d per_level_us=%.3f\n", one_block ? "block" : "loop", reads,
+                   median(per));
         }
-        printf("loop_level_reads%d per_level_us=%.3f\n", reads, median(per));
-    }
     CHECK(cudaFree(d_next));
 }
 
