@@ -376,12 +376,13 @@ static void test_sort_row(void)
     static const int64_t lens[] = {0, 1, 2, 23, 24, 63, 64, 65, 1000, 4096, 100000};
     static const int bits[] = {1, 22, 40};
     uint64_t x = 88172645463325252ull;
+    bb_sort_scratch_t scratch = {NULL, 0};   /* one for every row, as a builder's thread */
     for (int li = 0; li < COUNT(lens); li++)
         for (int kind = 0; kind < 6; kind++) {
             int64_t len = lens[li];
             int64_t *a = malloc((size_t)(len + 1) * 8), *b = malloc((size_t)(len + 1) * 8);
             CHECK(a && b);
-            if (!a || !b) { free(a); free(b); return; }
+            if (!a || !b) { free(a); free(b); bb_sort_scratch_free(&scratch); return; }
             for (int64_t i = 0; i < len; i++) {
                 x ^= x << 13, x ^= x >> 7, x ^= x << 17;
                 a[i] = kind < 3    ? (int64_t)(x & (((uint64_t)1 << bits[kind]) - 1))
@@ -390,12 +391,13 @@ static void test_sort_row(void)
                                    : (int64_t)(x % 1000) - (i == len / 2 ? 5000 : 0);
             }
             memcpy(b, a, (size_t)len * 8);
-            bb_sort_row(a, len);
+            bb_sort_row(a, len, &scratch);
             qsort(b, (size_t)len, 8, cmp_i64);
             CHECK(len == 0 || memcmp(a, b, (size_t)len * 8) == 0);
             free(a);
             free(b);
         }
+    bb_sort_scratch_free(&scratch);
 }
 
 int main(void)

@@ -22,15 +22,17 @@ static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
     const rank_job_t *job = arg;
     const bb_kstate_t *k = job->k;
     uint32_t *columns = (uint32_t *)k->columns;
+    bb_sort_scratch_t scratch = {NULL, 0};
     int64_t r0, r1, *keys;
     bb_rows_of_thread(k->offsets, (int64_t)(k->hi - k->lo), tid, nthreads, &r0, &r1);
     BB_CHECK(bb_calloc((size_t)job->widest + 1, sizeof *keys, "a row's rank keys", &keys));
     for (int64_t u = r0; u < r1; u++) {
         int64_t b = k->offsets[u], len = k->offsets[u + 1] - b;
         for (int64_t j = 0; j < len; j++) keys[j] = k->rank[columns[b + j]];
-        bb_sort_row(keys, len);
+        bb_sort_row(keys, len, &scratch);
         for (int64_t j = 0; j < len; j++) columns[b + j] = k->by_rank[keys[j]];
     }
+    bb_sort_scratch_free(&scratch);
     free(keys);
     return BOXBFS_OK;
 }

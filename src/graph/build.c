@@ -232,25 +232,38 @@ static void radix_sort(int64_t *a, int64_t *tmp, int64_t len, int bits)
 
 /* Rows of RADIX_SORT_FROM non-negative ids or more (a Kronecker graph's
  * hubs hold most of its arcs) by radix, O(len) a digit; shorter rows, or
- * where the scratch cannot be had, by introsort. */
-void bb_sort_row(int64_t *a, int64_t len)
+ * where the scratch cannot grow, by introsort. */
+void bb_sort_row(int64_t *a, int64_t len, bb_sort_scratch_t *scratch)
 {
     int depth = 0, bits = 0;
-    int64_t *tmp, min = 0, max = 0;
+    int64_t min = 0, max = 0;
     if (len >= RADIX_SORT_FROM) {
         for (int64_t i = 0; i < len; i++) {
             if (a[i] < min) min = a[i];
             if (a[i] > max) max = a[i];
         }
         while (bits < 63 && (max >> bits) != 0) bits++;
-        if (min >= 0 && (tmp = malloc((size_t)len * sizeof *tmp)) != NULL) {
-            radix_sort(a, tmp, len, bits);
-            free(tmp);
+        if (min >= 0 && scratch->cap < len) {
+            int64_t *grown = realloc(scratch->buf, (size_t)len * sizeof *grown);
+            if (grown != NULL) {
+                scratch->buf = grown;
+                scratch->cap = len;
+            }
+        }
+        if (min >= 0 && scratch->cap >= len) {
+            radix_sort(a, scratch->buf, len, bits);
             return;
         }
     }
     for (int64_t l = len; l > 1; l >>= 1) depth += 2;
     intro_sort(a, len, depth);
+}
+
+void bb_sort_scratch_free(bb_sort_scratch_t *scratch)
+{
+    free(scratch->buf);
+    scratch->buf = NULL;
+    scratch->cap = 0;
 }
 
 /* Per row: credit the forward entries, decode the reverse ones, sort, drop
@@ -273,6 +286,7 @@ void bb_rows_of_thread(const int64_t *off, int64_t nrows, int tid, int nthreads,
 static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
 {
     build_job_t *job = arg;
+    bb_sort_scratch_t scratch = {NULL, 0};
     int64_t r0, r1;
     bb_rows_of_thread(job->off, job->nrows, tid, nthreads, &r0, &r1);
     for (int64_t r = r0; r < r1; r++) {
@@ -283,11 +297,12 @@ static boxbfs_status_t sort_rows(int tid, int nthreads, void *arg)
             else a[i] = ~a[i];
         }
         job->credit[r] = fwd;
-        bb_sort_row(a, len);
+        bb_sort_row(a, len, &scratch);
         for (int64_t i = 0; i < len; i++)
             if (a[i] != self && (k == 0 || a[i] != a[k - 1])) a[k++] = a[i];
         job->newdeg[r] = k;
     }
+    bb_sort_scratch_free(&scratch);
     return BOXBFS_OK;
 }
 

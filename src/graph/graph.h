@@ -132,8 +132,16 @@ boxbfs_status_t bb_graph_transpose_csr(const struct boxbfs_graph *g, int64_t **o
  * copied. Returns OK or NO_MEMORY (what was copied is to's, freed with it). */
 boxbfs_status_t bb_graph_copy_ids(struct boxbfs_graph *to, const struct boxbfs_graph *from);
 
-/* Sort a row of column ids ascending (introsort; the CSR builders). */
-void bb_sort_row(int64_t *a, int64_t len);
+/* Sort a row of column ids ascending (the CSR builders): rows of 64 ids or
+ * more by radix through scratch, which grows as rows need it (zeroed to
+ * start, one per thread, bb_sort_scratch_free after the last row); shorter
+ * rows, rows with a negative id, or where scratch cannot grow, by introsort. */
+typedef struct {
+    int64_t *buf;
+    int64_t cap;
+} bb_sort_scratch_t;
+void bb_sort_row(int64_t *a, int64_t len, bb_sort_scratch_t *scratch);
+void bb_sort_scratch_free(bb_sort_scratch_t *scratch);
 /* by_degree[r], r in [0, n): g's vertices by decreasing degree (out-arcs,
  * plus in-arcs where directed and not a slice), ties by increasing id
  * (relabel.c: relabel's order, and the visited-prefix skip's ranks). */

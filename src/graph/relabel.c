@@ -32,14 +32,16 @@ static boxbfs_status_t fill_rows(int tid, int nthreads, void *arg)
 {
     rows_job_t *job = arg;
     const struct boxbfs_graph *g = job->g;
+    bb_sort_scratch_t scratch = {NULL, 0};
     int64_t r0, r1;
     bb_rows_of_thread(job->off, g->n, tid, nthreads, &r0, &r1);
     for (int64_t v = r0; v < r1; v++) {
         int64_t u = job->loaded[v], *row = job->cols + job->off[v];
         int64_t len = job->off[v + 1] - job->off[v];
         for (int64_t k = 0; k < len; k++) row[k] = job->relabeled[g->columns[g->offsets[u] + k]];
-        bb_sort_row(row, len);
+        bb_sort_row(row, len, &scratch);
     }
+    bb_sort_scratch_free(&scratch);
     return BOXBFS_OK;
 }
 
