@@ -36,6 +36,11 @@
 /* Arcs from which the row checks and the symmetry fingerprint run on every CPU. */
 #define CHECK_PARALLEL_FROM ((int64_t)1 << 20)
 
+static int check_threads(int64_t arcs)
+{
+    return arcs >= CHECK_PARALLEL_FROM ? bb_cpu_count() : 1;
+}
+
 static const char magic[12] = "BOXBFSCSR";   /* NUL-padded */
 
 typedef struct {
@@ -289,7 +294,7 @@ static boxbfs_status_t check_csr(const char *path, const struct boxbfs_graph *g)
     int64_t credit = 0, bad = -1;
 
     if (g->row_hi > g->row_lo) {
-        int threads = off[g->row_hi] - off[g->row_lo] >= CHECK_PARALLEL_FROM ? bb_cpu_count() : 1;
+        int threads = check_threads(off[g->row_hi] - off[g->row_lo]);
         rows_check_t job = {g, NULL};
         boxbfs_status_t st;
         BB_CHECK(bb_calloc((size_t)threads, sizeof *job.bad, "the row checks", &job.bad));
@@ -389,12 +394,12 @@ static boxbfs_status_t check_symmetric(const char *path, const struct boxbfs_gra
     const uint64_t col_base = HEADER_BYTES + 8u * (uint64_t)(n + 1);
     uint64_t sum = 0;
     int64_t *next, from = -1, to = -1, at = -1;
-    int threads = n > 0 && g->arcs >= CHECK_PARALLEL_FROM ? bb_cpu_count() : 1;
+    int threads = check_threads(g->arcs);
     fingerprint_t job = {g, NULL};
     boxbfs_status_t st;
 
     BB_CHECK(bb_calloc((size_t)threads, sizeof *job.sum, "the symmetry check", &job.sum));
-    st = n > 0 ? bb_parallel_run(threads, fingerprint_rows, &job) : BOXBFS_OK;
+    st = bb_parallel_run(threads, fingerprint_rows, &job);
     for (int t = 0; t < threads; t++) sum += job.sum[t];
     free(job.sum);
     BB_CHECK(st);
