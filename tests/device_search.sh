@@ -53,6 +53,11 @@ for g in kron:14 "$tmp/grid.mtx"; do
 done
 same "kron:12 directed, reversed" kron:12 --directed --reverse --visited bit
 same "kron:14 by degree" kron:14 --relabel degree --visited bit
+# a 300 x 300 grid's levels grow past 1024 arcs and shrink again: on a GPU
+# the loop runs them on one block, then on its cluster, then on one block
+# (kernels/cuda/small_levels.cu solo_fits)
+grid_mtx 300 "$tmp/grid300.mtx"
+same "grid 300: levels on one block and on the cluster" "$tmp/grid300.mtx"
 # the report says where the levels ran: every row of the device search is
 # marked as such in the JSON (device_search), none of the host's
 "$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --contract atomic --json - \

@@ -13,7 +13,10 @@
  * bb_loop_params_t); each level's row goes to the level log.
  *
  * One device: a thread claims an unvisited neighbour with a compare-and-swap
- * on its level; one cluster barrier per level.
+ * on its level; one cluster barrier per level. Levels that fit one block
+ * (solo_fits) run on block 0 alone with block barriers, the frontier's list
+ * and each vertex's row in its shared memory, while the other blocks wait
+ * at the cluster barrier (solo_levels).
  *
  * Several devices (one kernel each, all launched with the same totals): a
  * thread claims a neighbour in visited as the atomic method does; an own
@@ -51,6 +54,18 @@ struct RoundShared {   /* one block's round of the frontier */
     int64_t start[kThreads];
 };
 
+/* The item of a block's round whose arcs hold arc e: the last of the n
+ * items whose first arc (exclusive scan) is <= e. */
+__device__ __forceinline__ uint32_t item_of(const uint32_t *scan, uint32_t n, uint32_t e)
+{
+    uint32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1) >> 1;
+        if (scan[mid] <= e) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
 /* Every arc u -> v of the count frontier vertices in cur (local ids),
  * visit(v, u) with v's global id; the block's threads all call it. A round
  * takes up to kBlocks x kThreads vertices, an equal share to each block: a
@@ -84,15 +99,142 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         sh.start[threadIdx.x] = start;
         __syncthreads();
         for (uint32_t e = threadIdx.x; e < total; e += kThreads) {
-            uint32_t lo = 0, hi = nv - 1;   /* the last vertex whose first arc is <= e */
-            while (lo < hi) {
-                uint32_t mid = (lo + hi + 1) >> 1;
-                if (sh.scan[mid] <= e) lo = mid; else hi = mid - 1;
-            }
+            const uint32_t lo = item_of(sh.scan, nv, e);
             visit(__ldg(k.columns + sh.start[lo] + (e - sh.scan[lo])), sh.u[lo]);
         }
         __syncthreads();   /* the round's shared arrays are free again */
     }
+}
+
+/* A level of at most kThreads vertices and kSoloMaxArcs arcs runs on one
+ * block: a block barrier ends it instead of the cluster's, whose wait for
+ * the slowest block was about a third of a road level. Larger levels run
+ * faster on the cluster, one SM's requests to L2 bound them (USA-road-FLA
+ * on an H200: levels of 600-1024 vertices took 4.7 us alone against 3.6 on
+ * the cluster; of 1024, 768 and 1536 arcs, 1024 ran its search fastest). */
+constexpr uint64_t kSoloMaxArcs = 1024;
+
+__device__ __forceinline__ bool solo_fits(const bb_loop_walk_t &w)
+{
+    return w.count <= kThreads && w.arcs <= kSoloMaxArcs;
+}
+
+struct SoloShared {   /* block 0's levels alone (solo_levels) */
+    typename Scan::TempStorage scan_tmp;
+    uint32_t scan[kThreads];
+    uint32_t u[2][kThreads], deg[2][kThreads];   /* the frontier's list, and the next */
+    int64_t start[2][kThreads];                  /* each vertex's first arc */
+    unsigned next[3];                            /* used in turn, as the cluster's */
+    unsigned long long warp_arcs[32];            /* each warp's winners' arcs */
+};
+static_assert(kThreads == 32 * 32, "a warp's lane per warp of the block (warp_arcs)");
+
+/* The sum over a warp of values below 2^54 (arcs), in two 32-bit
+ * reductions of 27-bit parts that cannot overflow. */
+__device__ __forceinline__ unsigned long long warp_sum(unsigned long long x)
+{
+    constexpr unsigned long long kLow = (1ull << 27) - 1;
+    const unsigned lo = __reduce_add_sync(~0u, (unsigned)(x & kLow));
+    const unsigned hi = __reduce_add_sync(~0u, (unsigned)(x >> 27));
+    return lo + ((unsigned long long)hi << 27);
+}
+
+/* The level just run: its row of the level log (block 0's thread 0). */
+__device__ __forceinline__ void log_level(const bb_kstate_t &k, const bb_loop_walk_t &w,
+                                          uint64_t *t_prev)
+{
+    const uint64_t now = bb_global_ns();
+    uint64_t *log = k.level_log + (size_t)w.runs * BB_LOG_FIELDS;
+    log[0] = w.count;
+    log[1] = w.arcs;
+    log[2] = now - *t_prev;
+    log[3] = 0;
+    *t_prev = now;
+}
+
+/* One device's levels on block 0 alone while they fit (solo_fits; every
+ * thread of block 0 calls it), from the frontier in cur; the walk where they
+ * stopped, the frontier in cur or nxt as for the cluster's levels (each
+ * level swaps them). The winners also list themselves with their row in
+ * shared memory, so a level reads from memory only its arcs' columns, their
+ * claims and the winners' rows. */
+__device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
+                                                      const bb_loop_params_t &p,
+                                                      bb_loop_walk_t w, uint32_t *cur,
+                                                      uint32_t *nxt, SoloShared &s,
+                                                      uint64_t *t_prev)
+{
+    const unsigned t = threadIdx.x, lane = t & 31u;
+    unsigned in = 0;
+    bool listed = false;   /* the frontier's list is in s (after the first level) */
+    if (t == 0) s.next[0] = 0;   /* ordered before the first claim by the scan's barrier */
+    for (unsigned slot = 0; !bb_loop_stops(&p, &w) && solo_fits(w); slot = (slot + 1) % 3) {
+        const unsigned out = in ^ 1u;
+        const uint32_t n = (uint32_t)w.count;
+        if (t == 0) s.next[(slot + 1) % 3] = 0;
+        uint32_t deg = 0, first, total;
+        if (t < n) {
+            if (listed) {
+                deg = s.deg[in][t];
+            } else {
+                const uint32_t u = cur[t];
+                const int64_t start = k.offsets[u];
+                deg = (uint32_t)(k.offsets[u + 1] - start);
+                s.u[in][t] = u;
+                s.start[in][t] = start;
+            }
+        }
+        Scan(s.scan_tmp).ExclusiveSum(deg, first, total);
+        s.scan[t] = first;
+        __syncthreads();
+        unsigned long long arcs = 0;   /* lane 0's: its warp's winners' */
+        for (uint32_t e = t; e - t < total; e += kThreads) {   /* warp-uniform */
+            uint32_t v = 0, u = 0;
+            int64_t vstart = 0, vend = 0;
+            bool won = false;
+            if (e < total) {   /* v's row read beside the claim */
+                const uint32_t i = item_of(s.scan, n, e);
+                v = __ldg(k.columns + s.start[in][i] + (e - s.scan[i]));
+                u = s.u[in][i];
+                vstart = __ldg(k.offsets + v);
+                vend = __ldg(k.offsets + v + 1);
+                won = atomicCAS((int *)k.level + v, -1, w.level + 1) == -1;
+            }
+            /* a warp's winners take their places with one atomic on the
+             * block's counter (an atomic each serialized them: ~30 ns a
+             * winner) */
+            const unsigned m = __ballot_sync(~0u, won);
+            if (m == 0) continue;
+            const unsigned long long d = won ? (unsigned long long)(vend - vstart) : 0;
+            const unsigned long long warp_d = warp_sum(d);
+            unsigned base = 0;
+            if (lane == 0) {
+                base = atomicAdd(&s.next[slot], (unsigned)__popc(m));
+                arcs += warp_d;
+            }
+            base = __shfl_sync(~0u, base, 0);
+            if (!won) continue;
+            const unsigned i = base + __popc(m & ((1u << lane) - 1u));
+            k.pred[v] = (int64_t)u;   /* one device: local = global ids */
+            if (k.visited) bb_mark(k.visited, k.visited_bits, v);
+            nxt[i] = v;
+            if (i < kThreads) {   /* a longer list ends the levels alone */
+                s.u[out][i] = v;
+                s.deg[out][i] = (uint32_t)d;
+                s.start[out][i] = vstart;
+            }
+        }
+        if (lane == 0) s.warp_arcs[t >> 5] = arcs;
+        __syncthreads();   /* the level is done: its counts and list are final */
+        if (t == 0) log_level(k, w, t_prev);
+        bb_loop_advance(&w, s.next[slot], warp_sum(s.warp_arcs[lane]));
+        uint32_t *x = cur;
+        cur = nxt;
+        nxt = x;
+        in = out;
+        listed = true;
+    }
+    return w;
 }
 
 /* One device's levels from a frontier of count vertices and arcs (every
@@ -101,11 +243,15 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
                                                            const bb_loop_params_t &p,
                                                            uint64_t count, uint64_t arcs)
 {
-    __shared__ RoundShared sh;
+    __shared__ union {
+        RoundShared round;
+        SoloShared solo;                        /* block 0's alone */
+    } sh;
     __shared__ unsigned s_next[3];              /* block 0's are the cluster's */
     __shared__ unsigned long long s_arcs[3];
     __shared__ unsigned s_took;                 /* this block's copy of the level's */
     __shared__ unsigned long long s_took_arcs;
+    __shared__ bb_loop_walk_t s_walk;           /* where block 0's levels alone stopped */
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const bool leader = rank == 0 && threadIdx.x == 0;
@@ -121,13 +267,29 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
     }
     cluster.sync();
     /* every thread of the cluster holds the same values: the loop is uniform */
-    while (!bb_loop_stops(&p, &w)) {
-        const unsigned slot = w.runs % 3;
+    for (unsigned slot = 0; !bb_loop_stops(&p, &w);) {
+        if (solo_fits(w)) {
+            const uint32_t runs = w.runs;
+            if (rank == 0) {
+                const bb_loop_walk_t solo = solo_levels(k, p, w, cur, nxt, sh.solo, &t_prev);
+                if (threadIdx.x == 0) s_walk = solo;
+            }
+            cluster.sync();   /* block 0's levels are done and seen */
+            if (threadIdx.x == 0 && rank != 0) s_walk = *cluster.map_shared_rank(&s_walk, 0);
+            __syncthreads();
+            w = s_walk;
+            if ((w.runs - runs) & 1u) {
+                uint32_t *t = cur;
+                cur = nxt;
+                nxt = t;
+            }
+            continue;
+        }
         if (leader) {   /* the counter after this one: last read before the last barrier */
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        expand_rounds(k, cur, w.count, rank, sh, [&](uint32_t v, uint32_t u) {
+        expand_rounds(k, cur, w.count, rank, sh.round, [&](uint32_t v, uint32_t u) {
             /* v's degree read beside the claim, not after it: one memory
              * latency less on the level's path */
             const unsigned long long deg = bb_degree(k.offsets, v);
@@ -138,15 +300,7 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
             atomicAdd(arcs_ctr + slot, deg);
         });
         cluster.sync();   /* the level is done everywhere: its counts are final */
-        if (leader) {
-            const uint64_t now = bb_global_ns();
-            uint64_t *log = k.level_log + (size_t)w.runs * BB_LOG_FIELDS;
-            log[0] = w.count;
-            log[1] = w.arcs;
-            log[2] = now - t_prev;
-            log[3] = 0;
-            t_prev = now;
-        }
+        if (leader) log_level(k, w, &t_prev);
         if (threadIdx.x == 0) {   /* read once a block (await_verdict) */
             s_took = next_ctr[slot];
             s_took_arcs = arcs_ctr[slot];
@@ -156,6 +310,7 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
         uint32_t *t = cur;
         cur = nxt;
         nxt = t;
+        slot = (slot + 1) % 3;   /* the cluster's levels take the counters in turn */
     }
     if (leader) {
         ctr[BB_CTR_EXPANDED] = w.runs;
