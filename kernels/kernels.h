@@ -316,8 +316,6 @@ typedef struct {
     int32_t failed;           /* the device loop ran no level where the rule chose it */
     uint32_t rows;            /* rows this call logged */
     int32_t prepare;          /* in: only set the backend's search up (its cache), run nothing */
-    int32_t warm;             /* in, with prepare on one device: then run it once on a search
-                               * already done (cuda: the graph's launch path warm) */
     uint64_t span_ns;         /* device time from its first step's start to its last's end */
     uint32_t *frontier, *next_frontier, *frontier_bits, *own_bits;   /* as they are now */
     /* Several devices of one process with peer access (rule.one_device 0;
@@ -788,10 +786,7 @@ typedef struct {
      * instantiated graph), freed by search_free. UNSUPPORTED with *cache
      * still NULL: the backend cannot run it (cuda: its graph could not be
      * built, e.g. a driver without conditional nodes); nothing ran. With
-     * s->prepare: the cache only (cuda: the graph built), nothing runs;
-     * with s->warm too (one device), the cache then runs once on a search
-     * that is already done, changing nothing (cuda: the graph's first
-     * decide ends it). */
+     * s->prepare: the cache only (cuda: the graph built), nothing runs. */
     boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first);
     void (*search_free)(void *cache);

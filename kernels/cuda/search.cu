@@ -216,20 +216,6 @@ boxbfs_status_t wait_done(Cache *c, cudaStream_t st)
     return BOXBFS_OK;
 }
 
-/* The host's pinned mirror of the state for a launch on s: the launch's
- * first decide takes it from there. */
-void mirror(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
-{
-    c->h->s = *s;
-    c->h->a.k = *k;
-    c->h->a.search = &c->d->s;
-    c->h->log = k->level_log;
-    c->h->tile_sums = c->tile_sums;
-    c->h->step = BB_STEP_NONE;
-    c->h->seq = ++c->seq;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
-}
-
 }  // namespace
 
 extern "C" void bb_cuda_search_free(void *cache)
@@ -270,23 +256,18 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         }
         *cache = made;
     }
+    if (s->prepare) return BOXBFS_OK;
     c = (Cache *)*cache;
-    if (s->prepare && !s->warm) return BOXBFS_OK;
     if (c->first_rows != first_rows || c->first != first)   /* the graph copies there */
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");
-    if (s->prepare) {
-        /* once on a search already done: its first decide ends it, and the
-         * host's launch of the search just after finds its own caches warm
-         * (after the host copied and checked a kron:24 tree, a launch took
-         * 15-22 us on the host, against 4-7 right after another) */
-        bb_search_t done = *s;
-        done.done = 1;
-        done.rows = 0;
-        mirror(c, k, &done);
-        BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));
-        return wait_done(c, st);
-    }
-    mirror(c, k, s);
+    c->h->s = *s;
+    c->h->a.k = *k;
+    c->h->a.search = &c->d->s;
+    c->h->log = k->level_log;
+    c->h->tile_sums = c->tile_sums;
+    c->h->step = BB_STEP_NONE;
+    c->h->seq = ++c->seq;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
     BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));
     BB_CHECK(wait_done(c, st));
     *s = c->h->s;

@@ -354,26 +354,6 @@ boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d)
 /* Where the backend cannot set the search up (kernels.h search: UNSUPPORTED
  * before anything ran), returns OK with e->done unset: the host drives the
  * levels from level 0 (device_main's loop); several devices: an error. */
-/* Before one device's search, outside its time: its backend's search set up
- * and run once on a search already done (kernels.h search, s->warm), so
- * that the search's own launch does not pay for host caches that the work
- * between searches (copying and checking the last tree) evicted. A backend
- * that cannot run the device search says so in bb_search_run. */
-boxbfs_status_t bb_search_warm(boxbfs_engine_t e, int d)
-{
-    bb_engine_dev_t *D = &e->devs[d];
-    bb_search_t s = search_start(e, &D->k);
-    boxbfs_status_t st;
-    double t0 = bb_now_s();
-    s.prepare = 1;
-    s.warm = 1;
-    st = e->ops->kernels.search(&D->k, e->ops->stream(D->dev), &s, &D->search_cache, D->loop_log,
-                                BB_LOOP_LOG_FIRST);
-    if (st == BOXBFS_ERR_UNSUPPORTED && D->search_cache == NULL) return BOXBFS_OK;
-    BB_DEBUG(d, "device search: warmed in %.1f us", (bb_now_s() - t0) * 1e6);
-    return st;
-}
-
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];

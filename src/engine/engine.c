@@ -371,7 +371,6 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
     D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
     if (e->search_peers) BB_CHECK_GOTO(bb_search_wake(e, d), st, out);
-    else if (bb_search_fits(e)) BB_CHECK_GOTO(bb_search_warm(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     /* the device search to the end (or, where the backend could not set it

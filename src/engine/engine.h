@@ -227,9 +227,6 @@ extern const bb_team_ops_t *const bb_team_mpi_ptr;
  * backend could not set it up). */
 int bb_search_fits(const struct boxbfs_engine *e);
 boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d);
-/* One device, before a search's time starts: its device search set up and
- * run once on a search already done (kernels.h search, s->warm). */
-boxbfs_status_t bb_search_warm(boxbfs_engine_t e, int d);
 /* Several devices, before a search's time starts: every link between the
  * devices woken (kernels.h peers_wake), device d's part. */
 boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d);
