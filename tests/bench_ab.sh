@@ -3,7 +3,8 @@
 # both base and head, two variants, two runs each): the graph converted once
 # before any run, the runs interleaved (base, head, then head, base), a JSON
 # per run named as documented, ab.md and ab.json with each point's runs and
-# ratio, every tree validated with VALIDATE=1; no binaries: a clear error.
+# ratio, every tree validated with VALIDATE=1; a binary whose runs fail: a
+# row without a ratio; no binaries: a clear error.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
@@ -46,6 +47,12 @@ BACKEND=cpu GRAPHS=kron:10 ROOTS=4 REPS=1 GRAPH_CACHE="$tmp/graphs" BASE="$BOXBF
 check "VALIDATE=1: exit 0" "[ $? -eq 0 ]"
 check "VALIDATE=1: every tree validated" \
     "python3 -c \"import json,sys; r=json.load(open(sys.argv[1])); assert r and all(x['validation'] == ['passed'] for x in r), r\" '$tmp/v/ab.json'"
+
+printf '#!/bin/sh\nexit 3\n' >"$tmp/fails" && chmod +x "$tmp/fails"
+BACKEND=cpu GRAPHS=kron:10 ROOTS=4 REPS=1 GRAPH_CACHE="$tmp/graphs" BASE="$tmp/fails" HEAD="$BOXBFS" \
+    VARIANTS="default:" sh "$bench/bench-ab" "$tmp/f" >"$tmp/stdout" 2>"$tmp/stderr"
+check "a base whose runs fail: its row says so, no ratio" \
+    "grep -q '^| kron-10-default.1dev | - | 0 runs | 1 runs | - | - |' '$tmp/f/ab.md'"
 
 HEAD="$BOXBFS" sh "$bench/bench-ab" "$tmp/n" >"$tmp/stdout" 2>"$tmp/stderr"
 check "no BASE: exit 2, named" "[ $? -eq 2 ] && grep -q 'BASE and HEAD must name boxbfs binaries' '$tmp/stderr'"
