@@ -230,6 +230,18 @@ static void radix_sort(int64_t *a, int64_t *tmp, int64_t len, int bits)
     if (src != a) memcpy(a, src, (size_t)len * sizeof *a);
 }
 
+/* Whether scratch holds len entries, grown to them where it was smaller. */
+static int scratch_holds(bb_sort_scratch_t *scratch, int64_t len)
+{
+    if (scratch->cap < len) {
+        int64_t *grown = realloc(scratch->buf, (size_t)len * sizeof *grown);
+        if (grown == NULL) return 0;
+        scratch->buf = grown;
+        scratch->cap = len;
+    }
+    return 1;
+}
+
 /* Rows of RADIX_SORT_FROM non-negative ids or more (a Kronecker graph's
  * hubs hold most of its arcs) by radix, O(len) a digit; shorter rows, or
  * where the scratch cannot grow, by introsort. */
@@ -243,14 +255,7 @@ void bb_sort_row(int64_t *a, int64_t len, bb_sort_scratch_t *scratch)
             if (a[i] > max) max = a[i];
         }
         while (bits < 63 && (max >> bits) != 0) bits++;
-        if (min >= 0 && scratch->cap < len) {
-            int64_t *grown = realloc(scratch->buf, (size_t)len * sizeof *grown);
-            if (grown != NULL) {
-                scratch->buf = grown;
-                scratch->cap = len;
-            }
-        }
-        if (min >= 0 && scratch->cap >= len) {
+        if (min >= 0 && scratch_holds(scratch, len)) {
             radix_sort(a, scratch->buf, len, bits);
             return;
         }
