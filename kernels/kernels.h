@@ -265,15 +265,21 @@ static inline BB_HOST_DEVICE void bb_loop_advance(bb_loop_walk_t *w, uint64_t co
  * once: near the end of a search few arcs remain unexplored, and without
  * the n a road network's tail would turn bottom-up at a cost of all n
  * vertices per level); after a bottom-up level, stay while the frontier
- * grows or holds more than n / beta vertices. Before both, on one device a
- * frontier of at most BB_TOP_DOWN_ARCS arcs stays top-down. last: the level
- * before's direction. */
+ * grows or holds more than n / beta vertices, or while its more than
+ * BB_TOP_DOWN_ARCS arcs times alpha still exceed the arcs not yet explored
+ * plus bu_scan, what a bottom-up level costs before any row (the frontier
+ * shrinks after the bottom-up levels of a Kronecker graph, yet its top-down
+ * level probes each of its arcs at random while little is left for a
+ * bottom-up level to scan: kron:24's level 5, 465 K vertices, 63 us
+ * top-down on one H200). Before all, on one device a frontier of at most
+ * BB_TOP_DOWN_ARCS arcs stays top-down. last: the level before's direction. */
 typedef struct {
     int bottom_up;     /* the engine holds in-arcs: bottom-up levels can run */
     int direction;     /* --direction (boxbfs_search_direction_t) */
     int one_device;
     double alpha, beta;
     uint64_t n;
+    uint64_t bu_scan;  /* a bottom-up level's cost before its rows, in arcs (bb_engine_dir_rule) */
 } bb_dir_rule_t;
 
 static inline BB_HOST_DEVICE int bb_choose_direction(const bb_dir_rule_t *r,
@@ -286,7 +292,9 @@ static inline BB_HOST_DEVICE int bb_choose_direction(const bb_dir_rule_t *r,
         return bb_turns_bottom_up(w->count, w->prev, w->arcs, w->unexplored, r->n, r->alpha)
                    ? BOXBFS_SEARCH_BOTTOM_UP
                    : BOXBFS_SEARCH_TOP_DOWN;
-    return w->count >= w->prev || (double)w->count * r->beta > (double)r->n
+    return w->count >= w->prev || (double)w->count * r->beta > (double)r->n ||
+                   (w->arcs > BB_TOP_DOWN_ARCS &&
+                    (double)w->arcs * r->alpha > (double)w->unexplored + (double)r->bu_scan)
                ? BOXBFS_SEARCH_BOTTOM_UP
                : BOXBFS_SEARCH_TOP_DOWN;
 }

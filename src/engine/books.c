@@ -21,13 +21,28 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e)
            e->opts.contract == BOXBFS_CONTRACT_ATOMIC;
 }
 
+/* What a bottom-up level costs before any row, in top-down arcs (a random
+ * probe of about a 32-byte sector each; bb_dir_rule_t.bu_scan): where
+ * visited is a bitmap that starts with the vertices no search reaches set
+ * (bb_engine_dead_bits), a streamed word per 32 vertices, n / 256, and on
+ * P devices the frontier's bitmap from each of the P - 1 others, weighed
+ * n / 16 each (links about ten times slower than a device's memory, and a
+ * message each: on 16 cpu devices kron:20's level 4 moved more bytes and
+ * messages bottom-up than top-down); else every vertex's in-arc offsets, n. */
+static uint64_t bottom_up_scan(const struct boxbfs_engine *e)
+{
+    const uint64_t n = (uint64_t)e->graph->n;
+    if (!bb_engine_dead_bits(e)) return n;
+    return n / 256 + (uint64_t)(e->ndev - 1) * (n / 16);
+}
+
 /* Beamer's rule (bb_choose_direction, kernels.h) on the totals of the next
  * level (e->total_*, e->unexplored). The device loop stops on the same tests
  * (bb_loop_stops), and the device search takes the same rule. */
 bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e)
 {
     bb_dir_rule_t r = {e->bottom_up, (int)e->opts.direction, e->ndev == 1, e->opts.alpha,
-                       e->opts.beta, (uint64_t)e->graph->n};
+                       e->opts.beta, (uint64_t)e->graph->n, bottom_up_scan(e)};
     return r;
 }
 
