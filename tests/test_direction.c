@@ -3,7 +3,7 @@
  * directed Kronecker graphs and a hand graph give trees that pass the
  * validator with the reference levels; each level's direction is the one
  * asked for (auto: Beamer's switch, bottom-up in the middle of a kron search,
- * top-down at its ends); bottom-up levels send exactly every other device's
+ * top-down at its ends; the rule's stay in bottom-up on its own); bottom-up levels send exactly every other device's
  * part of the frontier bitmap and nothing else; auto is deterministic. Also
  * the depth limit (validated, equal to the reference cut at K), the reversed
  * graph (the reference on the transpose), the one-device loop of small
@@ -447,6 +447,31 @@ static void bad_options(boxbfs_graph_t g)
     CHECK(strcmp(boxbfs_phase_name(BOXBFS_PHASE_FRONTIER_BITMAP), "frontier_bitmap") == 0);
 }
 
+/* The rule after a bottom-up level (kernels.h bb_choose_direction): Beamer's
+ * (a growing frontier, or more than n / beta vertices) stays bottom-up; a
+ * shrinking one stays while its arcs, more than BB_TOP_DOWN_ARCS, times
+ * alpha exceed the unexplored arcs plus bu_scan (kron:24's level 5: 465 K
+ * vertices, 523 K arcs, 530 K unexplored of n = 2^24). */
+static void rule_after_bottom_up(void)
+{
+    const uint64_t n = 1u << 24;
+    bb_dir_rule_t r = {1, BOXBFS_SEARCH_AUTO, 1, 15, 18, n, n / 256};
+    bb_loop_walk_t w = {5, 0, 465330, 523317, 7558864, 530458};
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_BOTTOM_UP) == BOXBFS_SEARCH_BOTTOM_UP);
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_TOP_DOWN) == BOXBFS_SEARCH_TOP_DOWN);
+    r.bu_scan = n;   /* a bottom-up level that reads every vertex's offsets */
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_BOTTOM_UP) == BOXBFS_SEARCH_TOP_DOWN);
+    r.bu_scan = n / 256;
+    w.count = 1501, w.arcs = 1509, w.prev = 465330, w.unexplored = 7141;   /* its level 6 */
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_BOTTOM_UP) == BOXBFS_SEARCH_TOP_DOWN);
+    w.arcs = BB_TOP_DOWN_ARCS + 1, w.unexplored = 0, r.one_device = 0;   /* past the floor */
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_BOTTOM_UP) == BOXBFS_SEARCH_BOTTOM_UP);
+    w.arcs = BB_TOP_DOWN_ARCS;
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_BOTTOM_UP) == BOXBFS_SEARCH_TOP_DOWN);
+    w.count = w.prev;   /* not shrinking: Beamer's */
+    CHECK(bb_choose_direction(&r, &w, BOXBFS_SEARCH_BOTTOM_UP) == BOXBFS_SEARCH_BOTTOM_UP);
+}
+
 /* A path, a star and isolated vertices (one the root of an empty search). */
 static boxbfs_graph_t hand_graph(int directed)
 {
@@ -465,6 +490,7 @@ int main(void)
     CHECK_OK(boxbfs_graph_load("kron:12", NULL, &kron));
     CHECK_OK(boxbfs_graph_load("kron:11", &lo, &dkron));
     if (!kron || !dkron || !hand || !dhand) CHECK_DONE();
+    rule_after_bottom_up();
     sweep(kron, 1, 1);
     sweep(dkron, 3, 0);
     sweep(hand, 0, 0);

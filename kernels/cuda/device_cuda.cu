@@ -164,11 +164,20 @@ static boxbfs_status_t cuda_peer_copy(bb_device_t *dst_dev, void *dst, bb_device
     return BOXBFS_OK;
 }
 
+/* The ordered pairs of GPUs whose peer access this process enabled (an
+ * earlier engine's; nothing here disables it or resets a device): enabling
+ * a pair again fails with cudaErrorPeerAccessAlreadyEnabled, an error that
+ * compute-sanitizer reports even where it is cleared. */
+constexpr int kPeerPairs = 64;
+static unsigned char peer_enabled[kPeerPairs][kPeerPairs];
+
 static boxbfs_status_t cuda_enable_peer(bb_device_t *a, bb_device_t *b, int *ok_p)
 {
     int can = 0;
     cudaError_t err;
-    if (a->ordinal == b->ordinal) {
+    const bool known = a->ordinal < kPeerPairs && b->ordinal < kPeerPairs;
+    if (a->ordinal == b->ordinal ||
+        (known && __atomic_load_n(&peer_enabled[a->ordinal][b->ordinal], __ATOMIC_ACQUIRE))) {
         *ok_p = 1;
         return BOXBFS_OK;
     }
@@ -179,11 +188,12 @@ static boxbfs_status_t cuda_enable_peer(bb_device_t *a, bb_device_t *b, int *ok_
     }
     BB_CUDA_CHECK(cudaSetDevice(a->ordinal));
     err = cudaDeviceEnablePeerAccess(b->ordinal, 0);
-    if (err == cudaErrorPeerAccessAlreadyEnabled) {   /* an earlier engine did it */
+    if (err == cudaErrorPeerAccessAlreadyEnabled) {   /* another thread's, or past the table */
         (void)cudaGetLastError();
         err = cudaSuccess;
     }
     BB_CUDA_CHECK(err);
+    if (known) __atomic_store_n(&peer_enabled[a->ordinal][b->ordinal], 1, __ATOMIC_RELEASE);
     *ok_p = 1;
     return BOXBFS_OK;
 }
