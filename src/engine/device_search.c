@@ -50,12 +50,11 @@ const char *bb_search_peers_refusal(const struct boxbfs_engine *e, int peer_ok)
 
 /* Device d's inbox region for source s (s != d): the vertices, or their
  * parents (device_setup.c's layout: every source's vertices, then every
- * source's parents, a region of d's range each). */
+ * source's parents, bb_engine_peer_cap(d) entries each). */
 static uint32_t *peer_inbox(boxbfs_engine_t e, int d, int s, int parents)
 {
-    uint64_t nloc = e->part.lo[d + 1] - e->part.lo[d];
     size_t region = (size_t)(s - (s > d)) + (parents ? (size_t)(e->ndev - 1) : 0);
-    return e->devs[d].k.inbox + region * nloc;
+    return e->devs[d].k.inbox + region * bb_engine_peer_cap(e, d);
 }
 
 /* Where the engine stands before level 0 (boxbfs_engine_run's totals). */
@@ -95,10 +94,11 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     p->tag = e->devs[d].loop_tag;
     p->timeout_ns = BB_PEER_TIMEOUT_NS;
     p->abort = e->abort_word;
-    uint64_t at = 0, remote = (uint64_t)e->graph->n - (e->part.lo[d + 1] - e->part.lo[d]);
+    uint64_t at = 0, remote = 0;
+    for (int o = 0; o < e->ndev; o++) remote += o == d ? 0 : bb_engine_peer_cap(e, o);
     for (int o = 0; o < e->ndev; o++) {
         p->mail[o] = e->devs[o].loop_mail;
-        p->cap[o] = e->part.lo[o + 1] - e->part.lo[o];   /* peer_inbox's regions */
+        p->cap[o] = bb_engine_peer_cap(e, o);   /* peer_inbox's regions */
         s->bits[0][o] = e->devs[o].bits[0];
         s->bits[1][o] = e->devs[o].bits[1];
         s->visited[o] = e->devs[o].k.visited;
@@ -110,7 +110,7 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
         p->from_parent[o] = peer_inbox(e, d, o, 1);
         s->stage[o] = e->devs[d].stage + at;   /* device_setup.c's layout */
         s->stage_parent[o] = e->devs[d].stage + remote + at;
-        at += e->part.lo[o + 1] - e->part.lo[o];
+        at += bb_engine_peer_cap(e, o);
     }
 }
 

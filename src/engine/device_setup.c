@@ -30,6 +30,22 @@ static uint64_t range_of(const struct boxbfs_engine *e, int d)
     return e->part.lo[d + 1] - e->part.lo[d];
 }
 
+boxbfs_status_t bb_engine_count_reached(boxbfs_engine_t e)
+{
+    const int64_t *off = e->in_offsets ? e->in_offsets : e->graph->offsets;
+    if (e->reached || (e->graph->directed && e->in_offsets == NULL)) return BOXBFS_OK;
+    BB_CHECK(bb_calloc((size_t)e->ndev, sizeof *e->reached, "the reachable counts", &e->reached));
+    for (int d = 0; d < e->ndev; d++)
+        for (uint64_t v = e->part.lo[d]; v < e->part.lo[d + 1]; v++)
+            e->reached[d] += off[v + 1] != off[v];
+    return BOXBFS_OK;
+}
+
+uint64_t bb_engine_peer_cap(const struct boxbfs_engine *e, int d)
+{
+    return e->reached ? e->reached[d] : range_of(e, d);
+}
+
 int bb_engine_lean_outbox(const struct boxbfs_engine *e)
 {
     return e->ndev > 1 && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
@@ -197,10 +213,13 @@ static void plan_exchange(const struct boxbfs_engine *e, int d, mem_plan_t *p)
     int ndev = e->ndev, sorted = e->opts.contract != BOXBFS_CONTRACT_ATOMIC;
     p->inbox_entries = ndev > 1 ? (uint64_t)ndev * nloc : 0;
     if (e->search_peers) {   /* per other source its vertices and their parents, no outbox;
-                              * the lists for the other ranges gathered before they go */
-        p->inbox_entries = 2 * (uint64_t)(ndev - 1) * nloc;
+                              * the lists for the other ranges gathered before they go
+                              * (bb_engine_peer_cap entries each) */
+        uint64_t others = 0;
+        for (int o = 0; o < ndev; o++) others += o == d ? 0 : bb_engine_peer_cap(e, o);
+        p->inbox_entries = 2 * (uint64_t)(ndev - 1) * bb_engine_peer_cap(e, d);
         p->inbox = (size_t)p->inbox_entries * 4;
-        p->outbox = (size_t)(n - nloc) * 4 * 2;
+        p->outbox = (size_t)others * 4 * 2;
         return;
     }
     if (bb_engine_lean_outbox(e)) {
