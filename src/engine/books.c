@@ -23,16 +23,22 @@ int bb_engine_td_marks_bits(const struct boxbfs_engine *e)
 
 /* What a bottom-up level costs before any row, in top-down arcs (a random
  * probe of about a 32-byte sector each; bb_dir_rule_t.bu_scan): where
- * visited is a bitmap that starts with the vertices no search reaches set
- * (bb_engine_dead_bits), a streamed word per 32 vertices, n / 256, and on
- * P devices the frontier's bitmap from each of the P - 1 others, weighed
- * n / 16 each (links about ten times slower than a device's memory, and a
- * message each: on 16 cpu devices kron:20's level 4 moved more bytes and
- * messages bottom-up than top-down); else every vertex's in-arc offsets, n. */
+ * visited is a bitmap (1D), a streamed word per 32 vertices, n / 256 (the
+ * vertices no search reaches start visited on one device and in the search
+ * across devices: device_setup.c), and on P devices the frontier's
+ * bitmap from each of the P - 1 others, weighed n / 16 each (links about ten
+ * times slower than a device's memory, and a message each: on 16 cpu
+ * devices kron:20's level 4 moved more bytes and messages bottom-up than
+ * top-down; this also covers host-driven levels reading the offsets of the
+ * vertices no search reaches); else every vertex's visited byte or level,
+ * n. The same for both strategies and for one process or several, so that
+ * they run the same levels. */
 static uint64_t bottom_up_scan(const struct boxbfs_engine *e)
 {
     const uint64_t n = (uint64_t)e->graph->n;
-    if (!bb_engine_dead_bits(e)) return n;
+    if (e->grid || e->opts.visited != BOXBFS_VISITED_BIT ||
+        e->opts.contract == BOXBFS_CONTRACT_SORT_UNIQUE)
+        return n;
     return n / 256 + (uint64_t)(e->ndev - 1) * (n / 16);
 }
 

@@ -154,7 +154,7 @@ uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d)
     return max64(cap, widest);
 }
 
-/* One process of 1D devices (it holds every vertex's offsets) with bottom-up
+/* One device, or several in the search across devices, with bottom-up
  * levels and a visited bitmap: each search starts from a visited bitmap
  * with the vertices that have no in-arcs set (k.visited_init). No top-down
  * level meets them (they are nobody's neighbor, so no device sends them)
@@ -163,9 +163,9 @@ uint64_t bb_engine_gather_cap(const struct boxbfs_engine *e, int d)
  * anyway, instead of reading their in_offsets (kron graphs: about half of
  * all vertices, in every bottom-up level; without it two devices' kron:26
  * level 4 took as long as one's). */
-int bb_engine_dead_bits(const struct boxbfs_engine *e)
+static int dead_bits(const struct boxbfs_engine *e)
 {
-    return e->nlocal == e->ndev && !e->grid && e->bottom_up &&
+    return (e->ndev == 1 || e->search_peers) && e->bottom_up &&
            e->opts.visited == BOXBFS_VISITED_BIT && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
 }
 
@@ -278,7 +278,7 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     if (bb_engine_prefix_skip(e, d))   /* rank, by_rank, skip, rank_prefix */
         p->state += (size_t)n * 8 + (size_t)(p->nloc + e->hubs) * 4 + 8;
     p->visited = visited_size(e);
-    if (bb_engine_dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
+    if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     /* bb_remote_slot: the parents of the remote vertices this device finds */
     p->remote = ndev > 1 && parents == BOXBFS_PARENTS_KEEP && !e->search_peers
                     ? (size_t)(n - p->nloc) * 4
@@ -470,7 +470,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
             BB_CHECK(e->ops->zero(D->dev, D->loop_mail, (size_t)ndev * BB_MAIL_WORDS * 8));
         }
     }
-    if (bb_engine_dead_bits(e)) {
+    if (dead_bits(e)) {
         uint32_t *visited_init;
         BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)words32(k->n) * 4, &visited_init));
         k->visited_init = visited_init;

@@ -262,9 +262,6 @@ boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t ru
  * its discoveries in own_bits (one device, atomic, auto). */
 bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e);
 int bb_engine_choose_direction(const struct boxbfs_engine *e);
-/* Whether each search starts from a visited bitmap with the vertices that
- * have no in-arcs set (device_setup.c: k.visited_init). */
-int bb_engine_dead_bits(const struct boxbfs_engine *e);
 int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
 /* After level `level` found total_next vertices with total_arcs out-arcs:
  * termination, the next level's totals and direction (the same on every
