@@ -137,10 +137,16 @@ uint64_t bb_cpu_stamp_hubs(const bb_kstate_t *k, int32_t *const *hub_level)
     return stored;
 }
 
-/* Host memory has no links to wake: the meeting alone, as on the GPUs. */
+/* Host memory has no links to wake; the GPUs' stores all the same (a word
+ * in each 256th of every other device's inbox region for this one, so that
+ * the cpu backend's tests check those regions' bounds too), then the
+ * meeting, as on the GPUs. */
 boxbfs_status_t bb_cpu_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
 {
     (void)stream;
+    for (int o = 0; o < k->ndev; o++)
+        for (uint64_t t = 0; o != k->self && p->cap[o] && t < 256; t++)
+            p->to[o][t * p->cap[o] / 256] = 0;
     k->counters[BB_CTR_EXPANDED] =
         (uint64_t)bb_cpu_meet(p, k->ndev, k->self, p->tag + 1, 0, NULL, NULL);
     return BOXBFS_OK;

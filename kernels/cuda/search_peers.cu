@@ -407,14 +407,14 @@ namespace {
 constexpr int kWakeLines = 256;
 
 /* kernels.h peers_wake: thread t stores into the t-th 256th of every other
- * device's inbox region for this device (its content means nothing until a
- * meeting counts it), then thread 0 meets the others; *status its BB_MEET_*. */
+ * device's inbox region for this device (p.cap[o] entries; its content
+ * means nothing until a meeting counts it), then thread 0 meets the others;
+ * *status its BB_MEET_*. */
 __global__ void __launch_bounds__(kWakeLines)
-    wake(bb_loop_peers_t p, const uint64_t *range_lo, int ndev, int self,
-         unsigned long long *status)
+    wake(bb_loop_peers_t p, int ndev, int self, unsigned long long *status)
 {
     for (int o = 0; o < ndev; o++) {
-        const uint64_t span = o == self ? 0 : range_lo[o + 1] - range_lo[o];
+        const uint64_t span = o == self ? 0 : p.cap[o];
         if (span) p.to[o][threadIdx.x * span / kWakeLines] = 0;
     }
     __syncthreads();
@@ -431,7 +431,7 @@ extern "C" boxbfs_status_t bb_cuda_peers_wake(const bb_kstate_t *k, void *stream
 {
     cudaStream_t s = (cudaStream_t)stream;
     BB_CHECK(bb_cuda_bind(stream));
-    wake<<<1, kWakeLines, 0, s>>>(*p, k->range_lo, k->ndev, k->self,
+    wake<<<1, kWakeLines, 0, s>>>(*p, k->ndev, k->self,
                                   (unsigned long long *)k->counters + BB_CTR_EXPANDED);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
