@@ -94,8 +94,7 @@ static void peers_start(boxbfs_engine_t e, int d, bb_search_t *s)
     p->tag = e->devs[d].loop_tag;
     p->timeout_ns = BB_PEER_TIMEOUT_NS;
     p->abort = e->abort_word;
-    uint64_t at = 0, remote = 0;
-    for (int o = 0; o < e->ndev; o++) remote += o == d ? 0 : bb_engine_peer_cap(e, o);
+    uint64_t at = 0, remote = bb_engine_peer_caps_but(e, d);
     for (int o = 0; o < e->ndev; o++) {
         p->mail[o] = e->devs[o].loop_mail;
         p->cap[o] = bb_engine_peer_cap(e, o);   /* peer_inbox's regions */

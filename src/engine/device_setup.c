@@ -30,20 +30,36 @@ static uint64_t range_of(const struct boxbfs_engine *e, int d)
     return e->part.lo[d + 1] - e->part.lo[d];
 }
 
-boxbfs_status_t bb_engine_count_reached(boxbfs_engine_t e)
+/* The offsets whose empty rows are the vertices without in-arcs: the
+ * in-arcs' where the engine holds them, the out-arcs' where undirected;
+ * NULL for a directed graph without its in-arcs. */
+static const int64_t *in_arc_offsets(const struct boxbfs_engine *e)
 {
-    const int64_t *off = e->in_offsets ? e->in_offsets : e->graph->offsets;
-    if (e->reached || (e->graph->directed && e->in_offsets == NULL)) return BOXBFS_OK;
-    BB_CHECK(bb_calloc((size_t)e->ndev, sizeof *e->reached, "the reachable counts", &e->reached));
+    if (e->in_offsets) return e->in_offsets;
+    return e->graph->directed ? NULL : e->graph->offsets;
+}
+
+boxbfs_status_t bb_engine_count_heads(boxbfs_engine_t e)
+{
+    const int64_t *off = in_arc_offsets(e);
+    if (e->heads || off == NULL) return BOXBFS_OK;
+    BB_CHECK(bb_calloc((size_t)e->ndev, sizeof *e->heads, "the arc heads per device", &e->heads));
     for (int d = 0; d < e->ndev; d++)
         for (uint64_t v = e->part.lo[d]; v < e->part.lo[d + 1]; v++)
-            e->reached[d] += off[v + 1] != off[v];
+            e->heads[d] += off[v + 1] != off[v];
     return BOXBFS_OK;
 }
 
 uint64_t bb_engine_peer_cap(const struct boxbfs_engine *e, int d)
 {
-    return e->reached ? e->reached[d] : range_of(e, d);
+    return e->heads ? e->heads[d] : range_of(e, d);
+}
+
+uint64_t bb_engine_peer_caps_but(const struct boxbfs_engine *e, int d)
+{
+    uint64_t sum = 0;
+    for (int o = 0; o < e->ndev; o++) sum += o == d ? 0 : bb_engine_peer_cap(e, o);
+    return sum;
 }
 
 int bb_engine_lean_outbox(const struct boxbfs_engine *e)
@@ -181,11 +197,12 @@ int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
            !(env && strcmp(env, "0") == 0);
 }
 
-/* k.visited_init from the in-arc offsets (the out-arcs' where undirected). */
+/* k.visited_init from the in-arc offsets (dead_bits: bottom-up levels, so
+ * a directed graph's in-arcs are there). */
 static boxbfs_status_t upload_dead_bits(boxbfs_engine_t e, int d)
 {
     bb_engine_dev_t *D = &e->devs[d];
-    const int64_t *off = e->in_offsets ? e->in_offsets : e->graph->offsets;
+    const int64_t *off = in_arc_offsets(e);
     uint64_t n = (uint64_t)e->graph->n;
     uint32_t *bits;
     boxbfs_status_t st;
@@ -215,11 +232,9 @@ static void plan_exchange(const struct boxbfs_engine *e, int d, mem_plan_t *p)
     if (e->search_peers) {   /* per other source its vertices and their parents, no outbox;
                               * the lists for the other ranges gathered before they go
                               * (bb_engine_peer_cap entries each) */
-        uint64_t others = 0;
-        for (int o = 0; o < ndev; o++) others += o == d ? 0 : bb_engine_peer_cap(e, o);
         p->inbox_entries = 2 * (uint64_t)(ndev - 1) * bb_engine_peer_cap(e, d);
         p->inbox = (size_t)p->inbox_entries * 4;
-        p->outbox = (size_t)others * 4 * 2;
+        p->outbox = (size_t)bb_engine_peer_caps_but(e, d) * 4 * 2;
         return;
     }
     if (bb_engine_lean_outbox(e)) {

@@ -70,7 +70,7 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
     }
     e->search_peers = e->ndev > 1 && why == NULL && e->opts.search_on != BOXBFS_SEARCH_ON_HOST;
     if (e->search_peers) BB_CHECK(bb_hubs_choose(e));
-    if (e->search_peers) BB_CHECK(bb_engine_count_reached(e));
+    if (e->search_peers) BB_CHECK(bb_engine_count_heads(e));
     for (int d = 0; e->search_peers && d < e->ndev; d++) {
         if (bb_engine_search_fits(e, d)) continue;
         if (e->hubs) {   /* the hubs' rows go first, then every device again */
@@ -229,7 +229,7 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     free(e->frontier_arcs);
     free(e->level_frontier);
     bb_hubs_free(e);
-    free(e->reached);
+    free(e->heads);
     free(e->in_offsets);
     free(e->in_columns);
     free(e->skip_order);

@@ -143,9 +143,9 @@ struct boxbfs_engine {
     uint32_t hubs, hub_degree;
     uint32_t *hub_gid, *hub_first;
     uint64_t *hub_arcs;
-    /* The search across devices: reached[d], device d's vertices that have
-     * in-arcs (bb_engine_count_reached); NULL: each device's range */
-    uint64_t *reached;
+    /* The search across devices: heads[d], device d's vertices that are
+     * some arc's head (bb_engine_count_heads); NULL: each device's range */
+    uint64_t *heads;
 };
 
 /* What differs between "all devices in this process" (bb_team_threads) and
@@ -327,10 +327,11 @@ int bb_engine_search_fits(boxbfs_engine_t e, int d);
 /* The search across devices: a level sends device d at most its vertices
  * that have in-arcs (the others are nobody's neighbor), so its inbox region
  * per source and every other device's list for it hold that many entries
- * (e->reached, counted once; without in-arcs of a directed graph, d's
- * range). */
-boxbfs_status_t bb_engine_count_reached(boxbfs_engine_t e);
+ * (e->heads, counted once; without in-arcs of a directed graph, d's range);
+ * and the sum of the other devices' (the lists device d keeps). */
+boxbfs_status_t bb_engine_count_heads(boxbfs_engine_t e);
 uint64_t bb_engine_peer_cap(const struct boxbfs_engine *e, int d);
+uint64_t bb_engine_peer_caps_but(const struct boxbfs_engine *e, int d);
 /* Whether device d's rows are ranked for the visited-prefix skip (kstate
  * rank_prefix). */
 int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d);
