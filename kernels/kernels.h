@@ -791,9 +791,9 @@ typedef struct {
      * returns (the rest stay in kstate.level_log). kstate.frontier,
      * next_frontier, frontier_bits and own_bits are taken from s. *cache: the
      * backend's per-device state (NULL before the first call; cuda: the
-     * instantiated graph), freed by search_free. UNSUPPORTED with *cache
-     * still NULL: the backend cannot run it (cuda: its graph could not be
-     * built, e.g. a driver without conditional nodes); nothing ran. With
+     * instantiated graphs), freed by search_free. UNSUPPORTED with *cache
+     * still NULL: the backend cannot run it (cuda: its graphs could not be
+     * built, e.g. a driver without device graph launch); nothing ran. With
      * s->prepare: the cache only (cuda: the graph built), nothing runs. */
     boxbfs_status_t (*search)(const bb_kstate_t *k, void *stream, bb_search_t *s, void **cache,
                               uint64_t *first_rows, uint32_t first);

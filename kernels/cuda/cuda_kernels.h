@@ -236,10 +236,10 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
 
 /* ---- the device search (kernels/cuda/search.cu) -------------------------------- */
 
-/* What a step's kernels take as arguments. One CUDA graph runs every level,
- * so they read what changes per level (the frontier pointers, next_bits,
- * the level, the frontier's size) from device memory, where decide writes
- * it; the hot kernels (expand, bottom-up) get it copied into their file's
+/* What a step's kernels take as arguments. A branch's CUDA graph runs every
+ * level of its kind, so they read what changes per level (the frontier
+ * pointers, next_bits, the level, the frontier's size) from device memory,
+ * where decide writes it; the hot kernels (expand, bottom-up) get it copied into their file's
  * __constant__ copy by a memcpy node first, and read it there as they would
  * read kernel arguments (from shared or global memory the loads cost them
  * up to 17 %). */
@@ -281,6 +281,8 @@ struct bb_search_dev {
     uint64_t *host_rows;
     uint32_t host_first, host_width;
     uint64_t seq, done;
+    int32_t launch_error;   /* host's mirror: a step's graph the device could not launch */
+    int32_t pad;
 };
 
 /* Which copy of a step's arguments a kernel reads in its file's __constant__
@@ -322,8 +324,8 @@ boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint
  * (remote winners into their owners' inboxes) */
 boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot);
 
-/* The device search's branches (search.cu's switch); BB_BR_NONE: none runs.
- * The top-down step's are BB_BR_TOP_DOWN plus its BB_TD_* flags: unpack the
+/* The device search's branches (search.cu: a graph each); BB_BR_NONE: none
+ * runs. The top-down step's are BB_BR_TOP_DOWN plus its BB_TD_* flags: unpack the
  * list first, share visited first (kernels.h bb_peers_share_visited), split
  * the hubs' rows (bb_peers_split_hubs). */
 enum { BB_TD_UNPACK = 1, BB_TD_SHARE = 2, BB_TD_SPLIT = 4, BB_TD_VARIANTS = 8 };
@@ -334,25 +336,36 @@ enum {
 
 /* The device search across devices (search_peers.cu): decide (one thread:
  * closes the step that ran, meets the others, picks the next) and one
- * branch's kernels, captured into search.cu's graph. */
+ * branch's kernels, captured into search.cu's graphs. */
 #if CUDART_VERSION >= 13000
 /* The end of a decide (search.cu, search_peers.cu): the chosen step starts
- * now; the graph runs on while there is one, in its branch (unpack or pack
- * first where the frontier must change form; a top-down step's BB_TD_*
- * flags in td). */
-static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, int step, int unpack,
-                                                            int pack, int td,
-                                                            cudaGraphConditionalHandle run,
-                                                            cudaGraphConditionalHandle branch)
+ * now, in its branch's graph (unpack or pack first where the frontier must
+ * change form; a top-down step's BB_TD_* flags in td), which this decide
+ * launches to run when its own graph ends (a tail launch: the next decide
+ * is that graph's last node). No step: the search ends here. A launch the
+ * device refuses ends it too, its error left in the host's mirror
+ * (launch_error); returns 0, or -1 then. */
+static __device__ __forceinline__ int bb_search_start_step(bb_search_dev *d, int step, int unpack,
+                                                           int pack, int td,
+                                                           const cudaGraphExec_t *bodies)
 {
+    const int br = step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
+                   : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + td + unpack
+                   : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
+                                               : BB_BR_NONE;
+    int rc = 0;
+    if (br != BB_BR_NONE) {
+        const cudaError_t e = cudaGraphLaunch(bodies[br], cudaStreamGraphTailLaunch);
+        if (e != cudaSuccess) {
+            d->host->launch_error = (int32_t)e;
+            step = BB_STEP_NONE;
+            rc = -1;
+        }
+    }
     d->step = step;
     d->t0 = bb_global_ns();
     d->s.span_ns = d->t0 - d->t_first;
-    cudaGraphSetConditional(run, step != BB_STEP_NONE);
-    cudaGraphSetConditional(branch, step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
-                                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + td + unpack
-                                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
-                                                                : BB_BR_NONE);
+    return rc;
 }
 
 static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
@@ -399,8 +412,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic l
 }
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     cudaGraphConditionalHandle run,
-                                     cudaGraphConditionalHandle branch);
+                                     const cudaGraphExec_t *bodies);
 boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
                                      const bb_kstate_t *k, const bb_search_t *search);
 #endif

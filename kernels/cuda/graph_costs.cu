@@ -7,7 +7,10 @@
  * kernel edges, a copy into __constant__ memory between kernels (the hot
  * kernels' arguments), the device loop's cluster kernel, and the levels'
  * control: while (run) { decide -> switch (branch) { body } }, a chain of
- * decide -> switch without the while, and the while without the switch.
+ * decide -> switch without the while, and the while without the switch;
+ * and the control the search has now: each body a graph of its own that
+ * ends in a decide, which launches the next body from the device (tail
+ * launch), with one and with three kernels in a body.
  * And the bound of a device-loop level (kernels/cuda/small_levels.cu): in
  * one cluster of 8 x 1024 threads, each thread's chain of R dependent reads
  * from L2, then a cluster barrier, level after level (R = 0: the barrier);
@@ -119,10 +122,25 @@ __global__ void decide(unsigned long long *t, int *step, int branches, int none_
     t[2 * i + 1] = now_ns();
 }
 
-/* A body's kernel: stamps where the body of step *step - 1 starts. */
+/* The same decide with no conditional node: the next step's body is a
+ * graph of its own, launched from here to start when this graph ends
+ * (device graph launch, tail mode). */
+__global__ void tail_decide(unsigned long long *t, int *step, int branches,
+                            const cudaGraphExec_t *bodies)
+{
+    if (threadIdx.x != 0) return;
+    const int i = *step;
+    t[2 * i] = now_ns();
+    *step = i + 1;
+    if (i + 1 < kSteps) cudaGraphLaunch(bodies[i % branches], cudaStreamGraphTailLaunch);
+    t[2 * i + 1] = now_ns();
+}
+
+/* A body's kernel: stamps where the body of step *step - 1 starts (its
+ * first kernel: a body may have several). */
 __global__ void body(unsigned long long *t, const int *step)
 {
-    if (blockIdx.x == 0 && threadIdx.x == 0) t[kSlots + *step - 1] = now_ns();
+    if (blockIdx.x == 0 && threadIdx.x == 0 && !t[kSlots + *step - 1]) t[kSlots + *step - 1] = now_ns();
 }
 
 struct Buffers {
@@ -312,6 +330,53 @@ void control(const Buffers &b, const char *name, int shape)
     CHECK(cudaGraphDestroy(g));
 }
 
+/* The levels' control with device graph launches: each of 4 bodies is a
+ * graph of `kernels` kernels (the first stamps) and then tail_decide,
+ * instantiated for device launch; the host launches a graph of one
+ * tail_decide, which launches the first body, and so on for kSteps
+ * steps. Per step as in control(). */
+void tail_control(const Buffers &b, const char *name, int kernels)
+{
+    constexpr int kBranches = 4;
+    cudaGraph_t g[kBranches + 1];
+    cudaGraphExec_t exec[kBranches + 1];
+    cudaGraphExec_t *d_bodies;
+    CHECK(cudaMalloc((void **)&d_bodies, kBranches * sizeof *d_bodies));
+    for (int br = 0; br <= kBranches; br++) {   /* [kBranches]: the host's start */
+        CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
+        for (int k = 0; br < kBranches && k < kernels; k++)
+            body<<<1, 32, 0, b.s>>>(b.t, b.step);
+        tail_decide<<<1, 32, 0, b.s>>>(b.t, b.step, kBranches, d_bodies);
+        CHECK(cudaStreamEndCapture(b.s, &g[br]));
+        CHECK(cudaGraphInstantiate(&exec[br], g[br], cudaGraphInstantiateFlagDeviceLaunch));
+        CHECK(cudaGraphUpload(exec[br], b.s));
+    }
+    CHECK(cudaMemcpy(d_bodies, exec, kBranches * sizeof *d_bodies, cudaMemcpyHostToDevice));
+    CHECK(cudaStreamSynchronize(b.s));
+    std::vector<double> step, to_body, from_body, whole;
+    double api;
+    launches(b, exec[kBranches], &api, [&](const std::vector<unsigned long long> &h) {
+        if (h[0] && h[2 * (kSteps - 1)]) whole.push_back((h[2 * (kSteps - 1)] - h[0]) * 1e-3);
+        for (int i = 1; i + 1 < kSteps; i++) {
+            const unsigned long long end = h[2 * i + 1], next = h[2 * i + 2], bstart = h[kSlots + i];
+            if (!h[2 * i] || !next) continue;
+            step.push_back((next - h[2 * i]) * 1e-3);
+            if (bstart) {
+                to_body.push_back((bstart - end) * 1e-3);
+                from_body.push_back((next - bstart) * 1e-3);
+            }
+        }
+    });
+    printf("%s step_us=%.2f decide_to_body_us=%.2f body_to_next_decide_us=%.2f steps=%d "
+           "first_to_last_decide_us=%.2f launch_api_us=%.2f\n",
+           name, median(step), median(to_body), median(from_body), kSteps, median(whole), api);
+    for (int br = 0; br <= kBranches; br++) {
+        CHECK(cudaGraphExecDestroy(exec[br]));
+        CHECK(cudaGraphDestroy(g[br]));
+    }
+    CHECK(cudaFree(d_bodies));
+}
+
 /* Per level of level_chain (the loop's cluster of 8 x 1024 threads) and
  * block_level_chain (one block) with 0, 1, 2 and 4 dependent reads: the
  * barrier, and what each read from L2 adds. */
@@ -376,6 +441,8 @@ int main()
     control(b, "decide_switch_chain", 1);
     control(b, "decide_switch_chain_none_taken", 2);
     control(b, "while_decide_kernel", 3);
+    tail_control(b, "tail_launch_decide_kernel", 1);
+    tail_control(b, "tail_launch_decide_3_kernels", 3);
     level_bound(b);
     {   /* one kernel launched from the host, for scale */
         std::vector<double> api, total;

@@ -1,8 +1,9 @@
 /* The device search on the GPU (kernels.h bb_search_t; README "The search
- * on the device"): one device's whole search as one CUDA graph launch, so
- * that no level waits for the host. The graph:
- *
- *   while (run) { decide -> switch (branch) }
+ * on the device"): one device's whole search launched once from the host,
+ * so that no level waits for it. A graph per branch: one step's kernels,
+ * then decide; the host launches a graph of decide alone, and each decide
+ * launches the next step's graph from the device to run when its own graph
+ * ends (device graph launch, tail mode), until it chooses none.
  *
  * decide (a block, bb_decide_block: the first of a launch takes the state,
  * bb_search_dev, from its pinned host mirror, the last stores it back with
@@ -10,15 +11,15 @@
  * the block's copy in shared memory does the rest) closes the step that
  * ran (its row in the level log, the next level by the engine's rules:
  * bb_search_advance or bb_search_after_loop), picks the next step
- * (bb_search_step), writes the step's arguments and sets the conditions;
- * each branch of the switch is one step's kernels: the device loop, a
- * top-down level or a bottom-up level, the first two after an unpack of the
- * frontier's bitmap where a bottom-up level left it, the last after a pack
- * where the frontier is a list. One conditional node per level: each costs
- * the device a few microseconds even when it runs nothing. The graph is
- * built and instantiated once per engine device (the engine keeps it in its
- * cache slot) and launched once per search. Several devices: every device's
- * graph runs at once, with search_peers.cu's decide and branches. */
+ * (bb_search_step), writes the step's arguments and launches its branch:
+ * the device loop, a top-down level or a bottom-up level, the first two
+ * after an unpack of the frontier's bitmap where a bottom-up level left
+ * it, the last after a pack where the frontier is a list. A step costs the
+ * device about 6 us besides its kernels this way, against 10.7 through a
+ * while node and a switch node (benchmarks/graph-costs on an H200). The
+ * graphs are built and instantiated once per engine device (the engine
+ * keeps them in its cache slot). Several devices: every device's graphs run
+ * at once, with search_peers.cu's decide and branches. */
 #include "config.h"
 
 #include <stdio.h>
@@ -34,9 +35,10 @@ namespace {
 
 struct Cache {
     int dev;
-    cudaStream_t build;       /* captures the branches (the engine's stream runs the graph) */
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
+    cudaStream_t build;       /* captures the branches (the engine's stream runs the graphs) */
+    cudaGraph_t graphs[BB_BR_COUNT + 1];   /* [br]: a branch's; [BB_BR_NONE]: the host's */
+    cudaGraphExec_t execs[BB_BR_COUNT + 1];
+    cudaGraphExec_t *bodies;  /* device memory: execs[0 .. BB_BR_COUNT - 1] */
     bb_search_dev *d;         /* device memory */
     bb_search_dev *h;         /* its pinned host mirror */
     uint32_t *tile_sums;
@@ -46,8 +48,7 @@ struct Cache {
 };
 
 /* decide's logic on the block's copy of the state (bb_decide_block). */
-__device__ void decide_logic(bb_search_dev *d, uint64_t now, cudaGraphConditionalHandle run,
-                             cudaGraphConditionalHandle branch)
+__device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies)
 {
     bb_search_t *s = &d->s;
     unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
@@ -81,31 +82,13 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, cudaGraphConditiona
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
-    bb_search_start_step(d, step, unpack, pack, 0, run, branch);
+    bb_search_start_step(d, step, unpack, pack, 0, bodies);
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide(bb_search_dev *d, cudaGraphConditionalHandle run, cudaGraphConditionalHandle branch)
+    decide(bb_search_dev *d, const cudaGraphExec_t *bodies)
 {
-    bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) {
-        decide_logic(sd, now, run, branch);
-    });
-}
-
-/* A conditional node of graph g after dep (NULL: none), with its size
- * bodies in bodies. */
-boxbfs_status_t add_conditional(cudaGraph_t g, cudaGraphNode_t dep, cudaGraphConditionalHandle h,
-                                cudaGraphConditionalNodeType type, unsigned size,
-                                cudaGraphNode_t *node_p, cudaGraph_t *bodies)
-{
-    cudaGraphNodeParams p = {};
-    p.type = cudaGraphNodeTypeConditional;
-    p.conditional.handle = h;
-    p.conditional.type = type;
-    p.conditional.size = size;
-    BB_CUDA_CHECK(cudaGraphAddNode(node_p, g, dep ? &dep : NULL, NULL, dep ? 1 : 0, &p));
-    for (unsigned i = 0; i < size; i++) bodies[i] = p.conditional.phGraph_out[i];
-    return BOXBFS_OK;
+    bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) { decide_logic(sd, now, bodies); });
 }
 
 /* One branch's kernels, launched on c->build while it captures (several
@@ -128,44 +111,41 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot);
 }
 
-/* Capture what fn launches on c->build into graph g. */
-template <class Fn>
-boxbfs_status_t capture(Cache *c, cudaGraph_t g, Fn fn)
+boxbfs_status_t launch_decide(Cache *c, const bb_kstate_t *k)
 {
-    cudaGraph_t out;
-    BB_CUDA_CHECK(cudaStreamBeginCaptureToGraph(c->build, g, NULL, NULL, 0,
-                                                cudaStreamCaptureModeRelaxed));
+    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies);
+    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
+
+/* Capture into c->graphs[br] what fn launches on c->build, then decide,
+ * and instantiate it for launches from the device (the host launches the
+ * graph of decide alone, br = BB_BR_NONE). */
+template <class Fn>
+boxbfs_status_t capture(Cache *c, int br, const bb_kstate_t *k, Fn fn)
+{
+    BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
     boxbfs_status_t st = fn();
-    cudaError_t ce = cudaStreamEndCapture(c->build, &out);   /* also after a failed launch */
+    if (st == BOXBFS_OK) st = launch_decide(c, k);
+    cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[br]);   /* also after a failure */
     BB_CHECK(st);
     BB_CUDA_CHECK(ce);
+    const unsigned long long flags = br == BB_BR_NONE ? 0 : cudaGraphInstantiateFlagDeviceLaunch;
+    BB_CUDA_CHECK(cudaGraphInstantiate(&c->execs[br], c->graphs[br], flags));
+    BB_CUDA_CHECK(cudaGraphUpload(c->execs[br], c->build));
     return BOXBFS_OK;
 }
 
 boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
-    cudaGraphConditionalHandle run, branch;
-    cudaGraph_t loop_body = NULL, bodies[BB_BR_COUNT];
-    cudaGraphNode_t loop, dec;
-    size_t one = 1;
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
-    BB_CUDA_CHECK(cudaGraphCreate(&c->graph, 0));
-    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&run, c->graph, 1, cudaGraphCondAssignDefault));
-    BB_CHECK(add_conditional(c->graph, NULL, run, cudaGraphCondTypeWhile, 1, &loop, &loop_body));
-    BB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, loop_body, BB_BR_NONE, 0));
-    BB_CHECK(capture(c, loop_body, [&] {
-        if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, run, branch);
-        decide<<<1, kDecideThreads, 0, c->build>>>(c->d, run, branch);
-        BB_CUDA_LAUNCH_CHECK();
-        return BOXBFS_OK;
-    }));
-    BB_CUDA_CHECK(cudaGraphGetNodes(loop_body, &dec, &one));   /* decide, the only node */
-    BB_CHECK(add_conditional(loop_body, dec, branch, cudaGraphCondTypeSwitch, BB_BR_COUNT, &loop,
-                             bodies));
+    BB_CUDA_CHECK(cudaMalloc((void **)&c->bodies, BB_BR_COUNT * sizeof *c->bodies));
     for (int br = 0; br < BB_BR_COUNT; br++)
-        BB_CHECK(capture(c, bodies[br], [&] { return launch_branch(c, br, k, s); }));
-    BB_CUDA_CHECK(cudaGraphInstantiate(&c->exec, c->graph, 0));
-    BB_CUDA_CHECK(cudaGraphUpload(c->exec, c->build));
+        BB_CHECK(capture(c, br, k, [&] { return launch_branch(c, br, k, s); }));
+    BB_CHECK(capture(c, BB_BR_NONE, k, [] { return BOXBFS_OK; }));
+    BB_CUDA_CHECK(cudaMemcpyAsync(c->bodies, c->execs, BB_BR_COUNT * sizeof *c->bodies,
+                                  cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
     return BOXBFS_OK;
 }
@@ -223,8 +203,11 @@ extern "C" void bb_cuda_search_free(void *cache)
     Cache *c = (Cache *)cache;
     if (c == NULL) return;
     if (cudaSetDevice(c->dev) == cudaSuccess) {
-        if (c->exec) cudaGraphExecDestroy(c->exec);
-        if (c->graph) cudaGraphDestroy(c->graph);
+        for (int br = 0; br <= BB_BR_COUNT; br++) {
+            if (c->execs[br]) cudaGraphExecDestroy(c->execs[br]);
+            if (c->graphs[br]) cudaGraphDestroy(c->graphs[br]);
+        }
+        cudaFree(c->bodies);
         if (c->build) cudaStreamDestroy(c->build);
         cudaFree(c->d);
         cudaFree(c->tile_sums);
@@ -267,9 +250,14 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
     c->h->seq = ++c->seq;
+    c->h->launch_error = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
-    BB_CUDA_CHECK(cudaGraphLaunch(c->exec, st));
+    BB_CUDA_CHECK(cudaGraphLaunch(c->execs[BB_BR_NONE], st));
     BB_CHECK(wait_done(c, st));
+    if (c->h->launch_error)
+        return bb_error_set(BOXBFS_ERR_DEVICE,
+                            "cuda search: the device could not launch a step's graph (%s)",
+                            cudaGetErrorString((cudaError_t)c->h->launch_error));
     *s = c->h->s;
     return BOXBFS_OK;
 }

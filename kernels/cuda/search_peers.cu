@@ -1,5 +1,5 @@
 /* The device search across devices on the GPUs (docs/architecture.md "Where
- * a search runs"): search.cu's graph on every device at once, no host
+ * a search runs"): search.cu's graphs on every device at once, no host
  * between levels; the devices work in each other's memory over peer access
  * and meet in each other's mailboxes (meet.cuh). This file holds what
  * differs from one device: decide and the branches.
@@ -7,7 +7,7 @@
  *     ran (a top-down or bottom-up step meets the others with its part of
  *     the next frontier, size and arcs; the loop's last meeting did so
  *     already), logs the row, picks the next step by the engine's rules,
- *     sets its arguments;
+ *     sets its arguments and launches its branch's graph;
  *   loop: [unpack] the device loop across devices (small_levels.cu);
  *   top-down: [unpack] [split hubs: the levels of this device's hubs that
  *     changed into every device's hub_level] [share visited: meet, this
@@ -41,8 +41,7 @@ __device__ void stop(bb_search_t *s, int status)
 }
 
 /* decide's logic on the block's copy of the state (bb_decide_block). */
-__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, cudaGraphConditionalHandle run,
-                                   cudaGraphConditionalHandle branch)
+__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies)
 {
     bb_search_t *s = &d->s;
     bb_kstate_t *k = &d->a.k;
@@ -127,18 +126,22 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, cudaGraphCond
     k->level_log = d->log + (size_t)s->rows * width;
     d->wait_ns = 0;
     d->t_own = 0;
-    bb_search_start_step(d, step, unpack, pack,
-                         (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE : 0) |
-                             (split ? BB_TD_SPLIT : 0),
-                         run, branch);
+    if (bb_search_start_step(d, step, unpack, pack,
+                             (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE
+                                                                                 : 0) |
+                                 (split ? BB_TD_SPLIT : 0),
+                             bodies)) {   /* the others stop waiting for this device */
+        bb_raise_abort(s->peers, (uint32_t)self + 1);
+        s->aborted = BB_MEET_ABORTED;
+        s->abort_code = (uint32_t)self + 1;
+    }
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide_peers(bb_search_dev *d, cudaGraphConditionalHandle run,
-                 cudaGraphConditionalHandle branch)
+    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies)
 {
     bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) {
-        decide_peers_logic(sd, now, run, branch);
+        decide_peers_logic(sd, now, bodies);
     });
 }
 
@@ -343,10 +346,9 @@ boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, 
 }  // namespace
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     cudaGraphConditionalHandle run,
-                                     cudaGraphConditionalHandle branch)
+                                     const cudaGraphExec_t *bodies)
 {
-    decide_peers<<<1, kDecideThreads, 0, s>>>(d, run, branch);
+    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }

@@ -2,8 +2,9 @@
  * search runs"): the whole search without the host between levels, every
  * level by the engine's rules (top-down, bottom-up, or the device loop),
  * one row per level in the devices' logs. One device with the atomic
- * method: one launch (the cuda backend: one CUDA graph with a while node
- * over the levels; the cpu backend the same steps in a plain loop). Several
+ * method: one launch (the cuda backend: a CUDA graph per step, each step's
+ * last kernel launching the next one's from the device; the cpu backend the
+ * same steps in a plain loop). Several
  * devices of this process with peer access: every device runs it at once
  * and they meet in each other's memory (kernels.h bb_loop_peers_t): a
  * vertex found for another device goes with its parent into that device's
