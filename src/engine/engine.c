@@ -389,7 +389,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
 out:
     if (st != BOXBFS_OK) {
         bb_engine_raise_abort(e, d);
-        bb_engine_fail(e, st);
+        bb_engine_fail(e, d, st);
     }
     return BOXBFS_OK;
 }
@@ -442,6 +442,7 @@ boxbfs_status_t boxbfs_engine_run(boxbfs_engine_t e, int64_t root, int64_t *pare
     e->prev_dir = BOXBFS_SEARCH_TOP_DOWN;
     e->dir = bb_engine_choose_direction(e);
     e->fail = BOXBFS_OK;
+    e->fail_dev = -1;
     e->gather_modeled_s = 0;
     memset(&e->report, 0, sizeof e->report);
     bb_barrier_reset(&e->barrier);

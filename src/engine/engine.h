@@ -123,6 +123,7 @@ struct boxbfs_engine {
     uint64_t searches;          /* boxbfs_engine_run calls so far (the loop's tags) */
     pthread_mutex_t fail_lock;
     boxbfs_status_t fail;
+    int fail_dev;               /* the device whose failure fail_message is (-1: not known) */
     char fail_message[1024];
     boxbfs_search_report_t report;
     struct bb_grid2d *grid;     /* --partition 2d (engine2d.c); NULL for 1D */
@@ -388,10 +389,12 @@ boxbfs_status_t bb_engine_slow_links(const struct boxbfs_engine *e, int *slow_p,
 boxbfs_status_t bb_engine_choose_wire(boxbfs_engine_t e);
 /* The exchange (peer, staged, NCCL, MPI) and the round's matrices. */
 boxbfs_status_t bb_engine_setup_exchange(boxbfs_engine_t e);
-/* Record a device thread's failure (the first one wins) and abort the
- * barrier; device d failed: every device's wait in a meeting ends (the
- * abort word). */
-void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st);
+/* Record device d's failure and abort the barrier: the first one wins,
+ * unless a later one comes from the device that raised the abort word
+ * first (the others' then only say that another device failed; d < 0: not
+ * known). bb_engine_raise_abort: device d failed, every device's wait in a
+ * meeting ends. */
+void bb_engine_fail(boxbfs_engine_t e, int d, boxbfs_status_t st);
 void bb_engine_raise_abort(boxbfs_engine_t e, int d);
 
 #endif /* BB_ENGINE_H */

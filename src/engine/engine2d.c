@@ -782,6 +782,6 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
     BB_CHECK_GOTO(copy_results(e, d), st, out);
     BB_CHECK_GOTO(e->team->finish(e, d), st, out);
 out:
-    if (st != BOXBFS_OK) bb_engine_fail(e, st);
+    if (st != BOXBFS_OK) bb_engine_fail(e, d, st);
     return BOXBFS_OK;
 }

@@ -339,11 +339,14 @@ void bb_engine_raise_abort(boxbfs_engine_t e, int d)
                                     __ATOMIC_ACQUIRE);
 }
 
-void bb_engine_fail(boxbfs_engine_t e, boxbfs_status_t st)
+void bb_engine_fail(boxbfs_engine_t e, int d, boxbfs_status_t st)
 {
+    const int first =
+        e->abort_word ? (int)__atomic_load_n(e->abort_word, __ATOMIC_ACQUIRE) - 1 : -1;
     pthread_mutex_lock(&e->fail_lock);
-    if (e->fail == BOXBFS_OK) {
+    if (e->fail == BOXBFS_OK || (d >= 0 && d == first && e->fail_dev != first)) {
         e->fail = st;
+        e->fail_dev = d;
         snprintf(e->fail_message, sizeof e->fail_message, "%s", boxbfs_last_error());
     }
     pthread_mutex_unlock(&e->fail_lock);
