@@ -586,6 +586,11 @@ typedef struct {
     const boxbfs_level_device_t *level_devices; /* nlevels x devices */
     double modeled_exchange_s;
     double gather_s;              /* parent gather, measured */
+    /* the device search: the longest of the devices' own times from their
+     * first step's start to their last step's end (the rest of time_s is
+     * the host's: the launch, the way there and back); 0 where the host
+     * drove the levels */
+    double device_span_s;
 } boxbfs_search_report_t;
 
 /* Run one BFS from an internal root. parent/level (n entries, may be NULL)

@@ -66,6 +66,19 @@ same "grid 300: levels on one block and on the cluster" "$tmp/grid300.mtx"
     >"$tmp/host.json" 2>/dev/null
 check "JSON: device_search true with atomic" "grep -q '\"device_search\": true' '$tmp/dev.json'"
 check "JSON: device_search false with valid-flag" "grep -q '\"device_search\": false' '$tmp/host.json'"
+# every search's device span (its first step's start to its last's end on
+# the device): within its time and around its levels; none host-driven
+"$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 3 --contract atomic --json - \
+    >"$tmp/span.json" 2>/dev/null
+check "JSON: device_span_s of every search between its levels' sum and its time" \
+      "python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(0 < r[\"levels_s\"] <= r[\"device_span_s\"] + 1e-6 and
+           r[\"device_span_s\"] <= r[\"time_s\"] + 1e-6 for r in d[\"runs\"]), d[\"runs\"]
+assert d[\"device_span_s\"][\"max\"] > 0' '$tmp/span.json'"
+check "JSON: device_span_s 0 where the host drives the levels" \
+      "python3 -c 'import json, sys
+assert all(r[\"device_span_s\"] == 0 for r in json.load(open(sys.argv[1]))[\"runs\"])' '$tmp/host.json'"
 
 # ---- several devices at once ------------------------------------------------
 same_traffic="$(dirname "$0")/same_traffic.py"

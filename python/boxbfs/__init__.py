@@ -325,6 +325,7 @@ def _report_dict(r, engine):
         "link_model": {"name": lm.name.decode(), "bandwidth_Bps": lm.bandwidth_Bps,
                        "latency_s": lm.latency_s},
         "modeled_exchange_s": r.modeled_exchange_s, "gather_s": r.gather_s,
+        "device_span_s": r.device_span_s,
     }
 
 

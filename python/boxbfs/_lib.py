@@ -79,7 +79,8 @@ class SearchReport(ctypes.Structure):
                 ("link_bytes", c_int64_p), ("link_messages", c_int64_p),
                 ("nlevels", ctypes.c_int), ("level_reports", ctypes.POINTER(LevelReport)),
                 ("level_link_bytes", c_int64_p), ("level_devices", ctypes.POINTER(LevelDevice)),
-                ("modeled_exchange_s", ctypes.c_double), ("gather_s", ctypes.c_double)]
+                ("modeled_exchange_s", ctypes.c_double), ("gather_s", ctypes.c_double),
+                ("device_span_s", ctypes.c_double)]
 
 
 class TreeInfo(ctypes.Structure):

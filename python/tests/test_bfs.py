@@ -124,6 +124,9 @@ def test_reference_matches_engine():
     assert d.report["strategy"] == "device search across devices"
     assert np.array_equal(lv, d.levels)
     assert d.report["phases"]["parent_gather"]["bytes"] == 0
+    # the devices' own time of the search: some where they ran it, none where the host did
+    assert 0 < d.report["device_span_s"] <= d.report["time_s"]
+    assert k.report["device_span_s"] == 0
     boxbfs.validate(g, 2, d.parents, d.levels)
     assert k.report["device_parents"] == ["keep"] * 4
     assert c.report["device_parents"] == ["recompute"] * 4

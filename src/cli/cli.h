@@ -234,6 +234,7 @@ typedef struct {
     double *levels_s;            /* the sum of the search's level times */
     double *outside_s;           /* time_s less levels_s: outside the levels (setup, launch,
                                   * closing) */
+    double *span_s;              /* the device search's own time (0: host-driven levels) */
     int64_t *levels, *reached, *bytes, *input_edges;
     int *validated;              /* 1 passed, 0 failed, -1 skipped */
     const char *validation;      /* "passed", "failed", "skipped" */

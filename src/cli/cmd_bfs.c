@@ -124,6 +124,7 @@ int bb_bfs_root(const bb_bfs_args_t *a, bb_bfs_report_t *r, boxbfs_engine_t e, i
     r->levels_s[i] = 0;
     for (int l = 0; l < s->nlevels; l++) r->levels_s[i] += s->level_reports[l].time_s;
     r->outside_s[i] = s->time_s - r->levels_s[i];
+    r->span_s[i] = s->device_span_s;
     if (r->root_device) r->root_device[i] = dev;
     if (dev < 0) add_traffic(r, s, ndev);   /* one device alone moves nothing */
     if (i == 0) {
@@ -259,6 +260,7 @@ static int alloc_report(bb_bfs_report_t *r, int nroots, int ndev)
     r->gather_s = calloc((size_t)nroots, sizeof(double));
     r->levels_s = calloc((size_t)nroots, sizeof(double));
     r->outside_s = calloc((size_t)nroots, sizeof(double));
+    r->span_s = calloc((size_t)nroots, sizeof(double));
     r->levels = calloc((size_t)nroots, sizeof(int64_t));
     r->reached = calloc((size_t)nroots, sizeof(int64_t));
     r->bytes = calloc((size_t)nroots, sizeof(int64_t));
@@ -267,7 +269,7 @@ static int alloc_report(bb_bfs_report_t *r, int nroots, int ndev)
     r->link_bytes = calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t));
     r->link_messages = calloc((size_t)ndev * (size_t)ndev, sizeof(int64_t));
     return r->time_s && r->teps && r->teps_arc && r->modeled_s && r->gather_s && r->levels_s &&
-           r->outside_s && r->levels &&
+           r->outside_s && r->span_s && r->levels &&
            r->reached && r->bytes && r->input_edges && r->validated && r->link_bytes && r->link_messages ? 0 : -1;
 }
 
@@ -277,6 +279,7 @@ static void free_report(bb_bfs_report_t *r)
     free(r->gather_s);
     free(r->levels_s);
     free(r->outside_s);
+    free(r->span_s);
     free(r->levels); free(r->reached); free(r->bytes); free(r->input_edges); free(r->validated);
     free(r->link_bytes); free(r->link_messages); free(r->first_levels);
     free(r->first_level_links);

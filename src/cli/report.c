@@ -247,6 +247,8 @@ void bb_report_text(FILE *f, const bb_bfs_report_t *r)
         fprintf(f, "median_time_s: %.6g\nmean_time_s: %.6g\n", ts.median, ts.mean);
         bb_summarize(r->outside_s, r->nroots, &ts);   /* every search's, not the first's */
         fprintf(f, "median_outside_levels_s: %.6g\n", ts.median);
+        bb_summarize(r->span_s, r->nroots, &ts);
+        if (ts.max > 0) fprintf(f, "median_device_span_s: %.6g\n", ts.median);
         if (ndev > 1) {   /* its parent gather (with recomputed parents, their pass) */
             bb_summarize(r->gather_s, r->nroots, &ts);
             fprintf(f, "median_gather_s: %.6g\n", ts.median);
@@ -368,6 +370,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_double(&j, "gather_s", r->gather_s[i]);
         bb_json_double(&j, "levels_s", r->levels_s[i]);
         bb_json_double(&j, "outside_levels_s", r->outside_s[i]);
+        bb_json_double(&j, "device_span_s", r->span_s[i]);
         if (r->validated[i] < 0) bb_json_string(&j, "validated", "skipped");
         else bb_json_bool(&j, "validated", r->validated[i]);
         if (r->root_device) bb_json_int(&j, "device", r->root_device[i]);
@@ -378,6 +381,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     json_summary(&j, "teps_arc", r->teps_arc, r->nroots);
     json_summary(&j, "time_s", r->time_s, r->nroots);
     json_summary(&j, "outside_levels_s", r->outside_s, r->nroots);
+    json_summary(&j, "device_span_s", r->span_s, r->nroots);
     bb_json_string(&j, "validation", r->validation);
     /* the levels ran on the device, no host between them (docs/architecture.md,
      * "Where a search runs") */

@@ -304,6 +304,7 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
             return st;
         }
         if (s.done) D->t_searched = bb_now_s();
+        D->span_s += (double)s.span_ns * 1e-9;
         BB_DEBUG(d, "device search across devices: %u levels, %.1f us on the device, %.1f us "
                  "in the call", s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.aborted) return peers_failure(d, &s);
@@ -374,6 +375,7 @@ boxbfs_status_t bb_search_run(boxbfs_engine_t e, int d)
         }
         BB_CHECK(st);
         if (s.done) D->t_searched = bb_now_s();
+        D->span_s += (double)s.span_ns * 1e-9;
         BB_DEBUG(d, "device search: %u levels, %.1f us on the device, %.1f us in the call",
                  s.rows, (double)s.span_ns * 1e-3, (bb_now_s() - t0) * 1e6);
         if (s.failed)

@@ -364,6 +364,7 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     (void)nlocal;
     D->loop_runs = -1;
     D->t_searched = 0;
+    D->span_s = 0;
     D->outbox_dirty = 1;   /* not cleared since allocated, or the gather's */
     memset(&D->sent_levels, 0, sizeof D->sent_levels);
     BB_CHECK_GOTO(bb_engine_mail_words(e, d), st, out);   /* done before any device meets */
@@ -398,6 +399,10 @@ static void fill_report(boxbfs_engine_t e)
 {
     boxbfs_search_report_t *r = &e->report;
     bb_traffic_t *t = &e->traffic;
+    r->device_span_s = 0;
+    for (int i = 0; i < e->nlocal; i++)
+        if (e->devs[e->first + i].span_s > r->device_span_s)
+            r->device_span_s = e->devs[e->first + i].span_s;
     r->root = e->root;
     r->levels = t->nlevels;
     r->total_bytes = bb_traffic_total_bytes(t);

@@ -68,6 +68,7 @@ typedef struct {
     int search_off;                /* the backend could not set the device search up */
     double t_searched;             /* when this device's search ended (device_search.c; 0:
                                       not on the device) */
+    double span_s;                 /* its device search's own time (kernels.h span_ns) */
     int skip_off;                  /* the visited-prefix skip's arrays or temporaries did
                                       not fit this device: it runs without (device_setup.c) */
     int skips;                     /* its rows are ranked: it runs with the skip (every
