@@ -28,7 +28,7 @@
 
 #include "kernels/cuda/cuda_kernels.h"
 
-#if CUDART_VERSION >= 13000   /* the graph API as CUDA 13 has it (conditional switch nodes: 12.8) */
+#if CUDART_VERSION >= 13000   /* the graph API as CUDA 13 has it (device graph launch: 12.0) */
 
 namespace {
 
@@ -111,6 +111,8 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot);
 }
 
+/* decide, launched on c->build while it captures (several devices:
+ * search_peers.cu's). */
 boxbfs_status_t launch_decide(Cache *c, const bb_kstate_t *k)
 {
     if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies);
