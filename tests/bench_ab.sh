@@ -40,6 +40,7 @@ for r in rows:
     assert r['base'] == 'aaa' and r['head'] == 'bbb', r
     assert len(r['base_runs']) == 2 and len(r['head_runs']) == 2, r
     assert r['head_over_base'] > 0 and r['validation'] == ['skipped'], r
+    assert r['base_host_s'] >= 0 and r['head_host_s'] >= 0, r   # the device search's host part
 PY"
 
 BACKEND=cpu GRAPHS=kron:10 ROOTS=4 REPS=1 GRAPH_CACHE="$tmp/graphs" BASE="$BOXBFS" HEAD="$BOXBFS" \
@@ -52,7 +53,7 @@ printf '#!/bin/sh\nexit 3\n' >"$tmp/fails" && chmod +x "$tmp/fails"
 BACKEND=cpu GRAPHS=kron:10 ROOTS=4 REPS=1 GRAPH_CACHE="$tmp/graphs" BASE="$tmp/fails" HEAD="$BOXBFS" \
     VARIANTS="default:" sh "$bench/bench-ab" "$tmp/f" >"$tmp/stdout" 2>"$tmp/stderr"
 check "a base whose runs fail: its row says so, no ratio" \
-    "grep -q '^| kron-10-default.1dev | - | 0 runs | 1 runs | - | - |' '$tmp/f/ab.md'"
+    "grep -q '^| kron-10-default.1dev | - | 0 runs | 1 runs | - | - | - |' '$tmp/f/ab.md'"
 
 HEAD="$BOXBFS" sh "$bench/bench-ab" "$tmp/n" >"$tmp/stdout" 2>"$tmp/stderr"
 check "no BASE: exit 2, named" "[ $? -eq 2 ] && grep -q 'BASE and HEAD must name boxbfs binaries' '$tmp/stderr'"
