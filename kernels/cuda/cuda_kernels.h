@@ -239,10 +239,10 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
 /* What a step's kernels take as arguments. A branch's CUDA graph runs every
  * level of its kind, so they read what changes per level (the frontier
  * pointers, next_bits, the level, the frontier's size) from device memory,
- * where decide writes it; the hot kernels (expand, bottom-up) get it copied into their file's
- * __constant__ copy by a memcpy node first, and read it there as they would
- * read kernel arguments (from shared or global memory the loads cost them
- * up to 17 %). */
+ * where decide writes it; the hot kernels (expand, bottom-up) get it
+ * copied into their file's __constant__ copy by a memcpy node first, and
+ * read it there as they would read kernel arguments (from shared or global
+ * memory the loads cost them up to 17 %). */
 struct bb_search_args {
     bb_kstate_t k;          /* level_log: the step's first row */
     unsigned long long count;   /* the frontier's vertices (with split, list_hubs adds

@@ -40,6 +40,14 @@ __device__ void stop(bb_search_t *s, int status)
     s->abort_code = s->peers.abort ? *(volatile uint32_t *)s->peers.abort : 0;
 }
 
+/* This device fails here: the others stop waiting for it (its abort). */
+__device__ void fail_here(bb_search_t *s, int self)
+{
+    bb_raise_abort(s->peers, (uint32_t)self + 1);
+    s->aborted = BB_MEET_ABORTED;
+    s->abort_code = (uint32_t)self + 1;
+}
+
 /* decide's logic on the block's copy of the state (bb_decide_block). */
 __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies)
 {
@@ -95,9 +103,7 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGra
     }
     int step = bb_search_step(s);
     if (step != BB_STEP_NONE && s->fault_level == s->w.level) {   /* tests: this device fails */
-        bb_raise_abort(s->peers, (uint32_t)self + 1);
-        s->aborted = BB_MEET_ABORTED;
-        s->abort_code = (uint32_t)self + 1;
+        fail_here(s, self);
         step = BB_STEP_NONE;
     }
     int pack = 0;
@@ -130,11 +136,8 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGra
                              (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE
                                                                                  : 0) |
                                  (split ? BB_TD_SPLIT : 0),
-                             bodies)) {   /* the others stop waiting for this device */
-        bb_raise_abort(s->peers, (uint32_t)self + 1);
-        s->aborted = BB_MEET_ABORTED;
-        s->abort_code = (uint32_t)self + 1;
-    }
+                             bodies))   /* the device refused the launch */
+        fail_here(s, self);
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
