@@ -609,6 +609,10 @@ typedef struct {
     int visited_bits;          /* 1: visited is a bitmap, 0: one byte per vertex */
     int expand_k;              /* edges per thread of the GPU expand: 1, 2, 4, 8 */
     uint32_t expand_f0;        /* hybrid rule: merge path when arcs per vertex > f0 */
+    /* 1: the device's arcs are indexed with 64 bits (it holds at least
+     * opts.arcs64_from of them, 2^32 by default): the expand's scans hold
+     * 64-bit sums and its load balancer is binsearch; 0: 32-bit kernels */
+    int arcs64;
     uint64_t n;                /* vertices of the whole graph */
     uint64_t lo, hi;           /* owned global range [lo, hi) */
     const uint64_t *range_lo;  /* ndev + 1 range starts (device memory) */
@@ -651,7 +655,9 @@ typedef struct {
                                   are recomputed after the search (gather_recompute) */
     uint32_t *frontier, *next_frontier;   /* owned local ids, capacity hi - lo + hubs (a
                                              step that splits the hubs' rows lists them) */
-    uint32_t *scan;                       /* hi - lo + hubs + 1: expand's frontier-degree scan */
+    /* hi - lo + hubs + 1: expand's frontier-degree scan, 32-bit entries, or
+     * 64-bit where arcs64 (the cuda expand's; the cpu kernels need none) */
+    void *scan;
     /* The visited-prefix skip [README "Visited-prefix skip"] (atomic
      * contraction; else NULL): rank_rows numbered the n vertices by
      * decreasing degree (rank, and by_rank its inverse, n entries each) and

@@ -389,6 +389,12 @@ typedef struct {
      * level's hubs are expanded by every device into its own range. 0: off;
      * < 0 (default): auto, 1024 arcs, doubled until at most 262144 hubs. */
     int64_t hub_degree;
+    /* A device holding at least this many arcs (its rows, with the hubs'
+     * parts) indexes them with 64 bits: its expand scans 64-bit sums and
+     * balances by binary search (docs/architecture.md, "Arcs per device");
+     * below it, the 32-bit kernels. In [1, 2^32] (default 2^32); lower it to
+     * run the 64-bit kernels on a small graph. */
+    int64_t arcs64_from;
 } boxbfs_engine_options_t;
 
 /* Fill *opts with the defaults (opts NULL: nothing). Always start from these:
@@ -482,6 +488,11 @@ int boxbfs_engine_device_array(boxbfs_engine_t engine, int device, int i, const 
  * after each search)"); "" where it has them all, for a NULL engine or a
  * device out of range. Lives as long as the engine. */
 const char *boxbfs_engine_device_dropped(boxbfs_engine_t engine, int device);
+/* The width of one device's arc indices: 64 where it holds at least
+ * opts.arcs64_from arcs, else 32; 0 for a NULL engine, a device out of
+ * range or of another MPI rank, or a 2D engine (whose blocks hold fewer
+ * than 2^32 arcs). */
+int boxbfs_engine_arc_bits(boxbfs_engine_t engine, int device);
 /* What one device does for the parents of its remote discoveries:
  * BOXBFS_PARENTS_KEEP or BOXBFS_PARENTS_RECOMPUTE (opts.parents AUTO decided
  * per device by its memory plan; one device has no remote discoveries, and

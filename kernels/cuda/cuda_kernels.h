@@ -263,7 +263,8 @@ struct bb_search_dev {
     bb_search_args a;       /* this step's arguments */
     uint64_t *log;          /* the level log's row 0 */
     bb_loop_walk_t loop;    /* where the device loop stopped */
-    uint32_t *tile_sums;    /* the degree scan's per-tile sums, (hi - lo + hubs) / 4096 + 1 */
+    void *tile_sums;   /* the degree scan's per-tile sums, (hi - lo + hubs) / 4096 + 1 of
+                        * the scan's width (kstate arcs64) */
     int32_t step;           /* the step running (BB_STEP_*) */
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
     /* several devices (search_peers.cu): each source's list for this device

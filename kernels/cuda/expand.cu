@@ -264,68 +264,70 @@ __device__ __forceinline__ DegreeOp search_degree(const bb_search_dev *d)
     return op;
 }
 
+template <class ScanT>
 __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search_dev *d)
 {
-    using Reduce = cub::BlockReduce<uint32_t, kScanThreads>;
+    using Reduce = cub::BlockReduce<ScanT, kScanThreads>;
     __shared__ typename Reduce::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
     const DegreeOp degree = search_degree(d);
     if (tiles < 2) return;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        uint32_t sum = 0;
+        ScanT sum = 0;
 #pragma unroll
         for (int j = 0; j < kScanItems; j++) {
             const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
             if (i < count) {
                 const uint32_t x = degree((uint32_t)i);
-                d->a.k.scan[i] = x;
+                ((ScanT *)d->a.k.scan)[i] = x;
                 sum += x;
             }
         }
         sum = Reduce(tmp).Sum(sum);
-        if (threadIdx.x == 0) d->tile_sums[t] = sum;
+        if (threadIdx.x == 0) ((ScanT *)d->tile_sums)[t] = sum;
         __syncthreads();   /* tmp is reused */
     }
 }
 
+template <class ScanT>
 __global__ void __launch_bounds__(kScanThreads) search_scan_offsets(const bb_search_dev *d)
 {
-    using Scan = cub::BlockScan<uint32_t, kScanThreads>;
-    __shared__ typename Scan::TempStorage tmp;
+    __shared__ typename TileScan<ScanT>::TempStorage tmp;
     const uint64_t tiles = scan_tiles_of(d->a.count);
-    uint32_t carry = 0;
+    ScanT carry = 0, *sums = (ScanT *)d->tile_sums;
     if (tiles < 2) return;
     for (uint64_t base = 0; base < tiles; base += kSmallScan) {
-        uint32_t x[kScanItems], total;
+        ScanT x[kScanItems], total;
 #pragma unroll
         for (int j = 0; j < kScanItems; j++) {
             const uint64_t t = base + threadIdx.x * kScanItems + j;
-            x[j] = t < tiles ? d->tile_sums[t] : 0;
+            x[j] = t < tiles ? sums[t] : 0;
         }
-        Scan(tmp).ExclusiveSum(x, x, total);
+        TileScan<ScanT>(tmp).ExclusiveSum(x, x, total);
 #pragma unroll
         for (int j = 0; j < kScanItems; j++) {
             const uint64_t t = base + threadIdx.x * kScanItems + j;
-            if (t < tiles) d->tile_sums[t] = x[j] + carry;
+            if (t < tiles) sums[t] = x[j] + carry;
         }
         carry += total;
         __syncthreads();
     }
 }
 
+template <class ScanT>
 __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_search_dev *d)
 {
-    __shared__ typename TileScan::TempStorage tmp;
+    __shared__ typename TileScan<ScanT>::TempStorage tmp;
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
     const DegreeOp degree = search_degree(d);
-    uint32_t *scan = d->a.k.scan;
+    ScanT *scan = (ScanT *)d->a.k.scan;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        uint32_t *end = scan + count;   /* the total: frontier_edges with the hubs' rows */
+        ScanT *end = scan + count;   /* the total: frontier_edges with the hubs' rows */
         if (tiles > 1)   /* pass 1 stored the degrees */
-            scan_tile(tmp, [=](uint32_t i) { return scan[i]; }, scan, count, t, d->tile_sums[t],
-                      end);
+            scan_tile(tmp, [=](uint32_t i) { return scan[i]; }, scan, count, t,
+                      ((const ScanT *)d->tile_sums)[t], end);
         else
-            scan_tile(tmp, degree, scan, count, t, 0, end);
+            scan_tile(tmp, degree, scan, count, t, ScanT(0), end);
         __syncthreads();
     }
 }
@@ -334,13 +336,13 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_searc
  * (cuda_kernels.h bb_search_args and bb_cslot). */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
-template <bool Shared>
-__device__ __forceinline__ Frontier search_frontier(unsigned slot)
+template <bool Shared, class ScanT>
+__device__ __forceinline__ Frontier<ScanT> search_frontier(unsigned slot)
 {
     const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
-    return Frontier{c.k.frontier, c.k.offsets, c.k.columns, c.k.scan, (uint32_t)c.count,
-                    expand_mode(c.expand), c.k.expand_f0, c.k.rank_prefix ? c.k.skip : nullptr,
-                    true};
+    return Frontier<ScanT>{c.k.frontier, c.k.offsets, c.k.columns, (const ScanT *)c.k.scan,
+                           (uint32_t)c.count, expand_mode(c.expand), c.k.expand_f0,
+                           c.k.rank_prefix ? c.k.skip : nullptr, true};
 }
 
 /* The step's consumer: on several devices remote winners go to this
@@ -361,29 +363,31 @@ __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
     return a;
 }
 
-template <int K, bool Shared>
+template <int K, bool Shared, class ScanT>
 __global__ void __launch_bounds__(kThreads, 4) search_binsearch(unsigned slot)
 {
-    binsearch_body<K>(search_frontier<Shared>(slot), search_visit<Shared>(slot));
+    binsearch_body<K>(search_frontier<Shared, ScanT>(slot), search_visit<Shared>(slot));
 }
 
 template <int K, bool Shared>
 __global__ void __launch_bounds__(kMpThreads) search_mergepath(unsigned slot)
 {
-    mergepath_body<K>(search_frontier<Shared>(slot), search_visit<Shared>(slot));
+    mergepath_body<K>(search_frontier<Shared, uint32_t>(slot), search_visit<Shared>(slot));
 }
 
-/* The producers of a step, reading copy slot of the arguments. */
-template <int K, bool Shared>
+/* The producers of a step, reading copy slot of the arguments (64-bit arc
+ * indices: binsearch alone, as run_expand). */
+template <int K, bool Shared, class ScanT>
 boxbfs_status_t search_produce(cudaStream_t s, int mode, unsigned slot)
 {
+    if (sizeof(ScanT) == 8) mode = MODE_BINSEARCH;
     if (mode != MODE_MERGEPATH) {
-        search_binsearch<K, Shared>
-            <<<bb_cuda_persistent_grid<search_binsearch<K, Shared>>(kThreads), kThreads, 0, s>>>(
-                slot);
+        search_binsearch<K, Shared, ScanT>
+            <<<bb_cuda_persistent_grid<search_binsearch<K, Shared, ScanT>>(kThreads), kThreads, 0,
+               s>>>(slot);
         BB_CUDA_LAUNCH_CHECK();
     }
-    if (mode != MODE_BINSEARCH) {
+    if (sizeof(ScanT) == 4 && mode != MODE_BINSEARCH) {
         search_mergepath<K, Shared>
             <<<bb_cuda_persistent_grid<search_mergepath<K, Shared>>(kMpThreads), kMpThreads, 0,
                s>>>(slot);
@@ -392,12 +396,13 @@ boxbfs_status_t search_produce(cudaStream_t s, int mode, unsigned slot)
     return BOXBFS_OK;
 }
 
-template <int K>
+template <int K, class ScanT>
 boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand,
                                 const bb_kstate_t *k)
 {
     const int mode = expand_mode(expand);
-    const int grid = bb_cuda_grid_for<search_scan_tiles>(scan_tiles_of(nloc), kScanThreads);
+    const int grid =
+        bb_cuda_grid_for<search_scan_tiles<ScanT>>(scan_tiles_of(nloc), kScanThreads);
     const unsigned slot = (unsigned)k->cslot;
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
@@ -406,13 +411,23 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
                        s>>>(prefix_args(*k));
         BB_CUDA_LAUNCH_CHECK();
     }
-    search_scan_sums<<<grid, kScanThreads, 0, s>>>(d);
+    search_scan_sums<ScanT><<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
-    search_scan_offsets<<<1, kScanThreads, 0, s>>>(d);
+    search_scan_offsets<ScanT><<<1, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
-    search_scan_tiles<<<grid, kScanThreads, 0, s>>>(d);
+    search_scan_tiles<ScanT><<<grid, kScanThreads, 0, s>>>(d);
     BB_CUDA_LAUNCH_CHECK();
-    return slot ? search_produce<K, true>(s, mode, slot) : search_produce<K, false>(s, mode, 0);
+    return slot ? search_produce<K, true, ScanT>(s, mode, slot)
+                : search_produce<K, false, ScanT>(s, mode, 0);
+}
+
+/* The step at K with the device's arc index width (kstate arcs64). */
+template <int K>
+boxbfs_status_t search_expand_at(const bb_search_dev *d, cudaStream_t s, uint64_t nloc, int expand,
+                                 const bb_kstate_t *k)
+{
+    return k->arcs64 ? search_expand_k<K, uint64_t>(d, s, nloc, expand, k)
+                     : search_expand_k<K, uint32_t>(d, s, nloc, expand, k);
 }
 
 /* This device's frontier through the load-balanced expand (expand_lb.cuh). */
@@ -422,7 +437,7 @@ boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t
 {
     return expand_lb(ExpandArgs{k->frontier, k->offsets, k->columns, k->scan, k->scratch,
                                 k->scratch_bytes, fcount, expand, k->expand_k, k->expand_f0,
-                                skip_degree(*k, k->frontier)},
+                                skip_degree(*k, k->frontier), k->arcs64 != 0},
                      stream, consume);
 }
 
@@ -430,10 +445,11 @@ boxbfs_status_t run_expand_k(const bb_kstate_t *k, cudaStream_t stream, uint64_t
 
 extern "C" boxbfs_status_t bb_cuda_expand_scratch(uint64_t max_frontier, size_t *bytes_p)
 {
-    size_t bytes = 0;
+    size_t bytes = 0, wide = 0;   /* the larger of the two widths' (a few KiB apart) */
     uint32_t count = max_frontier > UINT32_MAX ? UINT32_MAX : (uint32_t)max_frontier;
-    BB_CUDA_CHECK(degree_scan(NULL, bytes, DegreeOp{NULL, NULL}, NULL, count, 0));
-    *bytes_p = bytes;
+    BB_CUDA_CHECK(degree_scan(NULL, bytes, DegreeOp{NULL, NULL}, (uint32_t *)NULL, count, 0));
+    BB_CUDA_CHECK(degree_scan(NULL, wide, DegreeOp{NULL, NULL}, (uint64_t *)NULL, count, 0));
+    *bytes_p = bytes > wide ? bytes : wide;
     return BOXBFS_OK;
 }
 
@@ -485,10 +501,10 @@ boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
     const uint64_t nloc = k->hi - k->lo;
     if (nloc == 0) return BOXBFS_OK;
     switch (k->expand_k) {   /* the K of expand_lb */
-    case 1: return search_expand_k<1>(d, s, nloc, expand, k);
-    case 2: return search_expand_k<2>(d, s, nloc, expand, k);
-    case 8: return search_expand_k<8>(d, s, nloc, expand, k);
-    case 16: return search_expand_k<16>(d, s, nloc, expand, k);
-    default: return search_expand_k<4>(d, s, nloc, expand, k);
+    case 1: return search_expand_at<1>(d, s, nloc, expand, k);
+    case 2: return search_expand_at<2>(d, s, nloc, expand, k);
+    case 8: return search_expand_at<8>(d, s, nloc, expand, k);
+    case 16: return search_expand_at<16>(d, s, nloc, expand, k);
+    default: return search_expand_at<4>(d, s, nloc, expand, k);
     }
 }

@@ -149,7 +149,15 @@ struct DegreeOp {
         return (uint32_t)(e - past);
     }
 };
-using DegreeIt = thrust::transform_iterator<DegreeOp, thrust::counting_iterator<uint32_t>>;
+/* The degrees as the scan's entries: 32-bit sums where the device's arcs
+ * fit them, else 64-bit (kstate arcs64). */
+template <class ScanT>
+struct DegreeAs {
+    DegreeOp op;
+    __host__ __device__ ScanT operator()(uint32_t i) const { return op(i); }
+};
+template <class ScanT>
+using DegreeIt = thrust::transform_iterator<DegreeAs<ScanT>, thrust::counting_iterator<uint32_t>>;
 
 /* The visited-prefix skip's degrees of kstate k's frontier (no skip where
  * k has none). */
@@ -160,12 +168,14 @@ __host__ __device__ inline DegreeOp skip_degree(const bb_kstate_t &k, const uint
 }
 
 /* Exclusive scan of frontier degrees; one function for the size query and
- * the run so both instantiate the same CUB dispatch. Sums fit in 32 bits: a
- * device holds fewer than 2^32 arcs (engine check). */
-cudaError_t degree_scan(void *tmp, size_t &bytes, const DegreeOp &degree, uint32_t *out,
+ * the run so both instantiate the same CUB dispatch. ScanT uint32_t where
+ * the device holds fewer arcs than the engine's 64-bit threshold (its sums
+ * fit), else uint64_t. */
+template <class ScanT>
+cudaError_t degree_scan(void *tmp, size_t &bytes, const DegreeOp &degree, ScanT *out,
                         uint32_t count, cudaStream_t stream)
 {
-    DegreeIt in(thrust::counting_iterator<uint32_t>(0), degree);
+    DegreeIt<ScanT> in(thrust::counting_iterator<uint32_t>(0), DegreeAs<ScanT>{degree});
     return cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, count, stream);
 }
 
@@ -174,23 +184,24 @@ cudaError_t degree_scan(void *tmp, size_t &bytes, const DegreeOp &degree, uint32
  * after host-side queries (a host-driven level's fixed cost). */
 constexpr int kScanThreads = 1024, kScanItems = 4;
 constexpr uint32_t kSmallScan = kScanThreads * kScanItems;
-using TileScan = cub::BlockScan<uint32_t, kScanThreads>;
+template <class ScanT>
+using TileScan = cub::BlockScan<ScanT, kScanThreads>;
 
 /* Tile t of the scan of count items (all threads of the block call it):
  * out[i] = offset + the sum of load(j) for j in the tile before i; the
  * last tile also stores the sum of all in *end where end is given. */
-template <class Load>
-__device__ __forceinline__ void scan_tile(typename TileScan::TempStorage &tmp, Load load,
-                                          uint32_t *out, uint64_t count, uint64_t t,
-                                          uint32_t offset, uint32_t *end = nullptr)
+template <class ScanT, class Load>
+__device__ __forceinline__ void scan_tile(typename TileScan<ScanT>::TempStorage &tmp, Load load,
+                                          ScanT *out, uint64_t count, uint64_t t, ScanT offset,
+                                          ScanT *end = nullptr)
 {
-    uint32_t x[kScanItems], sum;
+    ScanT x[kScanItems], sum;
 #pragma unroll
     for (int j = 0; j < kScanItems; j++) {
         const uint64_t i = t * kSmallScan + threadIdx.x * kScanItems + j;
         x[j] = i < count ? load((uint32_t)i) : 0;
     }
-    TileScan(tmp).ExclusiveSum(x, x, sum);
+    TileScan<ScanT>(tmp).ExclusiveSum(x, x, sum);
     if (end && threadIdx.x == 0 && (t + 1) * kSmallScan >= count) *end = offset + sum;
 #pragma unroll
     for (int j = 0; j < kScanItems; j++) {
@@ -199,21 +210,23 @@ __device__ __forceinline__ void scan_tile(typename TileScan::TempStorage &tmp, L
     }
 }
 
+template <class ScanT>
 __global__ void __launch_bounds__(kScanThreads)
-    degree_scan_small(DegreeOp degree, uint32_t *out, uint32_t count)
+    degree_scan_small(DegreeOp degree, ScanT *out, uint32_t count)
 {
-    __shared__ typename TileScan::TempStorage tmp;
-    scan_tile(tmp, degree, out, count, 0, 0);
+    __shared__ typename TileScan<ScanT>::TempStorage tmp;
+    scan_tile(tmp, degree, out, count, 0, ScanT(0));
 }
 
 /* What the producers read. scan[i] = first edge of frontier vertex i;
  * skip (NULL: none): the arcs skipped at the start of frontier vertex i's
  * row (the visited-prefix skip, kstate rank_prefix). */
+template <class ScanT>
 struct Frontier {
     const uint32_t *frontier;
     const int64_t *offsets;
     const uint32_t *columns;
-    const uint32_t *scan;
+    const ScanT *scan;
     uint32_t count;
     int mode;
     uint64_t f0;
@@ -222,7 +235,8 @@ struct Frontier {
 };
 
 /* The first arc of frontier vertex i (= u) that the expand takes. */
-__device__ __forceinline__ uint64_t row_start(const Frontier &f, uint32_t i, uint32_t u)
+template <class ScanT>
+__device__ __forceinline__ uint64_t row_start(const Frontier<ScanT> &f, uint32_t i, uint32_t u)
 {
     return (uint64_t)__ldg(f.offsets + u) + (f.skip ? __ldg(f.skip + i) : 0u);
 }
@@ -234,7 +248,8 @@ __device__ __forceinline__ uint32_t load_column(const uint32_t *p) { return __ld
 
 /* The arcs the frontier's scan covers (the last vertex's row may be left
  * out, DegreeOp's split: the device search's scan stores its end). */
-__device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
+template <class ScanT>
+__device__ __forceinline__ uint64_t frontier_edges(const Frontier<ScanT> &f)
 {
     if (f.scan_end) return __ldg(f.scan + f.count);
     uint32_t u = __ldg(f.frontier + f.count - 1);
@@ -243,7 +258,8 @@ __device__ __forceinline__ uint64_t frontier_edges(const Frontier &f)
 }
 
 /* The hybrid rule, decided on the device where the edge total lives. */
-__device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total)
+template <class ScanT>
+__device__ __forceinline__ bool take_mergepath(const Frontier<ScanT> &f, uint64_t total)
 {
     if (f.mode == MODE_MERGEPATH) return true;
     if (f.mode == MODE_BINSEARCH) return false;
@@ -256,7 +272,8 @@ __device__ __forceinline__ bool take_mergepath(const Frontier &f, uint64_t total
  * gallop forward from k, then a binary search over the bracket. Frontier
  * vertices with no arcs to take (the visited-prefix skip leaves many) share
  * one scan value, so a step to the next arc may pass many of them. */
-__device__ __forceinline__ uint32_t last_at_or_below(const uint32_t *scan, uint32_t k,
+template <class ScanT>
+__device__ __forceinline__ uint32_t last_at_or_below(const ScanT *scan, uint32_t k,
                                                      uint32_t count, uint64_t e)
 {
     uint64_t step = 1;
@@ -279,8 +296,8 @@ __device__ __forceinline__ uint32_t last_at_or_below(const uint32_t *scan, uint3
  * previous one: chunks only move forward), then each lane gallops forward
  * from there and finishes with a binary search over the short bracket; its
  * next edges gallop on from the vertex of the one before. */
-template <int K, class C>
-__device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consume)
+template <int K, class ScanT, class C>
+__device__ __forceinline__ void binsearch_body(const Frontier<ScanT> &f, const C &consume)
 {
     if (f.count == 0) return;
     const uint64_t total = frontier_edges(f);
@@ -291,7 +308,7 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
     __shared__ Transpose<K> gather;
     if (bb_lane() == 0) stage.count[threadIdx.x >> 5] = 0;
     arcs_acc.begin();   /* (its barrier also publishes the stage counts) */
-    const uint32_t *scan = f.scan;
+    const ScanT *scan = f.scan;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x * K;
     uint32_t kw = 0;   /* vertex of the warp's first edge; scan[kw] <= wbase */
     for (uint64_t wbase = ((uint64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) * K;
@@ -319,11 +336,12 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
 #pragma unroll
         for (int j = 0; j < K; j++)
             col[j] = valid[j] ? row_start(f, kv[j], u[j]) + (e[j] - __ldg(f.scan + kv[j])) : 0;
-        if (kTranspose<K>) {
+        if (kTranspose<K> && sizeof(ScanT) == 4) {
             /* the warp's 32 x K (parent, column index) pairs through shared
              * memory, so that lane l takes edges wbase + 32 j + l: each
              * column load below is one coalesced 128 B request instead of
-             * 32 sectors 4 K bytes apart (a device holds < 2^32 arcs) */
+             * 32 sectors 4 K bytes apart (32-bit column indices: only where
+             * the device's arcs fit them) */
             uint32_t(&tr)[2][kTrWords<K>] = gather.pairs[threadIdx.x >> 5];
 #pragma unroll
             for (int j = 0; j < K; j++) {
@@ -350,8 +368,8 @@ __device__ __forceinline__ void binsearch_body(const Frontier &f, const C &consu
     arcs_acc.end(consume.next_arcs());
 }
 
-template <int K, class C>
-__global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier f, C consume)
+template <int K, class ScanT, class C>
+__global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier<ScanT> f, C consume)
 {
     binsearch_body<K>(f, consume);
 }
@@ -367,9 +385,11 @@ __device__ __forceinline__ uint32_t path_split(const uint32_t *scan, uint32_t co
         lo, hi, [=](uint64_t mid) { return (uint64_t)__ldg(scan + mid) <= d - 1 - mid; });
 }
 
-/* [002 §4.3] Tiles of kMpTile path items (vertices + edges) per block. */
+/* [002 §4.3] Tiles of kMpTile path items (vertices + edges) per block; its
+ * shared arrays hold 32-bit arc indices, so only devices whose arcs fit
+ * them take it (a device of 64-bit arcs runs binsearch). */
 template <int K, class C>
-__device__ __forceinline__ void mergepath_body(const Frontier &f, const C &consume)
+__device__ __forceinline__ void mergepath_body(const Frontier<uint32_t> &f, const C &consume)
 {
     /* entry i describes vertex a0 - 1 + i of the tile */
     __shared__ uint32_t s_scan[kMpTile + 1], s_start[kMpTile + 1], s_u[kMpTile + 1];
@@ -445,37 +465,40 @@ __device__ __forceinline__ void mergepath_body(const Frontier &f, const C &consu
 }
 
 template <int K, class C>
-__global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier f, C consume)
+__global__ void __launch_bounds__(kMpThreads) expand_mergepath(Frontier<uint32_t> f, C consume)
 {
     mergepath_body<K>(f, consume);
 }
 
 /* What one expand reads: count frontier vertices (ids into offsets), the CSR,
- * scan (count entries, written: the degree scan), CUB scratch of
- * scratch_bytes (bb_cuda_expand_scratch), the method (boxbfs_expand_t), K
- * (edges per thread: 1, 2, 4, 8, 16, checked by the engine), f0, and the
- * visited-prefix skip's degrees (skip_degree; default: every arc). */
+ * scan (count entries, written: the degree scan; 64-bit entries where wide),
+ * CUB scratch of scratch_bytes (bb_cuda_expand_scratch), the method
+ * (boxbfs_expand_t), K (edges per thread: 1, 2, 4, 8, 16, checked by the
+ * engine), f0, the visited-prefix skip's degrees (skip_degree; default:
+ * every arc), and wide (kstate arcs64: 64-bit arc indices, binsearch only). */
 struct ExpandArgs {
     const uint32_t *frontier;
     const int64_t *offsets;
     const uint32_t *columns;
-    uint32_t *scan;
+    void *scan;
     void *scratch;
     size_t scratch_bytes;
     uint64_t count;
     int expand, k;
     uint32_t f0;
     DegreeOp degree = DegreeOp{frontier, offsets};
+    bool wide = false;
 };
 
 /* Scan the degrees into a.scan and launch the producer(s). AUTO launches
  * both: each decides on the device from the scanned total (no host sync),
  * and the one not chosen exits at once. */
-template <int K, class C>
+template <int K, class ScanT, class C>
 boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &consume)
 {
     size_t bytes = a.scratch_bytes;
-    Frontier f;
+    ScanT *scan = (ScanT *)a.scan;
+    Frontier<ScanT> f;
     if (a.count > UINT32_MAX)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "frontier of %llu vertices exceeds 2^32",
                             (unsigned long long)a.count);
@@ -483,42 +506,58 @@ boxbfs_status_t run_expand(const ExpandArgs &a, cudaStream_t stream, const C &co
         return bb_error_set(BOXBFS_ERR_INTERNAL,
                             "cuda expand: no scratch memory for the degree scan");
     if (a.count <= kSmallScan) {
-        degree_scan_small<<<1, kScanThreads, 0, stream>>>(a.degree, a.scan, (uint32_t)a.count);
+        degree_scan_small<ScanT><<<1, kScanThreads, 0, stream>>>(a.degree, scan, (uint32_t)a.count);
         BB_CUDA_LAUNCH_CHECK();
     } else {
-        BB_CUDA_CHECK(degree_scan(a.scratch, bytes, a.degree, a.scan, (uint32_t)a.count, stream));
+        BB_CUDA_CHECK(degree_scan(a.scratch, bytes, a.degree, scan, (uint32_t)a.count, stream));
     }
     f.frontier = a.frontier;
     f.offsets = a.offsets;
     f.columns = a.columns;
-    f.scan = a.scan;
+    f.scan = scan;
     f.count = (uint32_t)a.count;
-    f.mode = expand_mode(a.expand);
+    f.mode = sizeof(ScanT) == 4 ? expand_mode(a.expand) : MODE_BINSEARCH;
     f.f0 = a.f0;
     f.skip = a.degree.rank ? a.degree.skip : nullptr;
     if (f.mode != MODE_MERGEPATH) {
-        int grid = bb_cuda_persistent_grid<expand_binsearch<K, C>>(kThreads);
-        expand_binsearch<K, C><<<grid, kThreads, 0, stream>>>(f, consume);
+        int grid = bb_cuda_persistent_grid<expand_binsearch<K, ScanT, C>>(kThreads);
+        expand_binsearch<K, ScanT, C><<<grid, kThreads, 0, stream>>>(f, consume);
         BB_CUDA_LAUNCH_CHECK();
     }
-    if (f.mode != MODE_BINSEARCH) {
-        int grid = bb_cuda_persistent_grid<expand_mergepath<K, C>>(kMpThreads);
-        expand_mergepath<K, C><<<grid, kMpThreads, 0, stream>>>(f, consume);
-        BB_CUDA_LAUNCH_CHECK();
+    if constexpr (sizeof(ScanT) == 4) {
+        if (f.mode != MODE_BINSEARCH) {
+            int grid = bb_cuda_persistent_grid<expand_mergepath<K, C>>(kMpThreads);
+            expand_mergepath<K, C><<<grid, kMpThreads, 0, stream>>>(f, consume);
+            BB_CUDA_LAUNCH_CHECK();
+        }
     }
     return BOXBFS_OK;
 }
 
-/* The expand of a.count > 0 frontier vertices, each arc handed to consume. */
-template <class C>
+/* The expand at K edges per thread, with 32-bit arc indices or (Wide, where
+ * a.wide) 64-bit ones. */
+template <int K, bool Wide, class C>
+boxbfs_status_t run_expand_at(const ExpandArgs &a, cudaStream_t stream, const C &consume)
+{
+    if constexpr (Wide) {
+        if (a.wide) return run_expand<K, uint64_t>(a, stream, consume);
+    }
+    return run_expand<K, uint32_t>(a, stream, consume);
+}
+
+/* The expand of a.count > 0 frontier vertices, each arc handed to consume
+ * (Wide false: the caller's devices never hold 64-bit arcs). */
+template <bool Wide = true, class C>
 boxbfs_status_t expand_lb(const ExpandArgs &a, cudaStream_t stream, const C &consume)
 {
+    if (!Wide && a.wide)
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "expand: 64-bit arc indices not built here");
     switch (a.k) {
-    case 1: return run_expand<1>(a, stream, consume);
-    case 2: return run_expand<2>(a, stream, consume);
-    case 8: return run_expand<8>(a, stream, consume);
-    case 16: return run_expand<16>(a, stream, consume);
-    default: return run_expand<4>(a, stream, consume);
+    case 1: return run_expand_at<1, Wide>(a, stream, consume);
+    case 2: return run_expand_at<2, Wide>(a, stream, consume);
+    case 8: return run_expand_at<8, Wide>(a, stream, consume);
+    case 16: return run_expand_at<16, Wide>(a, stream, consume);
+    default: return run_expand_at<4, Wide>(a, stream, consume);
     }
 }
 

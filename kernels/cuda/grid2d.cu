@@ -373,7 +373,7 @@ boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
     ull *ctr = (ull *)k->counters;
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
-    return expand_lb(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
+    return expand_lb<false>(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
                                 k->scratch_bytes, count, k->expand, k->expand_k, k->expand_f0},
                      (cudaStream_t)stream,
                      Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->degree,

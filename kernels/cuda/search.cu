@@ -41,7 +41,7 @@ struct Cache {
     cudaGraphExec_t *bodies;  /* device memory: execs[0 .. BB_BR_COUNT - 1] */
     bb_search_dev *d;         /* device memory */
     bb_search_dev *h;         /* its pinned host mirror */
-    uint32_t *tile_sums;
+    void *tile_sums;
     uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
     uint32_t first;
     uint64_t seq;             /* launches so far */
@@ -163,7 +163,7 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     c->first = first;
     BB_CUDA_CHECK(cudaGetDevice(&c->dev));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->d, sizeof *c->d));
-    BB_CUDA_CHECK(cudaMalloc((void **)&c->tile_sums, tiles * 4));
+    BB_CUDA_CHECK(cudaMalloc(&c->tile_sums, tiles * 8));   /* 64-bit sums fit too */
     BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, sizeof *c->h));
     memset(c->h, 0, sizeof *c->h);
     /* the first decide takes the state from c->h, the last leaves it there

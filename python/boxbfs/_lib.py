@@ -48,7 +48,8 @@ class EngineOptions(ctypes.Structure):
                 ("max_depth", ctypes.c_int), ("device_loop_arcs", ctypes.c_int64),
                 ("partition", ctypes.c_int), ("grid_rows", ctypes.c_int),
                 ("grid_cols", ctypes.c_int), ("parents", ctypes.c_int),
-                ("search_on", ctypes.c_int), ("hub_degree", ctypes.c_int64)]
+                ("search_on", ctypes.c_int), ("hub_degree", ctypes.c_int64),
+                ("arcs64_from", ctypes.c_int64)]
 
 
 class LevelReport(ctypes.Structure):

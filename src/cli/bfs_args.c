@@ -58,6 +58,9 @@ static void bfs_usage(FILE *f)
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
+        "  --arcs64-from ARCS     a device of at least ARCS arcs indexes them with 64 bits (its\n"
+        "                         expand by binary search); default 2^32, the 32-bit kernels'\n"
+        "                         limit; lower it to run the 64-bit path on a small graph\n"
         "  --link-model NAME|BW,LAT|FILE|measured   nvlink4 (default), pcie3x16, pcie4x16,\n"
         "                         pcie5x16, expether-2x10g, expether-2x10g-shared, e.g. 25GB/s,5us,\n"
         "                         a link description file, or measured (probed at start)\n"
@@ -327,6 +330,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             NEED_VALUE("--device-loop");
             if (bb_parse_i64(v, 0, INT64_MAX, &n)) { bb_cli_error("--device-loop: '%s' is not an arc count >= 0", v); return -1; }
             a->eo.device_loop_arcs = n;
+        } else if (OPT("--arcs64-from")) {
+            NEED_VALUE("--arcs64-from");
+            if (bb_parse_i64(v, 1, INT64_C(1) << 32, &n)) { bb_cli_error("--arcs64-from: '%s' is not an arc count in [1, 4294967296]", v); return -1; }
+            a->eo.arcs64_from = n;
         } else if (OPT("--hub-degree")) {
             NEED_VALUE("--hub-degree");
             if (strcmp(v, "auto") == 0) a->eo.hub_degree = -1;

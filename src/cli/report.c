@@ -141,6 +141,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
                 boxbfs_engine_device_name(e, x), mem / 1048576.0, visited / 1048576.0);
         if (o->devices > 1 && !r->side_engines)
             fprintf(f, "  parents: %s", boxbfs_parents_name(boxbfs_engine_parents(e, x)));
+        if (boxbfs_engine_arc_bits(e, x) == 64) fprintf(f, "  arcs: 64-bit");
         fputc('\n', f);
         print_arrays(f, e, x);
     }
@@ -345,6 +346,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
         bb_json_int(&j, "memory_bytes", (int64_t)mem);
         bb_json_int(&j, "visited_bytes", (int64_t)visited);
         bb_json_string(&j, "parents", boxbfs_parents_name(boxbfs_engine_parents(e, x)));
+        bb_json_int(&j, "arc_bits", boxbfs_engine_arc_bits(e, x));   /* 0: not known here */
         bb_json_begin_object(&j, "arrays");   /* name: bytes */
         const char *name;
         size_t bytes;
@@ -503,6 +505,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "expand", boxbfs_expand_name(o->expand));
     bb_json_int(&j, "expand_k", o->expand_edges_per_thread);
     bb_json_int(&j, "expand_f0", o->expand_f0);
+    bb_json_int(&j, "arcs64_from", o->arcs64_from);
     bb_json_string(&j, "link_model", o->link_model.name);
     bb_json_bool(&j, "throttle", o->throttle);
     bb_json_string(&j, "order", o->order == BOXBFS_ORDER_TOPOLOGY ? "topology" : "given");

@@ -16,6 +16,7 @@
 /* What one device needs, in bytes, by array (the memory plan). */
 typedef struct {
     uint64_t nloc, arcs, in_arcs, work_cap, bitmap_words;
+    int arcs64;         /* kstate arcs64: 64-bit arc indices, the scan's entries too */
     int inbox_shared;   /* in the sort buffers: no allocation of its own */
     int parents;        /* BOXBFS_PARENTS_KEEP or BOXBFS_PARENTS_RECOMPUTE */
     uint64_t inbox_entries;   /* the inbox's allocation (not shared) */
@@ -275,6 +276,7 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     /* sort-based methods hold a whole level's neighbors: at most this slice's arcs */
     p->work_cap = o->contract == BOXBFS_CONTRACT_ATOMIC ? p->bitmap_words
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
+    p->arcs64 = p->arcs + (e->hubs ? e->hub_arcs[d] : 0) >= (uint64_t)o->arcs64_from;
     p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
     if (e->hubs)   /* the hubs' parts of their rows, their ids, levels, list and scan entries */
         p->graph += (size_t)e->hubs * (8 + 4 + 4 + 4 + 4 + 4) + (size_t)e->hub_arcs[d] * 4;
@@ -287,6 +289,8 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
     else if (e->bottom_up)   /* the frontier of all n vertices, and this device's next part */
         p->bitmaps = (size_t)words32(n) * 4 + (size_t)words32(p->nloc) * 4;
     p->state = (size_t)p->nloc * (4 + 8 + 4 + 4 + 4) + 4 + BB_CTR_COUNT(ndev) * 8;
+    if (p->arcs64)   /* the scan's entries are 8 bytes */
+        p->state += (size_t)(p->nloc + e->hubs + 1) * 4;
     if (loop_log(e))   /* the device loop's log, its mailbox */
         p->state += (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8 +
                     (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
@@ -443,6 +447,7 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     k->visited_bits = e->opts.visited == BOXBFS_VISITED_BIT;
     k->expand_k = e->opts.expand_edges_per_thread;
     k->expand_f0 = (uint32_t)e->opts.expand_f0;
+    k->arcs64 = p->arcs64;
     k->n = (uint64_t)e->graph->n;
     k->lo = e->part.lo[d];
     k->hi = e->part.lo[d + 1];
@@ -471,7 +476,8 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->nloc * 8, &k->pred));
     BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->frontier));
     BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs) * 4, &k->next_frontier));
-    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs + 1) * 4, &k->scan));
+    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + e->hubs + 1) * (p->arcs64 ? 8 : 4),
+                                 &k->scan));
     BB_CHECK(bb_engine_dev_alloc(e, d, BB_CTR_COUNT(ndev) * 8, &k->counters));
     if (loop_log(e)) {
         size_t log = (size_t)bb_loop_log_rows(ndev) * BB_LOG_ROW(ndev) * 8;
@@ -540,10 +546,12 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
 static boxbfs_status_t plan_with(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
 {
     plan_device(e, d, parents, p);
-    if ((p->work_cap | (p->arcs + (e->hubs ? e->hub_arcs[d] : 0))) >> 32)
+    if (p->work_cap >> 32)   /* the sort's and flag scan's 32-bit neighbor indices */
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
-                            "device %d would hold %llu arcs; at most 2^32 per device: use "
-                            "more devices", d, (unsigned long long)p->arcs);
+                            "device %d would hold %llu arcs: --contract %s takes fewer than "
+                            "2^32 neighbors a level on a device; use --contract atomic (the "
+                            "default) or more devices", d, (unsigned long long)p->arcs,
+                            boxbfs_contract_name(e->opts.contract));
     BB_CHECK(e->ops->scratch_bytes(e->devs[d].dev, p->work_cap, p->nloc, e->ndev, &p->scratch));
     p->total = p->graph + p->in_graph + p->bitmaps + p->state + p->visited + p->remote + p->work +
                p->outbox + p->inbox + p->gather + p->scratch;

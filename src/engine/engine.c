@@ -309,6 +309,12 @@ boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t e, int device)
     return (boxbfs_parents_t)e->devs[device].parents;
 }
 
+int boxbfs_engine_arc_bits(boxbfs_engine_t e, int device)
+{
+    if (e == NULL || device < e->first || device >= e->first + e->nlocal || e->grid) return 0;
+    return e->devs[device].k.arcs64 ? 64 : 32;
+}
+
 int boxbfs_engine_device_count(boxbfs_engine_t e) { return e ? e->ndev : 0; }
 
 int boxbfs_engine_rank(boxbfs_engine_t e) { return e && e->nlocal < e->ndev ? e->first : 0; }

@@ -38,6 +38,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->device_loop_arcs = 16384;   /* ~16 arcs per thread of the loop's one block */
     opts->parents = BOXBFS_PARENTS_AUTO;
     opts->hub_degree = -1;
+    opts->arcs64_from = INT64_C(1) << 32;
     boxbfs_link_model_parse("nvlink4", &opts->link_model);
 }
 

@@ -310,6 +310,10 @@ boxbfs_status_t bb_engine_check_options(boxbfs_graph_t g, const boxbfs_engine_op
     if (o->expand_f0 < 1)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
                             o->expand_f0);
+    if (o->arcs64_from < 1 || o->arcs64_from > (INT64_C(1) << 32))
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "64-bit arcs from %lld arcs a device: use 1 .. 2^32 (4294967296)",
+                            (long long)o->arcs64_from);
     if (o->order != BOXBFS_ORDER_GIVEN && o->order != BOXBFS_ORDER_TOPOLOGY)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device order %d: use given or topology",
                             (int)o->order);
