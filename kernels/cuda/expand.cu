@@ -340,8 +340,9 @@ template <bool Shared, class ScanT>
 __device__ __forceinline__ Frontier<ScanT> search_frontier(unsigned slot)
 {
     const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
+    const int mode = sizeof(ScanT) == 4 ? expand_mode(c.expand) : MODE_BINSEARCH;
     return Frontier<ScanT>{c.k.frontier, c.k.offsets, c.k.columns, (const ScanT *)c.k.scan,
-                           (uint32_t)c.count, expand_mode(c.expand), c.k.expand_f0,
+                           (uint32_t)c.count, mode, c.k.expand_f0,
                            c.k.rank_prefix ? c.k.skip : nullptr, true};
 }
 
