@@ -341,12 +341,16 @@ boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d)
 {
     bb_search_t s = search_start(e, &e->devs[d].k);
     boxbfs_status_t st;
+    double t0 = bb_now_s();
     peers_start(e, d, &s);
     st = e->ops->kernels.peers_wake(&e->devs[d].k, e->ops->stream(e->devs[d].dev), &s.peers);
     if (st == BOXBFS_OK) st = bb_engine_read_counters(e, d);   /* pinned: no context-wide sync */
-    if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] != BB_MEET_OK)
+    if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] == BB_MEET_TIMEOUT)
         st = bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
-                          "search (another device failed)", d);
+                          "search (no other device came within %.1f s)", d, bb_now_s() - t0);
+    else if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] != BB_MEET_OK)
+        st = bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
+                          "search (another device failed, after %.3f s)", d, bb_now_s() - t0);
     if (st != BOXBFS_OK) bb_engine_raise_abort(e, d);
     e->devs[d].loop_tag += 1;
     return st;

@@ -357,15 +357,6 @@ static double search_end(const struct boxbfs_engine *e)
 /* Wait for every device; 1 if the search was aborted. */
 #define SYNC_ALL(e) (e)->team->barrier(e)
 
-/* 1 where two of this process's devices are logical devices of one GPU. */
-static int devices_share_a_gpu(const struct boxbfs_engine *e)
-{
-    for (int d = e->first; d < e->first + e->nlocal; d++)
-        for (int o = e->first; o < d; o++)
-            if (e->order[o] == e->order[d]) return 1;
-    return 0;
-}
-
 /* Device thread tid's part of one search: the reset and the links woken
  * (untimed), the strategy, the parent gather where parents were left with
  * their finders, the results. A failure raises the abort word and the
@@ -388,11 +379,6 @@ static boxbfs_status_t device_main(int tid, int nlocal, void *arg)
     e->frontier_count[d] = D->ctr[BB_CTR_NEXT];
     e->frontier_arcs[d] = D->ctr[BB_CTR_NEXT_ARCS];
     D->loop_tag = e->searches << 32;   /* no mailbox holds a tag of this search yet */
-    /* Logical devices of one GPU: every device's kernels of the search's
-     * start have run before any waits in the wake's meeting. A kernel that
-     * CUDA loads lazily at its first launch may wait for the whole context,
-     * another device's meeting included: it ran into the 10 s timeout. */
-    if (e->search_peers && devices_share_a_gpu(e) && SYNC_ALL(e)) return BOXBFS_OK;
     if (e->search_peers) BB_CHECK_GOTO(bb_search_wake(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->t_start = e->t_level = bb_now_s();
