@@ -210,10 +210,26 @@ rc1=$?
 "$BOXBFS" bfs kron:14 --backend cpu --devices 2 --roots 1 --memory-limit $limit \
     --contract valid-flag --visited byte >"$tmp/out2" 2>&1
 rc2=$?
-check "--memory-limit 8 MiB: kron:14 does not fit one device (exit 3, more devices suggested)" \
-      "[ $rc1 -eq 3 ] && grep -q 'try more devices' '$tmp/err1'"
+check "--memory-limit 8 MiB: kron:14 does not fit one device (exit 3, 2 devices suggested)" \
+      "[ $rc1 -eq 3 ] && grep -q 'try --devices 2 or more' '$tmp/err1'"
 check "--memory-limit 8 MiB: kron:14 runs on two devices and validates" \
       "[ $rc2 -eq 0 ] && grep -q '^validation: PASS' '$tmp/out2'"
+# the count suggested is where the plan fits (kron:18, atomic: the slice
+# split N ways beside the rest of one device's plan), one fewer is not
+"$BOXBFS" bfs kron:18 --backend cpu --devices 1 --roots 1 --memory-limit 20000000 \
+    >/dev/null 2>"$tmp/err18"
+rc1=$?
+n=$(sed -n 's/.*try --devices \([0-9]*\) or more.*/\1/p' "$tmp/err18")
+"$BOXBFS" bfs kron:18 --backend cpu --devices "${n:-1}" --roots 1 --memory-limit 20000000 \
+    >"$tmp/out18" 2>&1
+rcn=$?
+"$BOXBFS" bfs kron:18 --backend cpu --devices $((${n:-2} - 1)) --roots 1 --memory-limit 20000000 \
+    >/dev/null 2>"$tmp/err18b"
+rcf=$?
+check "--memory-limit 20000000: kron:18 on one device suggests --devices $n, which validates" \
+      "[ $rc1 -eq 3 ] && [ -n '$n' ] && [ $rcn -eq 0 ] && grep -q '^validation: PASS' '$tmp/out18'"
+check "--memory-limit 20000000: kron:18 on $((${n:-2} - 1)) devices does not fit and says $n" \
+      "[ $rcf -eq 3 ] && grep -q 'try --devices $n or more' '$tmp/err18b'"
 
 # The experiment (atomic, wire auto, parents auto): the largest kron scale
 # that runs and validates under 8 MiB per device, found by a loop from
@@ -225,7 +241,8 @@ largest() {   # devices: the largest scale that runs
           grep -q '^validation: PASS' "$tmp/out"; do
         s=$((s + 1))
     done
-    grep -q 'try more devices' "$tmp/err" || { cat "$tmp/err"; echo 0; return; }
+    grep -q 'try --devices [0-9]* or more\|try more devices' "$tmp/err" ||
+        { cat "$tmp/err"; echo 0; return; }
     echo $s
 }
 s1=$(largest 1)

@@ -318,6 +318,29 @@ static boxbfs_status_t free_memory(boxbfs_engine_t e, int d, size_t *free_p)
     return BOXBFS_OK;
 }
 
+/* The device count to suggest where plan p does not fit free_b bytes: the
+ * least that holds this device's graph slice and the sort's level work
+ * (both of its arcs) split that many ways beside the rest of its plan
+ * ("--devices N"), or, where the rest alone does not fit, more devices in
+ * words. An estimate: the per-vertex arrays of the search across devices
+ * come on top, so N is where to start. */
+static void more_devices(const struct boxbfs_engine *e, const mem_plan_t *p, size_t free_b,
+                         char *out, size_t size)
+{
+    const uint64_t slice = p->graph + p->in_graph + p->work, rest = p->total - slice;
+    if (rest >= free_b || slice == 0) {
+        snprintf(out, size, "more devices (--devices N)");
+        return;
+    }
+    uint64_t n = ((uint64_t)slice * (uint64_t)e->ndev + (free_b - rest) - 1) / (free_b - rest);
+    if (n <= (uint64_t)e->ndev) n = (uint64_t)e->ndev + 1;
+    /* past the engine's 1024 devices or a range of BB_PARTITION_ALIGN vertices each: no count */
+    if (n > 1024 || n > (uint64_t)e->graph->n / BB_PARTITION_ALIGN)
+        snprintf(out, size, "more devices (--devices N)");
+    else
+        snprintf(out, size, "--devices %llu or more", (unsigned long long)n);
+}
+
 static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
 {
     size_t free_b;
@@ -326,17 +349,19 @@ static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
     BB_CHECK(free_memory(e, d, &free_b));
     if (p->total <= free_b) return BOXBFS_OK;
+    char more[64];
+    more_devices(e, p, free_b, more, sizeof more);
 #define H(i, bytes) bb_engine_human_bytes(h[i], (double)(bytes))
     return bb_error_set(
         BOXBFS_ERR_DEVICE_MEMORY,
         "device %d (%s) needs %s but has %s free%s (short by %s): graph slice %s, visited %s, "
         "remote parents %s, level work %s, outbox %s, inbox %s, parent gather %s, other %s; "
-        "try more devices (--devices N)%s%s",
+        "try %s%s%s",
         d, e->devs[d].name, H(0, p->total), H(1, free_b),
         e->opts.device_memory_limit ? " under --memory-limit" : "", H(2, p->total - free_b),
         H(3, p->graph + p->in_graph), H(4, p->visited), H(5, p->remote), H(6, p->work),
         H(7, p->outbox), H(8, p->inbox), H(9, p->gather), H(10, p->state + p->scratch + p->bitmaps),
-        byte_visited ? " or --visited bit" : "",
+        more, byte_visited ? " or --visited bit" : "",
         p->remote ? " or --parents recompute" : "");
 #undef H
 }
