@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/error.h"
 
-typedef enum { F_ALLOC, F_COPY, F_LAUNCH, F_PEER_COPY, F_RANK, F_LEVEL } fault_kind_t;
+typedef enum { F_ALLOC, F_COPY, F_LAUNCH, F_PEER_COPY, F_RANK, F_LEVEL, F_WAKE } fault_kind_t;
 
 static struct {
     char text[96];          /* BOXBFS_FAULT as given (for the message) */
@@ -58,7 +59,7 @@ void bb_fault_set_rank(int rank) { atomic_store(&my_rank, rank); }
 static const char *kind_name(fault_kind_t k)
 {
     static const char *const names[] = {"allocation", "copy", "kernel launch", "peer copy",
-                                        "kernel launch", "device search level"};
+                                        "kernel launch", "device search level", "wake"};
     return names[k];
 }
 
@@ -165,7 +166,22 @@ KERNEL(gather_recompute, (const bb_kstate_t *k, void *stream, const bb_level_set
 KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l))
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
-KERNEL(peers_wake, (const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p), (k, stream, p))
+
+/* The wake before a search across devices: a launch like any kernel's;
+ * wake:N[:dev D] makes the device (any, or ordinal D) come to its N-th wake
+ * a second after the others gave up waiting for it (the meeting's timeout),
+ * as a device held up elsewhere would. */
+static boxbfs_status_t f_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
+{
+    FAULT_DEV(F_LAUNCH, NULL, stream, "kernel peers_wake");
+    if (spec.kind == F_WAKE && (spec.dev < 0 || spec.dev == ordinal_) &&
+        atomic_fetch_add(&spec.calls, 1) + 1 == spec.nth) {
+        const uint64_t ns = p->timeout_ns + 1000000000ull;
+        struct timespec t = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+        while (nanosleep(&t, &t) != 0) {}
+    }
+    return base->kernels.peers_wake(k, stream, p);
+}
 
 /* The device search: a launch like any kernel's; level:L[:dev D] makes the
  * device (any, or ordinal D) fail as it starts level L of the search
@@ -223,7 +239,7 @@ static boxbfs_status_t parse(const char *text)
 {
     static const struct { const char *name; fault_kind_t kind; } kinds[] = {
         {"alloc", F_ALLOC}, {"copy", F_COPY}, {"launch", F_LAUNCH},
-        {"peer_copy", F_PEER_COPY}, {"rank", F_RANK}, {"level", F_LEVEL}};
+        {"peer_copy", F_PEER_COPY}, {"rank", F_RANK}, {"level", F_LEVEL}, {"wake", F_WAKE}};
     const char *colon = strchr(text, ':');
     char *end;
     long long a, b = -1;

@@ -227,4 +227,17 @@ for at in 0 2; do
                '$tmp/ferr' && [ ! -e '$tmp/f.json' ] &&
            [ $ms -lt $((whole + 1000)) ]"
 done
+
+# a device late to the wake before a search (BOXBFS_FAULT=wake:1: the first
+# device to come comes a second after the meeting's 10 s timeout): the others
+# give up, exit 3, and the message says the meeting timed out and which
+# device's tag never came, and who raised the abort word
+# shellcheck disable=SC2086
+BOXBFS_FAULT=wake:1 ms_of "$BOXBFS" bfs kron:12 --backend "$backend" $devs --roots 1 \
+    --contract atomic >/dev/null 2>"$tmp/werr"
+rc=$?
+echo "  a late wake: exit $rc after $ms ms: $(cat "$tmp/werr")"
+check "a device late to the wake: exit 3, timed out, the device whose tag never came named" \
+      "[ $rc -eq 3 ] && grep -q 'did not meet before the search (after 1[0-9][.][0-9]* s, timed out, no tag from device [0-9]; the abort word: device [0-9] waited in vain)' '$tmp/werr' &&
+       [ $ms -lt 20000 ]"
 exit $fail

@@ -17,6 +17,7 @@
 
 #include "engine/engine.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -337,6 +338,23 @@ static boxbfs_status_t run_peers(boxbfs_engine_t e, int d)
     return BOXBFS_OK;
 }
 
+/* After device d's wake meeting `tag` failed: the devices whose tag is not
+ * in d's mailbox ("1 3"; "" where all came late), and the abort word's
+ * account of the first failure, for the message. */
+static void wake_missing(boxbfs_engine_t e, int d, uint64_t tag, char *out, size_t size)
+{
+    uint64_t mail[BB_LOOP_MAX_DEV * BB_MAIL_WORDS];
+    size_t at = 0;
+    out[0] = '\0';
+    if (e->ops->copy_d2h(e->devs[d].dev, mail, e->devs[d].loop_mail,
+                         (size_t)e->ndev * BB_MAIL_WORDS * 8) != BOXBFS_OK ||
+        e->ops->sync(e->devs[d].dev) != BOXBFS_OK)
+        return;
+    for (int o = 0; o < e->ndev && at < size; o++)
+        if (o != d && *bb_mail_half(mail, o, tag) != tag)
+            at += (size_t)snprintf(out + at, size - at, "%s%d", at ? " " : "", o);
+}
+
 boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d)
 {
     bb_search_t s = search_start(e, &e->devs[d].k);
@@ -345,12 +363,19 @@ boxbfs_status_t bb_search_wake(boxbfs_engine_t e, int d)
     peers_start(e, d, &s);
     st = e->ops->kernels.peers_wake(&e->devs[d].k, e->ops->stream(e->devs[d].dev), &s.peers);
     if (st == BOXBFS_OK) st = bb_engine_read_counters(e, d);   /* pinned: no context-wide sync */
-    if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] == BB_MEET_TIMEOUT)
+    if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] != BB_MEET_OK) {
+        /* which devices never came, after how long, and what the abort word says */
+        uint32_t word = __atomic_load_n(e->abort_word, __ATOMIC_ACQUIRE);
+        char missing[64];
+        wake_missing(e, d, s.peers.tag + 1, missing, sizeof missing);
         st = bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
-                          "search (no other device came within %.1f s)", d, bb_now_s() - t0);
-    else if (st == BOXBFS_OK && e->devs[d].ctr[BB_CTR_EXPANDED] != BB_MEET_OK)
-        st = bb_error_set(BOXBFS_ERR_DEVICE, "device %d: the devices did not meet before the "
-                          "search (another device failed, after %.3f s)", d, bb_now_s() - t0);
+                          "search (after %.3f s%s%s%s; the abort word: device %d %s)", d,
+                          bb_now_s() - t0, e->devs[d].ctr[BB_CTR_EXPANDED] == BB_MEET_TIMEOUT
+                                               ? ", timed out" : "",
+                          *missing ? ", no tag from device " : "", missing,
+                          (int)(word & ~BB_ABORT_TIMEOUT) - 1,
+                          word & BB_ABORT_TIMEOUT ? "waited in vain" : "failed");
+    }
     if (st != BOXBFS_OK) bb_engine_raise_abort(e, d);
     e->devs[d].loop_tag += 1;
     return st;
