@@ -318,7 +318,8 @@ boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t
             .bottom_up = f_bottom_up, .mark_frontier = f_mark_frontier,
             .small_levels = f_small_levels, .search = f_search,
             .search_free = base->kernels.search_free, .peers_wake = f_peers_wake,
-            .rank_rows = base->kernels.rank_rows, .raise_prefix = base->kernels.raise_prefix};
+            .rank_rows = base->kernels.rank_rows, .raise_prefix = base->kernels.raise_prefix,
+            .kron_rows = base->kernels.kron_rows};
         wrapped_base[slot] = base;
     }
     pthread_mutex_unlock(&wrap_lock);

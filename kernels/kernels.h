@@ -599,6 +599,12 @@ static inline BB_HOST_DEVICE uint64_t bb_remote_slot(uint64_t v, uint64_t lo, ui
     return v < lo ? v : v - (hi - lo);
 }
 
+/* The Kronecker graph a device builds its rows of (kron_rows below). */
+typedef struct {
+    int scale, edgefactor;
+    uint64_t seed;
+} bb_kron_job_t;
+
 /* One device's BFS state: pointers are device memory of that device. */
 typedef struct {
     int ndev, self;
@@ -820,6 +826,18 @@ typedef struct {
      * offsets[lo]: where the backend cuts its work in pieces). */
     boxbfs_status_t (*rank_rows)(const bb_kstate_t *k, void *stream, const int64_t *offsets,
                                  const uint32_t *order);
+    /* The rows [k->lo, k->hi) of an undirected Graph500 Kronecker graph
+     * built on the device (a graph made with build_on_devices): the
+     * generator's edges (src/graph/kron_edge.h) with an end in the range,
+     * each row's heads sorted, without duplicates or self-loops, exactly the
+     * rows bb_kron_rows makes. With cap = 0, *arcs_p gets an upper bound of
+     * the rows' arcs (their arcs before duplicates are merged) and nothing
+     * is written; else k->columns holds cap >= that bound entries: k->offsets
+     * (hi - lo + 1, from 0) and k->columns get the rows, *arcs_p their arcs,
+     * credit (host memory, hi - lo entries) each row vertex's input edges
+     * (the edges whose first end it is, Graph500's TEPS). */
+    boxbfs_status_t (*kron_rows)(const bb_kstate_t *k, void *stream, const bb_kron_job_t *job,
+                                 uint64_t cap, int64_t *credit, uint64_t *arcs_p);
     /* A top-down level's raise of the visited prefix (bb_prefix_raises):
      * rank_prefix[0] = rank_prefix[1], then rank_prefix[1] = the first rank
      * at or past it whose vertex visited does not mark (n if none). */
@@ -871,7 +889,10 @@ typedef struct {
                                         const bb_loop_peers_t *p);                             \
     boxbfs_status_t PREFIX##_rank_rows(const bb_kstate_t *k, void *stream,                     \
                                        const int64_t *offsets, const uint32_t *order);         \
-    boxbfs_status_t PREFIX##_raise_prefix(const bb_kstate_t *k, void *stream);
+    boxbfs_status_t PREFIX##_raise_prefix(const bb_kstate_t *k, void *stream);                 \
+    boxbfs_status_t PREFIX##_kron_rows(const bb_kstate_t *k, void *stream,                     \
+                                       const bb_kron_job_t *job, uint64_t cap,                 \
+                                       int64_t *credit, uint64_t *arcs_p);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

@@ -102,6 +102,15 @@ typedef struct {
  * to load ("rank R failed ..."), the same status on every rank. */
 boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t *opts,
                                   boxbfs_graph_t *graph_p);
+/* A Kronecker graph ("kron:SCALE[:EDGEFACTOR[:SEED]]", undirected) that is
+ * not generated here: the graph holds its sizes, and the engine made with it
+ * (1D, the devices of one process) builds each device's rows on that device
+ * and fills the graph's offsets, edge credits and arcs (docs/architecture.md
+ * "Graphs built on the devices"); the whole graph never sits in host memory.
+ * Until then its degrees read 0; functions that need its columns say
+ * UNSUPPORTED, as for a slice. Returns OK, INVALID_ARG (not a kron: spec, or
+ * a bad one), NO_MEMORY (its n-sized offsets and credits). */
+boxbfs_status_t boxbfs_graph_kron_on_devices(const char *spec, boxbfs_graph_t *graph_p);
 
 /* Build a graph from an edge list of internal ids in [0, n): edge i is
  * src[i] -> dst[i], both arrays of nedges entries (the caller's, read during

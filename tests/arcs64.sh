@@ -25,13 +25,7 @@ rows() { awk '/^# level  dir/ { f = 1; next } /^#/ { f = 0 } f { print $1, $2, $
 pair_start() {
     i=$1 devs=$2 graph=$3
     shift 3
-    # shellcheck disable=SC2086
-    ( "$BOXBFS" bfs "$graph" --backend "$backend" $devs --roots 3 "$@" --json "$tmp/$i.32.json" \
-          --output "$tmp/$i.32.out" >"$tmp/$i.32.txt" 2>"$tmp/$i.err" &&
-          "$BOXBFS" bfs "$graph" --backend "$backend" $devs --roots 3 "$@" --arcs64-from 1000 \
-              --json "$tmp/$i.64.json" --output "$tmp/$i.64.out" >"$tmp/$i.64.txt" \
-              2>>"$tmp/$i.err"
-      echo $? >"$tmp/$i.rc" ) &
+    pair_runs "$i" "$devs" "$graph" 32 "" 64 "--arcs64-from 1000" "$@"
 }
 pair_check() {   # I NAME
     i=$1 name=$2
@@ -57,17 +51,7 @@ assert [d[\"arc_bits\"] for d in b] == [64] * len(b), b
 assert all(y[\"arrays\"][\"scan\"] == 2 * x[\"arrays\"][\"scan\"] for x, y in zip(a, b))
 ' '$tmp/$i.32.json' '$tmp/$i.64.json'"
 }
-pair() {   # NAME DEVICES GRAPH OPTIONS...
-    case_add "$1"
-    shift
-    pair_start "$case_i" "$@"
-}
-
-multi="--devices 1|--devices 2|--devices 3"
-if [ "$backend" = cuda ]; then
-    multi="--devices 1|--device-ids 0,0"
-    [ "$(visible_gpus)" -ge 2 ] && multi="$multi|--devices 2"
-fi
+multi=$(device_sets "$backend")
 IFS='|'
 for devs in $multi; do
     unset IFS

@@ -26,6 +26,18 @@ static void graphs(void)
     CHECK_FAILS(boxbfs_graph_load("kron:-3", NULL, &g), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_load("kron:8", &lo, &g), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_load("/nonexistent/g.mtx", NULL, &g), BOXBFS_ERR_IO);
+    CHECK_FAILS(boxbfs_graph_kron_on_devices(NULL, &g), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_graph_kron_on_devices("kron:8", NULL), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_graph_kron_on_devices("g.mtx", &g), BOXBFS_ERR_INVALID_ARG);
+    CHECK_FAILS(boxbfs_graph_kron_on_devices("kron:-3", &g), BOXBFS_ERR_INVALID_ARG);
+    CHECK(g == (boxbfs_graph_t)0x1);
+    /* made, not built: no arcs yet, and nothing that needs its columns runs */
+    CHECK_OK(boxbfs_graph_kron_on_devices("kron:8", &g2));
+    CHECK(boxbfs_graph_vertices(g2) == 256 && boxbfs_graph_arcs(g2) == 0);
+    CHECK(boxbfs_graph_save(g2, "/nonexistent/dir/x.bbcsr") != BOXBFS_OK);
+    CHECK(boxbfs_validate(g2, 0, parent, level, NULL) != BOXBFS_OK);
+    boxbfs_graph_free(g2);
+    g2 = (boxbfs_graph_t)0x1;
 
     CHECK_FAILS(boxbfs_graph_from_edges(4, 3, src, dst, 0, NULL), BOXBFS_ERR_INVALID_ARG);
     CHECK_FAILS(boxbfs_graph_from_edges(4, 3, NULL, dst, 0, &g), BOXBFS_ERR_INVALID_ARG);

@@ -72,6 +72,43 @@ cases_check() {
     case_names=""
 }
 
+# pair_runs I DEVICES GRAPH A "A_OPTIONS" B "B_OPTIONS" OPTIONS...: case I's
+# two bfs runs on $backend, 3 roots, OPTIONS then each one's own, one after
+# the other in the background: each writes $tmp/I.LABEL.json, .out and .txt,
+# both their errors $tmp/I.err, and $tmp/I.rc gets the exit status.
+pair_runs() {
+    i=$1 devs=$2 graph=$3 a=$4 a_opts=$5 b=$6 b_opts=$7
+    shift 7
+    # shellcheck disable=SC2086 # DEVICES and each one's options: words on purpose
+    ( for run in "$a|$a_opts" "$b|$b_opts"; do
+          label=${run%%|*}
+          "$BOXBFS" bfs "$graph" --backend "$backend" $devs --roots 3 "$@" ${run#*|} \
+              --json "$tmp/$i.$label.json" --output "$tmp/$i.$label.out" \
+              >"$tmp/$i.$label.txt" 2>>"$tmp/$i.err" || { echo $? >"$tmp/$i.rc"; exit; }
+      done
+      echo 0 >"$tmp/$i.rc" ) &
+}
+
+# pair NAME ARGS...: case_add NAME, then the test's pair_start $case_i ARGS
+# (a case of two runs to compare, started in the background).
+pair() {
+    case_add "$1"
+    shift
+    pair_start "$case_i" "$@"
+}
+
+# device_sets BACKEND: the device sets such comparisons run on, '|' between
+# them: 1, 2 and 3 devices on the cpu backend; on cuda one GPU, two logical
+# devices of GPU 0, and two GPUs where there are.
+device_sets() {
+    if [ "$1" = cuda ]; then
+        if [ "$(visible_gpus)" -ge 2 ]; then echo "--devices 1|--device-ids 0,0|--devices 2"
+        else echo "--devices 1|--device-ids 0,0"; fi
+    else
+        echo "--devices 1|--devices 2|--devices 3"
+    fi
+}
+
 # grid_mtx N FILE: an N x N grid as Matrix Market (undirected), a road
 # network's shape: about 2N levels from a corner, every one small.
 grid_mtx() {

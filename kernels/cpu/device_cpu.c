@@ -187,6 +187,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .peers_wake = bb_cpu_peers_wake,
         .rank_rows = bb_cpu_rank_rows,
         .raise_prefix = bb_cpu_raise_prefix,
+        .kron_rows = bb_cpu_kron_rows,
     },
     .count = cpu_count,
     .open = cpu_open,

@@ -66,6 +66,23 @@ static inline unsigned bb_cuda_blocks(uint64_t items, int threads)
     return (unsigned)((items + (uint64_t)threads - 1) / (uint64_t)threads);
 }
 
+/* CUB's temporaries of one job: grown to the most any of its calls asks
+ * (never shrunk), freed with the job. */
+struct bb_cub_room {
+    void *ptr = nullptr;
+    size_t bytes = 0;
+    ~bb_cub_room() { cudaFree(ptr); }
+    boxbfs_status_t at_least(size_t need)
+    {
+        if (need <= bytes) return BOXBFS_OK;
+        BB_CUDA_CHECK(cudaFree(ptr));
+        ptr = nullptr;
+        BB_CUDA_CHECK(cudaMalloc(&ptr, need));
+        bytes = need;
+        return BOXBFS_OK;
+    }
+};
+
 /* The persistent grid of a grid-stride kernel, but no more than the blocks
  * its work needs. */
 template <auto Kernel>

@@ -312,6 +312,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .search_free = bb_cuda_search_free,
         .peers_wake = bb_cuda_peers_wake,
         .rank_rows = bb_cuda_rank_rows,
+        .kron_rows = bb_cuda_kron_rows,
         .raise_prefix = bb_cuda_raise_prefix,
     },
     .count = cuda_count,

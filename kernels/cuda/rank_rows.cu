@@ -50,23 +50,11 @@ int grid_of(uint64_t items)
 
 struct Temps {
     uint32_t *a = nullptr, *b = nullptr;   /* a piece's entries each */
-    void *cub = nullptr;
-    size_t cub_bytes = 0;
+    bb_cub_room cub;
     ~Temps()
     {
         cudaFree(a);
         cudaFree(b);
-        cudaFree(cub);
-    }
-    /* CUB's temporaries of at least bytes (grown, never shrunk) */
-    boxbfs_status_t room(size_t bytes)
-    {
-        if (bytes <= cub_bytes) return BOXBFS_OK;
-        BB_CUDA_CHECK(cudaFree(cub));
-        cub = nullptr;
-        BB_CUDA_CHECK(cudaMalloc(&cub, bytes));
-        cub_bytes = bytes;
-        return BOXBFS_OK;
     }
 };
 
@@ -83,8 +71,8 @@ boxbfs_status_t sort_piece(const bb_kstate_t *k, cudaStream_t s, Temps &t, const
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, t.a, t.b, count,
                                                      (int64_t)(r1 - r0), begin, begin + 1, s));
-    BB_CHECK(t.room(bytes));
-    BB_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(t.cub, bytes, t.a, t.b, count,
+    BB_CHECK(t.cub.at_least(bytes));
+    BB_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(t.cub.ptr, bytes, t.a, t.b, count,
                                                      (int64_t)(r1 - r0), begin, begin + 1, s));
     remap<<<grid_of((uint64_t)count), kThreads, 0, s>>>(t.b, k->by_rank, (uint64_t)count, columns);
     BB_CUDA_LAUNCH_CHECK();

@@ -412,9 +412,7 @@ out:
 boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
                                 const int32_t *level, boxbfs_tree_info_t *info_p)
 {
-    if (graph == NULL)
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
-    return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, -1, NULL, info_p);
+    return boxbfs_validate_depth(graph, root, parent, level, -1, info_p);
 }
 
 boxbfs_status_t boxbfs_validate_depth(boxbfs_graph_t graph, int64_t root, const int64_t *parent,
@@ -423,6 +421,10 @@ boxbfs_status_t boxbfs_validate_depth(boxbfs_graph_t graph, int64_t root, const 
 {
     if (graph == NULL)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: graph is NULL");
+    if (graph->on_devices)   /* its rows are on an engine's devices, none here */
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "validate: graph %s is built on the devices: its engine checks its "
+                            "trees (boxbfs_engine_check_tree)", graph->name);
     return bb_validate_rows(graph, graph->row_lo, graph->row_hi, root, parent, level, max_depth,
                             NULL, info_p);
 }

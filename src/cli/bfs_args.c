@@ -58,6 +58,9 @@ static void bfs_usage(FILE *f)
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
         "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
+        "  --build-on host|devices   kron: graphs: built on the host (default), or each device\n"
+        "                         generates, merges and sorts its own rows (undirected, 1d, one\n"
+        "                         process, --relabel none; the graph never sits in host memory)\n"
         "  --arcs64-from ARCS     a device of at least ARCS arcs indexes them with 64 bits (its\n"
         "                         expand by binary search); default 2^32, the 32-bit kernels'\n"
         "                         limit; lower it to run the 64-bit path on a small graph\n"
@@ -390,6 +393,10 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->grid_given = 1;
         } else if (strcmp(arg, "--whole-graph") == 0) {
             a->whole_graph = 1;
+        } else if (OPT("--build-on")) {
+            static const char *const places[] = {"host", "devices"};
+            NEED_VALUE("--build-on");
+            if (parse_enum("--build-on", v, places, 2, &a->build_on_devices)) return -1;
         } else if (OPT("--order")) {
             static const char *const orders[] = {"given", "topology"};
             NEED_VALUE("--order");

@@ -196,6 +196,7 @@ typedef struct {
     boxbfs_engine_options_t eo;
     int backend_given, devices_given, validate, nroots;
     int whole_graph;        /* --whole-graph: every MPI rank loads the whole graph */
+    int build_on_devices;   /* --build-on devices: a kron: graph's rows made on the devices */
     int reverse;            /* --reverse: search the graph with its arcs turned around */
     int relabel;            /* --relabel: 0 none, 1 degree (a copy numbered by degree),
                                2 auto (degree where bb_cli_relabel_pays: the default) */
@@ -258,6 +259,7 @@ typedef struct {
     double relabel_share;        /* auto: the arcs' share of the top 1 % of vertices */
     int stripes;
     double relabel_s;            /* the time relabel took (not in any search's) */
+    double build_s;              /* --build-on devices: the engine's setup, the rows built */
     int sliced;                  /* per_process: each rank loaded its slice */
     const struct bb_sigma_summary *sigma;   /* --sigma: its search, else NULL */
     /* roots side by side (side_by_side.c): why they ran so (empty: they did

@@ -211,6 +211,29 @@ static int run_searches(bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *outp
     return rc;
 }
 
+/* --build-on devices: a kron: graph, undirected, in one process, the 1d
+ * partition, its ids as generated, no whole-graph feature; 0, or -1 after
+ * saying why not. */
+static int check_build_on_devices(bb_bfs_args_t *a)
+{
+    const char *no = strncmp(a->spec, "kron:", 5) != 0 ? "a kron: graph"
+                     : a->load.direction == BOXBFS_DIRECTION_DIRECTED ? "undirected (no --directed)"
+                     : boxbfs_one_device_per_process(&a->eo) ? "the devices of one process"
+                     : a->eo.partition == BOXBFS_PARTITION_2D ? "the 1d partition"
+                     : a->relabel == 1 ? "the generator's ids (no --relabel degree)"
+                     : a->side_by_side == BB_SIDE_ON ? "searches split over the devices (no "
+                                                       "--side-by-side on)"
+                     : a->sigma ? "no --sigma (it needs the graph on the host)"
+                     : NULL;
+    if (no != NULL) {
+        bb_cli_error("--build-on devices: the graph must be %s", no);
+        return -1;
+    }
+    a->relabel = 0;   /* the rows are made in the generator's order */
+    a->side_by_side = BB_SIDE_OFF;
+    return 0;
+}
+
 static void pick_defaults(bb_bfs_args_t *a)
 {
     /* --backend cpu never starts the GPU driver (its start costs every run on a GPU host) */
@@ -310,6 +333,11 @@ int bb_cmd_bfs(int argc, char **argv)
         return BB_EXIT_USAGE;
     }
     if (a.spec == NULL) a.spec = "kron:20";
+    if (a.build_on_devices && check_build_on_devices(&a) != 0) {
+        free(a.given_roots);
+        boxbfs_links_free(a.links);
+        return BB_EXIT_USAGE;
+    }
     pick_defaults(&a);
     /* the inputs that can be read by range: each rank loads only its rows */
     r.per_process = boxbfs_one_device_per_process(&a.eo);
@@ -323,7 +351,8 @@ int bb_cmd_bfs(int argc, char **argv)
         bb_progress_start(&progress, r.sliced ? "loading this rank's slice" : "loading", 0);
         bb_progress_update(&progress, 0);
         bb_progress_tick_start(&tick, &progress);
-        st = boxbfs_graph_load(a.spec, &a.load, &r.graph);
+        st = a.build_on_devices ? boxbfs_graph_kron_on_devices(a.spec, &r.graph)
+                                : boxbfs_graph_load(a.spec, &a.load, &r.graph);
         bb_progress_tick_stop(&tick);
         bb_progress_end(&progress);
         if (st == BOXBFS_OK)
@@ -355,7 +384,8 @@ int bb_cmd_bfs(int argc, char **argv)
         r.reverse = 1;
     }
     choose_devices(&a, &r);
-    rc = choose_roots(r.graph, &a, &r.roots, &nroots);
+    /* a graph built on the devices has its degrees once the engine built it */
+    rc = a.build_on_devices ? 0 : choose_roots(r.graph, &a, &r.roots, &nroots);
     if (rc == 0 && a.relabel == 2) {   /* auto: where the degrees are skewed */
         r.relabel_auto = 1;
         a.relabel = bb_cli_relabel_pays(r.graph, &r.relabel_share);
@@ -380,9 +410,11 @@ int bb_cmd_bfs(int argc, char **argv)
             rc = bb_cli_fail(st);
             goto out;
         }
-        boxbfs_log(BOXBFS_LOG_INFO, "devices set up (memory plan, slices uploaded) in %.3f s",
-                   bb_now_s() - t0);
+        boxbfs_log(BOXBFS_LOG_INFO, "devices set up (memory plan, slices %s) in %.3f s",
+                   a.build_on_devices ? "built there" : "uploaded", bb_now_s() - t0);
+        r.build_s = a.build_on_devices ? bb_now_s() - t0 : 0;
     }
+    if (a.build_on_devices && (rc = choose_roots(r.graph, &a, &r.roots, &nroots)) != 0) goto out;
     a.eo.devices = boxbfs_engine_device_count(r.engine);   /* --exchange mpi: the ranks */
     if (a.eo.partition == BOXBFS_PARTITION_2D && a.eo.grid_rows == 0)   /* the engine's choice */
         boxbfs_grid_default(a.eo.devices, &a.eo.grid_rows, &a.eo.grid_cols);

@@ -163,6 +163,9 @@ static void header(FILE *f, const bb_bfs_report_t *r)
     if (r->relabel)
         fprintf(f, "  relabeled: by degree, %d stripes (%.2f s, construction: not timed%s)",
                 r->stripes, r->relabel_s, r->relabel_auto ? "; --relabel auto" : "");
+    if (g->on_devices)
+        fprintf(f, "  built on the devices (%.2f s with their setup, construction: not timed; "
+                "ids as generated)", r->build_s);
     fputc('\n', f);
     if (o->partition == BOXBFS_PARTITION_2D)
         fprintf(f, "# partition: 2d  grid: %dx%d (device p at grid row p %% %d, column p / %d: "
@@ -421,6 +424,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     /* the wire that ran: options.wire is what was asked (docs/cli.md, "Memory plan") */
     bb_json_string(&j, "wire", boxbfs_wire_name(boxbfs_engine_wire(r->engine)));
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
+    bb_json_string(&j, "built_on", g->on_devices ? "devices" : "host");
+    if (g->on_devices) bb_json_double(&j, "build_s", r->build_s);   /* with the devices' setup */
     bb_json_begin_object(&j, "traffic");
     bb_json_int(&j, "searches", r->nroots);
     bb_json_int(&j, "total_bytes", r->total_bytes);

@@ -136,6 +136,8 @@ boxbfs_status_t boxbfs_engine_check_tree(boxbfs_engine_t e, int64_t root, int64_
     hi = (int64_t)e->part.lo[e->first + e->nlocal];
     if (!validate) {
         bb_tree_count_rows(e->graph, lo, hi, level, &info);   /* its rows' levels: here */
+    } else if (e->nlocal == e->ndev && e->graph->on_devices) {   /* columns on the devices */
+        st = bb_engine_validate_built(e, root, parent, level, &info);
     } else if (e->nlocal == e->ndev) {   /* one process: the whole tree is here */
         st = bb_validate_rows(e->graph, lo, hi, root, parent, level, e->opts.max_depth, NULL,
                               &info);

@@ -278,6 +278,8 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
                   : (p->arcs > p->bitmap_words ? p->arcs : p->bitmap_words);
     p->arcs64 = p->arcs + (e->hubs ? e->hub_arcs[d] : 0) >= (uint64_t)o->arcs64_from;
     p->graph = (size_t)(p->nloc + 1) * 8 + (size_t)p->arcs * 4 + (size_t)(ndev + 1) * 8;
+    if (e->devs[d].built_bytes)   /* built on the device: what it holds (columns as bounded) */
+        p->graph = e->devs[d].built_bytes + (size_t)(ndev + 1) * 8;
     if (e->hubs)   /* the hubs' parts of their rows, their ids, levels, list and scan entries */
         p->graph += (size_t)e->hubs * (8 + 4 + 4 + 4 + 4 + 4) + (size_t)e->hub_arcs[d] * 4;
     if (e->in_offsets) {   /* a directed graph's in-arcs, for bottom-up levels */
@@ -312,6 +314,7 @@ static boxbfs_status_t free_memory(boxbfs_engine_t e, int d, size_t *free_p)
 {
     size_t free_b, total_b;
     BB_CHECK(e->ops->mem_info(e->devs[d].dev, &free_b, &total_b));
+    free_b += e->devs[d].built_bytes;   /* built rows: already held, and in the plan */
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
     *free_p = free_b;
@@ -372,8 +375,9 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
     bb_engine_dev_t *D = &e->devs[d];
     const struct boxbfs_graph *g = e->graph;
     uint64_t lo = e->part.lo[d], hi = e->part.lo[d + 1];
-    BB_CHECK(bb_upload_csr_rows(e->ops, D->dev, g->offsets, g->columns, g->columns_base, lo, hi,
-                                (int64_t *)D->k.offsets, (uint32_t *)D->k.columns));
+    if (!D->built_bytes)
+        BB_CHECK(bb_upload_csr_rows(e->ops, D->dev, g->offsets, g->columns, g->columns_base, lo,
+                                    hi, (int64_t *)D->k.offsets, (uint32_t *)D->k.columns));
     if (e->in_offsets)
         BB_CHECK(bb_upload_csr_rows(e->ops, D->dev, e->in_offsets, e->in_columns, 0, lo, hi,
                                     (int64_t *)D->k.in_offsets, (uint32_t *)D->k.in_columns));
@@ -478,9 +482,12 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     k->hi = e->part.lo[d + 1];
     k->work_cap = p->work_cap;
     BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(ndev + 1) * 8, &k->range_lo));
-    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + 1 + e->hubs) * 8, &k->offsets));
-    BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->arcs + (e->hubs ? e->hub_arcs[d] : 0)) * 4,
-                       &k->columns));
+    if (!D->built_bytes) {   /* else built there (device_build.c) */
+        BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + 1 + e->hubs) * 8, &k->offsets));
+        BB_CHECK(bb_engine_dev_alloc(e, d,
+                                     (size_t)(p->arcs + (e->hubs ? e->hub_arcs[d] : 0)) * 4,
+                                     &k->columns));
+    }
     if (p->in_graph) {
         BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)(p->nloc + 1) * 8, &k->in_offsets));
         BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->in_arcs * 4, &k->in_columns));

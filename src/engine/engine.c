@@ -110,6 +110,7 @@ static boxbfs_status_t choose_search(boxbfs_engine_t e)
 static boxbfs_status_t setup_local(boxbfs_engine_t e)
 {
     BB_CHECK(e->team->agree(e, bb_engine_open_local(e)));
+    if (e->graph->on_devices) BB_CHECK(bb_engine_build_rows(e));
     BB_CHECK(choose_search(e));
     BB_CHECK(bb_engine_choose_wire(e));
     for (int d = 0; d < e->ndev; d++) e->devs[d].parents = BOXBFS_PARENTS_KEEP;   /* 2d: kept */

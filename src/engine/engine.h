@@ -78,6 +78,8 @@ typedef struct {
     uint32_t *stage;               /* and its top-down lists for the other devices before
                                       they go into their inboxes: the vertices of each other
                                       range in turn, then their parents (bb_search_t.stage) */
+    size_t built_bytes;            /* a graph built on the devices: its rows' offsets and
+                                      columns, allocated by device_build.c (0: none) */
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
@@ -306,6 +308,17 @@ boxbfs_status_t bb_engine_dev_alloc_named(boxbfs_engine_t e, int d, size_t bytes
 void bb_engine_dropped(boxbfs_engine_t e, int d, const char *what);
 /* bytes as "12.34 KiB|MiB|GiB" into buf (the figures of the memory messages). */
 const char *bb_engine_human_bytes(char buf[24], double bytes);
+
+/* ---- services: graphs built on the devices (device_build.c) --------------- */
+
+/* Every device of this process builds its rows of the graph (made with
+ * build_on_devices) into its offsets and columns, and the graph gets its
+ * offsets, edge credits and arcs. */
+boxbfs_status_t bb_engine_build_rows(boxbfs_engine_t e);
+/* Graph500 validation of rows [lo, hi) of a graph built on the devices,
+ * their columns read back from the devices in bands (check_tree.c). */
+boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const int64_t *parent,
+                                         const int32_t *level, boxbfs_tree_info_t *info_p);
 
 /* ---- services: memory plan and device state (device_setup.c) -------------- */
 

@@ -106,6 +106,10 @@ boxbfs_status_t bb_grid2d_check(boxbfs_graph_t g, const boxbfs_engine_options_t 
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "grid %dx%d: rows and columns must be in [1, 1024] (0x0: the "
                             "squarest grid)", o->grid_rows, o->grid_cols);
+    if (g->on_devices)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "graph %s is built on the devices, in the 1d partition: --partition "
+                            "2d needs it built on the host", g->name);
     if (bb_graph_is_slice(g))
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "graph %s is an MPI rank's slice of the 1D partition: --partition 2d "

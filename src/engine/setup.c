@@ -170,6 +170,11 @@ static boxbfs_status_t check_slice(boxbfs_engine_t e)
     const struct boxbfs_graph *g = e->graph;
     int64_t lo = (int64_t)e->part.lo[e->first], hi = (int64_t)e->part.lo[e->first + e->nlocal];
     if (!bb_graph_is_slice(g)) return BOXBFS_OK;
+    if (g->on_devices && e->team != bb_team_mpi_ptr) return BOXBFS_OK;
+    if (g->on_devices)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
+                            "graph %s is built on the devices of one process: it does not run "
+                            "with one device per process", g->name);
     if (e->team != bb_team_mpi_ptr)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
                             "graph %s is an MPI rank's slice (rows [%lld, %lld) of %lld): it "

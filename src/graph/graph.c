@@ -37,6 +37,41 @@ static boxbfs_status_t load_kron(const char *spec, int directed, int threads,
     return bb_graph_build(&edges, directed, threads, NULL, 0, name, graph_p);
 }
 
+/* The sizes, offsets and credits of zeros (the engine fills them), the
+ * generator's parameters, no columns. */
+boxbfs_status_t boxbfs_graph_kron_on_devices(const char *spec, boxbfs_graph_t *graph_p)
+{
+    int scale, edgefactor;
+    uint64_t seed;
+    int64_t n, m;
+    boxbfs_graph_t g;
+    if (spec == NULL || graph_p == NULL)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "boxbfs_graph_kron_on_devices: NULL %s",
+                            spec == NULL ? "spec" : "graph output");
+    if (strncmp(spec, "kron:", 5) != 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "%s: only kron: graphs are built on the "
+                            "devices", spec);
+    BB_CHECK(bb_kron_parse(spec, &scale, &edgefactor, &seed));
+    BB_CHECK(bb_kron_sizes(scale, edgefactor, &n, &m));
+    BB_CHECK(bb_calloc(1, sizeof *g, "a graph", &g));
+    boxbfs_status_t st = bb_calloc((size_t)n + 1, sizeof *g->offsets, "the offsets", &g->offsets);
+    if (st == BOXBFS_OK)
+        st = bb_calloc((size_t)n, sizeof *g->edge_credit, "the edge credits", &g->edge_credit);
+    if (st != BOXBFS_OK) {
+        boxbfs_graph_free(g);
+        return st;
+    }
+    g->n = n;
+    g->input_edges = m;
+    g->on_devices = 1;
+    g->kron_scale = scale;
+    g->kron_edgefactor = edgefactor;
+    g->kron_seed = seed;
+    snprintf(g->name, sizeof g->name, "kron:%d:%d:%" PRIu64, scale, edgefactor, seed);
+    *graph_p = g;
+    return BOXBFS_OK;
+}
+
 boxbfs_status_t boxbfs_graph_load(const char *spec, const boxbfs_load_options_t *opts,
                                   boxbfs_graph_t *graph_p)
 {

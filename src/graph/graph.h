@@ -50,6 +50,13 @@ struct boxbfs_graph {
      * loaded. */
     int64_t *loaded, *relabeled;
     int64_t self_loops, duplicate_arcs;   /* dropped while building */
+    /* A Kronecker graph built on the devices (boxbfs_load_options_t
+     * build_on_devices): no columns here (a slice of no rows), its offsets
+     * and credits zero until an engine's devices built their rows and
+     * filled them (engine/device_build.c); the generator's parameters. */
+    int on_devices;
+    int kron_scale, kron_edgefactor;
+    uint64_t kron_seed;
     char name[256];
     /* When arrays point into a mapped binary file, the mapping to release. */
     void *mapping;

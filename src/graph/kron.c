@@ -16,70 +16,15 @@
 
 #include "common/error.h"
 #include "common/threads.h"
+#include "graph/kron_edge.h"
 
 #define KRON_MAX_SCALE 40
 
-/* splitmix64's output function: a bijective 64-bit mixer. Evaluated at
- * key + counter * gamma it is the counter-based generator splitmix64 itself. */
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-#define GAMMA UINT64_C(0x9e3779b97f4a7c15)
-
-/* Quadrant thresholds on 32-bit uniforms, exact integer fractions so that no
- * floating point enters the output. Per bit, as the spec's Octave code:
- *   ii = rand > A+B;  jj = rand > (ii ? C/(C+D) : A/(A+B)).
- * P(ii=0,jj=0) = 0.76 * 57/76 = 0.57 (A), P(0,1) = 0.19 (B), P(1,0) = 0.24 *
- * 19/24 = 0.19 (C), P(1,1) = 0.05 (D). */
-#define T_AB ((uint32_t)((UINT64_C(76) << 32) / 100))   /* A+B       */
-#define T_A_NORM ((uint32_t)((UINT64_C(57) << 32) / 76)) /* A/(A+B)   */
-#define T_C_NORM ((uint32_t)((UINT64_C(19) << 32) / 24)) /* C/(C+D)   */
-
-#define SCRAMBLE_ROUNDS 3
-
 typedef struct {
-    int scale;
-    uint64_t mask;                     /* 2^scale - 1 */
-    uint64_t edge_key;                 /* RNG key of the quadrant choices */
-    uint64_t add[SCRAMBLE_ROUNDS];     /* scramble keys */
-    uint64_t mul[SCRAMBLE_ROUNDS];     /* odd */
-    int shift;                         /* xorshift distance, 1 <= shift <= scale */
+    bb_kron_keys_t keys;
     int64_t *src, *dst;
     int64_t first, m;                  /* edges first .. first + m - 1 into src/dst[0 .. m) */
 } kron_job_t;
-
-/* Seeded bijection of [0, 2^scale): each step is invertible on scale-bit
- * values (add mod 2^s, multiply by an odd number mod 2^s, v ^= v >> r with
- * r >= 1); multiplication carries low bits up, the shift carries high bits
- * down, so a few rounds spread neighbouring ids over the whole range. */
-static inline uint64_t scramble(const kron_job_t *job, uint64_t v)
-{
-    for (int r = 0; r < SCRAMBLE_ROUNDS; r++) {
-        v = (v + job->add[r]) & job->mask;
-        v = (v * job->mul[r]) & job->mask;
-        v ^= v >> job->shift;
-    }
-    return v;
-}
-
-/* All keys come from the seed through the splitmix64 sequence. */
-static void init_keys(kron_job_t *job, int scale, uint64_t seed)
-{
-    uint64_t s = seed;
-    memset(job, 0, sizeof *job);
-    job->scale = scale;
-    job->mask = (UINT64_C(1) << scale) - 1;
-    job->shift = (scale + 1) / 2;
-    job->edge_key = mix64(s += GAMMA);
-    for (int r = 0; r < SCRAMBLE_ROUNDS; r++) {
-        job->add[r] = mix64(s += GAMMA);
-        job->mul[r] = mix64(s += GAMMA) | 1;
-    }
-}
 
 static boxbfs_status_t generate_range(int tid, int nthreads, void *arg)
 {
@@ -87,20 +32,10 @@ static boxbfs_status_t generate_range(int tid, int nthreads, void *arg)
     int64_t lo, hi;
     bb_split_range(job->m, tid, nthreads, &lo, &hi);
     for (int64_t i = lo; i < hi; i++) {
-        /* counter of edge k's bit b: k * 64 + b (scale <= 40 < 64) */
-        uint64_t k = (uint64_t)(job->first + i), ctr = job->edge_key + (k << 6) * GAMMA;
-        uint64_t u = 0, v = 0;
-        for (int b = 0; b < job->scale; b++) {
-            uint64_t r = mix64(ctr);
-            uint32_t r1 = (uint32_t)(r >> 32), r2 = (uint32_t)r;
-            uint64_t ii = r1 >= T_AB;
-            uint64_t jj = r2 >= (ii ? T_C_NORM : T_A_NORM);
-            u |= ii << b;
-            v |= jj << b;
-            ctr += GAMMA;
-        }
-        job->src[i] = (int64_t)scramble(job, u);
-        job->dst[i] = (int64_t)scramble(job, v);
+        uint64_t u, v;
+        bb_kron_edge(&job->keys, (uint64_t)(job->first + i), &u, &v);
+        job->src[i] = (int64_t)u;
+        job->dst[i] = (int64_t)v;
     }
     return BOXBFS_OK;
 }
@@ -136,7 +71,7 @@ boxbfs_status_t bb_kron_generate_range(int scale, int edgefactor, uint64_t seed,
                             (long long)m, (long long)edges->capacity);
     if (threads <= 0) threads = bb_cpu_count();
     if (count < 65536) threads = 1;   /* not worth a thread */
-    init_keys(&job, scale, seed);
+    bb_kron_keys(&job.keys, scale, seed);
     job.first = first;
     job.m = count;
     job.src = edges->src;
