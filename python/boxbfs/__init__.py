@@ -190,6 +190,18 @@ class Graph:
 
     generate = load   # Graph.generate("kron:12")
 
+    @classmethod
+    def kron_on_devices(cls, spec):
+        """A Kronecker graph "kron:SCALE[:EDGEFACTOR[:SEED]]" (undirected) that the
+        devices of the engine made with it build, each its own rows: until then
+        its degrees read 0, and its columns never come to the host (no csr(),
+        no validate(): the engine checks its trees)."""
+        if not isinstance(spec, str):
+            raise _bad(f"spec must be a string such as 'kron:12', not {type(spec).__name__}")
+        h = ctypes.c_void_p()
+        _check(lib.boxbfs_graph_kron_on_devices(spec.encode(), ctypes.byref(h)))
+        return cls(h.value)
+
     def _handle(self):
         if not self._h:
             raise _bad("the graph is closed")

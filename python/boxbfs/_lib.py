@@ -194,6 +194,7 @@ _PROTOTYPES = {
     "boxbfs_last_error": (ctypes.c_char_p, []),
     "boxbfs_version": (ctypes.c_char_p, []),
     "boxbfs_graph_load": (_S, [ctypes.c_char_p, ctypes.POINTER(LoadOptions), ctypes.POINTER(_P)]),
+    "boxbfs_graph_kron_on_devices": (_S, [ctypes.c_char_p, ctypes.POINTER(_P)]),
     "boxbfs_graph_from_edges": (_S, [ctypes.c_int64, ctypes.c_int64, c_int64_p, c_int64_p,
                                      ctypes.c_int, ctypes.POINTER(_P)]),
     "boxbfs_graph_save": (_S, [_P, ctypes.c_char_p]),

@@ -44,6 +44,22 @@ def test_kron(devices):
             assert rep["total_bytes"] == 0
 
 
+@pytest.mark.parametrize("devices", [1, 2])
+def test_kron_on_devices(devices):
+    # the devices build the host generator's graph: each vertex's level as on
+    # the graph built on the host, the arcs once the engine built them
+    with boxbfs.Graph.load("kron:10") as g, boxbfs.Graph.kron_on_devices("kron:10") as d:
+        assert d.vertices == g.vertices and d.arcs == 0
+        a = boxbfs.bfs(g, 5, devices=devices, backend="cpu")
+        b = boxbfs.bfs(d, 5, devices=devices, backend="cpu")
+        assert np.array_equal(a.levels, b.levels)
+        assert d.arcs == g.arcs
+        with pytest.raises(boxbfs.BoxbfsError):
+            boxbfs.validate(d, 5, b.parents, b.levels)
+    with pytest.raises(boxbfs.BoxbfsError):
+        boxbfs.Graph.kron_on_devices("graph.mtx")
+
+
 @pytest.mark.parametrize("stripes", [1, 3])
 def test_relabel_by_degree(stripes):
     with boxbfs.Graph.load("kron:10") as g, g.relabel_by_degree(stripes) as r:
