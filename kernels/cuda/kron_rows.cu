@@ -174,7 +174,8 @@ boxbfs_status_t build(const bb_kstate_t *k, cudaStream_t s, const bb_kron_job_t 
     /* the bands: consecutive rows whose arcs before merging fit the keys' room */
     unsigned *raw = (unsigned *)malloc((nloc ? nloc : 1) * sizeof *raw);
     if (raw == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "kron_rows: no host memory");
-    cudaError_t ce = cudaMemcpy(raw, t.raw, nloc * sizeof *raw, cudaMemcpyDeviceToHost);
+    cudaError_t ce = cudaMemcpyAsync(raw, t.raw, nloc * sizeof *raw, cudaMemcpyDeviceToHost, s);
+    if (ce == cudaSuccess) ce = cudaStreamSynchronize(s);
     size_t free_b = 0, total_b = 0;
     if (ce == cudaSuccess) ce = cudaMemGetInfo(&free_b, &total_b);
     if (ce != cudaSuccess) {
@@ -214,7 +215,8 @@ boxbfs_status_t build(const bb_kstate_t *k, cudaStream_t s, const bb_kron_job_t 
     /* the credits: 32-bit counts here, the host's 64-bit */
     unsigned *c32 = (unsigned *)malloc((nloc ? nloc : 1) * sizeof *c32);
     if (c32 == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "kron_rows: no host memory");
-    ce = cudaMemcpy(c32, t.credit, nloc * sizeof *c32, cudaMemcpyDeviceToHost);
+    ce = cudaMemcpyAsync(c32, t.credit, nloc * sizeof *c32, cudaMemcpyDeviceToHost, s);
+    if (ce == cudaSuccess) ce = cudaStreamSynchronize(s);
     for (uint64_t r = 0; ce == cudaSuccess && r < nloc; r++) credit[r] = c32[r];
     free(c32);
     BB_CUDA_CHECK(ce);
