@@ -2,7 +2,8 @@
  * (bb_kron_rows): the same offsets, columns and edge credits for ranges of
  * rows of several graphs, the first call's bound at least the rows' arcs, a
  * room below it refused; on the cpu backend, and on the cuda backend where a
- * GPU is (its rows are the ones that can differ). */
+ * GPU is (its rows are the ones that can differ). And the engine's check of
+ * a tree on such a graph (engine/device_build.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -90,8 +91,46 @@ static void backend(boxbfs_backend_t b)
     printf("ok   %s: kron_rows as bb_kron_rows\n", boxbfs_backend_name(b));
 }
 
+/* A tree on a graph built on two cpu devices: its engine validates it,
+ * reading the rows back, with the counts of the tree; a vertex made its own
+ * parent fails with the rule named. */
+static void validate_built(void)
+{
+    boxbfs_graph_t g = NULL;
+    boxbfs_engine_t e = NULL;
+    boxbfs_engine_options_t o;
+    boxbfs_tree_info_t info;
+    const boxbfs_search_report_t *rep;
+    boxbfs_engine_options_init(&o);
+    o.devices = 2;
+    CHECK_OK(boxbfs_graph_kron_on_devices("kron:12", &g));
+    CHECK_OK(boxbfs_engine_create(g, &o, &e));
+    if (g == NULL || e == NULL) return;
+    const int64_t n = boxbfs_graph_vertices(g), *off = boxbfs_graph_offsets(g);
+    int64_t root = 0, *parent = calloc((size_t)n, sizeof *parent);
+    int32_t *level = calloc((size_t)n, sizeof *level);
+    while (root < n - 1 && off[root + 1] == off[root]) root++;   /* built: degrees known */
+    CHECK(parent && level && off[root + 1] > off[root]);
+    CHECK_OK(boxbfs_engine_run(e, root, parent, level, &rep));
+    CHECK_OK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info));
+    CHECK(info.reached > 1 && info.arcs > 0 && info.levels > 1);
+    int64_t v = 0;
+    while (v < n && (v == root || level[v] < 1)) v++;
+    CHECK(v < n);
+    if (v < n) {
+        parent[v] = v;
+        CHECK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info) ==
+              BOXBFS_ERR_VALIDATION);
+    }
+    free(parent);
+    free(level);
+    boxbfs_engine_free(e);
+    boxbfs_graph_free(g);
+}
+
 int main(void)
 {
+    validate_built();
     backend(BOXBFS_BACKEND_CPU);
     backend(BOXBFS_BACKEND_CUDA);
     CHECK_DONE();

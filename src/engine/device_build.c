@@ -116,12 +116,14 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
             const int64_t first = g->offsets[b0], arcs = g->offsets[b1] - first;
             int64_t *cols = columns;
             uint32_t *h = heads;
-            if (arcs > VALIDATE_BAND_ARCS &&   /* one row longer than a band */
-                ((st = bb_malloc((size_t)arcs * 8, "a row's columns", &cols)) != BOXBFS_OK ||
-                 (st = bb_malloc((size_t)arcs * 4, "a row's heads", &h)) != BOXBFS_OK))
-                break;
+            if (arcs > VALIDATE_BAND_ARCS) {   /* one row longer than a band */
+                cols = NULL;
+                h = NULL;
+                st = bb_malloc((size_t)arcs * 8, "a row's columns", &cols);
+                if (st == BOXBFS_OK) st = bb_malloc((size_t)arcs * 4, "a row's heads", &h);
+            }
             const uint32_t *dev_cols = (const uint32_t *)D->k.columns + (first - g->offsets[lo]);
-            st = e->ops->copy_d2h(D->dev, h, dev_cols, (size_t)arcs * 4);
+            if (st == BOXBFS_OK) st = e->ops->copy_d2h(D->dev, h, dev_cols, (size_t)arcs * 4);
             if (st == BOXBFS_OK) st = e->ops->sync(D->dev);
             for (int64_t i = 0; st == BOXBFS_OK && i < arcs; i++) cols[i] = h[i];
             band_t sort = {g->offsets, b0, b1, cols};
@@ -136,6 +138,7 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
                 band.columns_base = first;
                 st = bb_validate_rows(&band, b0, b1, root, parent, level, e->opts.max_depth,
                                       NULL, &info);
+                if (st != BOXBFS_OK) info = (boxbfs_tree_info_t){0, 0, 0, 0};
                 all.reached += info.reached;
                 all.input_edges += info.input_edges;
                 all.arcs += info.arcs;
