@@ -268,7 +268,10 @@ static void choose_devices(bb_bfs_args_t *a, bb_bfs_report_t *r)
 {
     char why[160];
     if (!a->devices_auto || r->per_process || a->eo.partition == BOXBFS_PARTITION_2D) return;
-    a->eo.devices = boxbfs_devices_auto(boxbfs_graph_arcs(r->graph), a->devices_all, why, sizeof why);
+    /* a graph built on the devices has no arcs yet: about two per input edge */
+    const int64_t arcs = a->build_on_devices ? 2 * boxbfs_graph_input_edges(r->graph)
+                                             : boxbfs_graph_arcs(r->graph);
+    a->eo.devices = boxbfs_devices_auto(arcs, a->devices_all, why, sizeof why);
     snprintf(r->devices_why, sizeof r->devices_why, "auto: %s", why);
     boxbfs_log(BOXBFS_LOG_INFO, "--devices %s", r->devices_why);
 }
