@@ -91,41 +91,72 @@ static void backend(boxbfs_backend_t b)
     printf("ok   %s: kron_rows as bb_kron_rows\n", boxbfs_backend_name(b));
 }
 
+/* Is v in the (sorted) row of u of a graph built here? */
+static int adjacent(boxbfs_graph_t g, int64_t u, int64_t v)
+{
+    const int64_t *off = boxbfs_graph_offsets(g), *col = boxbfs_graph_columns(g);
+    for (int64_t j = off[u]; j < off[u + 1]; j++)
+        if (col[j] == v) return 1;
+    return 0;
+}
+
 /* A tree on a graph built on two cpu devices: its engine validates it,
- * reading the rows back, with the counts of the tree; a vertex made its own
- * parent fails with the rule named. */
+ * reading the rows back in bands (of 2^26 arcs; of 1000, so that the
+ * devices' rows take several bands each; of one arc, so that every row is
+ * longer than a band), with the counts that the host's validation of the
+ * same graph built here gives; a vertex made its own parent fails (R5), and
+ * so does a parent one level up that is not a neighbour (R2: the rows come
+ * back unsorted, scanned). */
 static void validate_built(void)
 {
-    boxbfs_graph_t g = NULL;
+    boxbfs_graph_t g = NULL, host = NULL;
     boxbfs_engine_t e = NULL;
     boxbfs_engine_options_t o;
-    boxbfs_tree_info_t info;
+    boxbfs_tree_info_t info, want;
     const boxbfs_search_report_t *rep;
+    static const char *const bands[] = {NULL, "1000", "1"};
     boxbfs_engine_options_init(&o);
     o.devices = 2;
     CHECK_OK(boxbfs_graph_kron_on_devices("kron:12", &g));
+    CHECK_OK(boxbfs_graph_load("kron:12", NULL, &host));
     CHECK_OK(boxbfs_engine_create(g, &o, &e));
-    if (g == NULL || e == NULL) return;
+    if (g == NULL || host == NULL || e == NULL) return;
     const int64_t n = boxbfs_graph_vertices(g), *off = boxbfs_graph_offsets(g);
     int64_t root = 0, *parent = calloc((size_t)n, sizeof *parent);
     int32_t *level = calloc((size_t)n, sizeof *level);
     while (root < n - 1 && off[root + 1] == off[root]) root++;   /* built: degrees known */
     CHECK(parent && level && off[root + 1] > off[root]);
     CHECK_OK(boxbfs_engine_run(e, root, parent, level, &rep));
-    CHECK_OK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info));
-    CHECK(info.reached > 1 && info.arcs > 0 && info.levels > 1);
-    int64_t v = 0;
-    while (v < n && (v == root || level[v] < 1)) v++;
+    CHECK_OK(boxbfs_validate(host, root, parent, level, &want));
+    for (int b = 0; b < 3; b++) {
+        if (bands[b]) setenv("BOXBFS_VALIDATE_BAND_ARCS", bands[b], 1);
+        memset(&info, 0, sizeof info);
+        CHECK_OK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info));
+        CHECK(info.reached == want.reached && info.arcs == want.arcs &&
+              info.input_edges == want.input_edges && info.levels == want.levels);
+    }
+    unsetenv("BOXBFS_VALIDATE_BAND_ARCS");
+    int64_t v = 0, p = 0;   /* v at level 2 or deeper; p one level up, no neighbour of v */
+    while (v < n && level[v] < 2) v++;
     CHECK(v < n);
-    if (v < n) {
+    while (v < n && p < n && (level[p] != level[v] - 1 || adjacent(host, v, p))) p++;
+    CHECK(v < n && p < n);
+    if (v < n && p < n) {
+        const int64_t keep = parent[v];
+        parent[v] = p;
+        CHECK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info) ==
+              BOXBFS_ERR_VALIDATION);
+        CHECK(strstr(boxbfs_last_error(), "R2") != NULL);
         parent[v] = v;
         CHECK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info) ==
               BOXBFS_ERR_VALIDATION);
+        parent[v] = keep;
     }
     free(parent);
     free(level);
     boxbfs_engine_free(e);
     boxbfs_graph_free(g);
+    boxbfs_graph_free(host);
 }
 
 int main(void)

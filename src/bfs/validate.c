@@ -2,11 +2,12 @@
  * each a distinct failure whose message names the rule and the vertices
  * (internal ids). Independent of every BFS implementation (it does not call
  * reference.c). Linear time: one pass over the vertices (tree edges by binary
- * search in the sorted rows), one over the arcs, both split over threads in
- * contiguous slices so the error reported is the lowest vertex's. Works on a
- * range of rows (an MPI rank's share, graph/graph.h), so that the ranks of a
- * search together check the whole tree (engine/check_tree.c), each with the
- * parents of its rows only and what the others tell (bb_other_rows_t). */
+ * search in the sorted rows, or a scan of unsorted ones), one over the arcs,
+ * both split over threads in contiguous slices so the error reported is the
+ * lowest vertex's. Works on a range of rows (an MPI rank's share,
+ * graph/graph.h), so that the ranks of a search together check the whole
+ * tree (engine/check_tree.c), each with the parents of its rows only and
+ * what the others tell (bb_other_rows_t). */
 #include "config.h"
 
 #include <stdint.h>
@@ -90,12 +91,18 @@ static int holds_row(const struct boxbfs_graph *g, int64_t u)
     return u >= g->row_lo && u < g->row_hi;
 }
 
-/* Is v in the sorted row of u (a row the graph holds)? */
+/* Is v in the row of u (a row the graph holds)? A sorted row by binary
+ * search; an unsorted one by a scan, which over all the vertices reads each
+ * row at most once. */
 static int row_contains(const struct boxbfs_graph *g, int64_t u, int64_t v)
 {
     const int64_t base = g->columns_base;
-    int64_t end = g->offsets[u + 1] - base;
-    int64_t at = bb_lower_bound_i64(g->columns, g->offsets[u] - base, end, v);
+    int64_t at = g->offsets[u] - base, end = g->offsets[u + 1] - base;
+    if (g->rows_unsorted) {
+        while (at < end && g->columns[at] != v) at++;
+        return at < end;
+    }
+    at = bb_lower_bound_i64(g->columns, at, end, v);
     return at < end && g->columns[at] == v;
 }
 

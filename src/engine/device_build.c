@@ -5,8 +5,8 @@
  * merged and sorted on the device), so the whole graph never sits in host
  * memory; the host gets the offsets and edge credits, n-sized, for the
  * roots, the memory plan, TEPS and validation. Validation reads each
- * device's columns back in bands and checks each band's rows
- * (bfs/validate.c on a range). */
+ * device's columns back in bands and checks each band's rows as they are
+ * (bfs/validate.c on a range of unsorted rows). */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -19,8 +19,14 @@
 #include "common/threads.h"
 #include "graph/graph.h"
 
-/* Rows whose columns the validation reads back at once, at most. */
-#define VALIDATE_BAND_ARCS ((int64_t)1 << 26)
+/* Rows whose columns the validation reads back at once, at most:
+ * BOXBFS_VALIDATE_BAND_ARCS (tests: many bands on small graphs), else 2^26. */
+static int64_t band_cap(void)
+{
+    const char *env = getenv("BOXBFS_VALIDATE_BAND_ARCS");
+    long long v = env ? atoll(env) : 0;
+    return v >= 1 && v <= ((int64_t)1 << 26) ? (int64_t)v : (int64_t)1 << 26;
+}
 
 typedef struct {
     boxbfs_engine_t e;
@@ -76,81 +82,127 @@ boxbfs_status_t bb_engine_build_rows(boxbfs_engine_t e)
     return BOXBFS_OK;
 }
 
-/* A band's rows [b0, b1) in cols (from the graph's offsets[b0]): each
- * sorted by head, the order the validator's binary searches need (a device
- * may hold its rows in another: the visited-prefix skip's rank order). */
+/* A band of rows read back for validation: rows [b0, b1) of local device
+ * i (i == nlocal: none left). */
 typedef struct {
-    const int64_t *offsets;
-    int64_t b0, b1, *cols;
+    int i;
+    int64_t b0, b1;
 } band_t;
 
-static boxbfs_status_t sort_band(int tid, int nthreads, void *arg)
+/* The band that starts at row b0 of local device i, or at the next device's
+ * first row once b0 passes its range: rows up to a band's arcs, a longer
+ * row alone. */
+static band_t band_from(boxbfs_engine_t e, int64_t cap, int i, int64_t b0)
 {
-    const band_t *b = arg;
-    bb_sort_scratch_t scratch = {NULL, 0};
-    int64_t r0, r1;
-    bb_split_range(b->b1 - b->b0, tid, nthreads, &r0, &r1);
-    for (int64_t v = b->b0 + r0; v < b->b0 + r1; v++)
-        bb_sort_row(b->cols + (b->offsets[v] - b->offsets[b->b0]),
-                    b->offsets[v + 1] - b->offsets[v], &scratch);
-    bb_sort_scratch_free(&scratch);
+    const int64_t *offsets = e->graph->offsets;
+    while (i < e->nlocal && b0 >= (int64_t)e->part.lo[e->first + i + 1])
+        if (++i < e->nlocal) b0 = (int64_t)e->part.lo[e->first + i];
+    if (i == e->nlocal) return (band_t){i, 0, 0};
+    const int64_t hi = (int64_t)e->part.lo[e->first + i + 1];
+    int64_t b1 = b0 + 1;
+    while (b1 < hi && offsets[b1 + 1] - offsets[b0] <= cap) b1++;
+    return (band_t){i, b0, b1};
+}
+
+static int64_t band_arcs(boxbfs_engine_t e, band_t b)
+{
+    return e->graph->offsets[b.b1] - e->graph->offsets[b.b0];
+}
+
+/* Starts copying the band's columns into heads, on its device's stream. */
+static boxbfs_status_t band_fetch(boxbfs_engine_t e, band_t b, uint32_t *heads)
+{
+    const int d = e->first + b.i;
+    const int64_t *offsets = e->graph->offsets;
+    const uint32_t *columns = (const uint32_t *)e->devs[d].k.columns;
+    return e->ops->copy_d2h(e->devs[d].dev, heads,
+                            columns + (offsets[b.b0] - offsets[e->part.lo[d]]),
+                            (size_t)band_arcs(e, b) * 4);
+}
+
+typedef struct {
+    const uint32_t *heads;
+    int64_t *columns;
+    int64_t count;
+} widen_t;
+
+static boxbfs_status_t widen_part(int tid, int nthreads, void *arg)
+{
+    const widen_t *w = arg;
+    int64_t lo, hi;
+    bb_split_range(w->count, tid, nthreads, &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) w->columns[i] = w->heads[i];
     return BOXBFS_OK;
 }
 
+/* Checks the band's rows as a slice of the graph, their columns (heads,
+ * read back) widened into columns; adds its counts to all. */
+static boxbfs_status_t check_band(boxbfs_engine_t e, band_t b, const uint32_t *heads,
+                                  int64_t *columns, int64_t root, const int64_t *parent,
+                                  const int32_t *level, boxbfs_tree_info_t *all)
+{
+    struct boxbfs_graph band = *e->graph;
+    widen_t w = {heads, columns, band_arcs(e, b)};
+    boxbfs_tree_info_t info;
+    BB_CHECK(bb_parallel_run(w.count < ((int64_t)1 << 16) ? 1 : bb_cpu_count(), widen_part, &w));
+    band.columns = columns;
+    band.row_lo = b.b0;
+    band.row_hi = b.b1;
+    band.columns_base = e->graph->offsets[b.b0];
+    band.rows_unsorted = 1;   /* rank order with the prefix skip: scanned, not sorted */
+    BB_CHECK(bb_validate_rows(&band, b.b0, b.b1, root, parent, level, e->opts.max_depth, NULL,
+                              &info));
+    all->reached += info.reached;
+    all->input_edges += info.input_edges;
+    all->arcs += info.arcs;
+    if (info.levels > all->levels) all->levels = info.levels;
+    return BOXBFS_OK;
+}
+
+/* Every local device's rows, band after band: the next band's copy (into
+ * the other pinned buffer) runs while the host checks this one. */
 boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const int64_t *parent,
                                          const int32_t *level, boxbfs_tree_info_t *info_p)
 {
-    const struct boxbfs_graph *g = e->graph;
+    bb_device_t *host = e->devs[e->first].dev;
+    const int64_t cap = band_cap();
     boxbfs_tree_info_t all = {0, 0, 0, 0};
+    uint32_t *heads[2] = {NULL, NULL};
     int64_t *columns = NULL;
-    uint32_t *heads = NULL;
-    boxbfs_status_t st = bb_malloc((size_t)VALIDATE_BAND_ARCS * 8, "a band's columns", &columns);
+    int slot = 0;
+    band_t b = band_from(e, cap, 0, (int64_t)e->part.lo[e->first]);
+    boxbfs_status_t st = e->ops->host_alloc(host, (size_t)cap * 4, (void **)&heads[0]);
     if (st == BOXBFS_OK)
-        st = bb_malloc((size_t)VALIDATE_BAND_ARCS * 4, "a band's heads", &heads);
-    for (int d = e->first; d < e->first + e->nlocal && st == BOXBFS_OK; d++) {
-        const bb_engine_dev_t *D = &e->devs[d];
-        const int64_t lo = (int64_t)e->part.lo[d], hi = (int64_t)e->part.lo[d + 1];
-        for (int64_t b0 = lo; b0 < hi && st == BOXBFS_OK;) {
-            int64_t b1 = b0 + 1;   /* rows up to a band's arcs; a longer row alone */
-            while (b1 < hi && g->offsets[b1 + 1] - g->offsets[b0] <= VALIDATE_BAND_ARCS) b1++;
-            const int64_t first = g->offsets[b0], arcs = g->offsets[b1] - first;
-            int64_t *cols = columns;
-            uint32_t *h = heads;
-            if (arcs > VALIDATE_BAND_ARCS) {   /* one row longer than a band */
-                cols = NULL;
-                h = NULL;
-                st = bb_malloc((size_t)arcs * 8, "a row's columns", &cols);
-                if (st == BOXBFS_OK) st = bb_malloc((size_t)arcs * 4, "a row's heads", &h);
-            }
-            const uint32_t *dev_cols = (const uint32_t *)D->k.columns + (first - g->offsets[lo]);
-            if (st == BOXBFS_OK) st = e->ops->copy_d2h(D->dev, h, dev_cols, (size_t)arcs * 4);
-            if (st == BOXBFS_OK) st = e->ops->sync(D->dev);
-            for (int64_t i = 0; st == BOXBFS_OK && i < arcs; i++) cols[i] = h[i];
-            band_t sort = {g->offsets, b0, b1, cols};
-            if (st == BOXBFS_OK)
-                st = bb_parallel_run(b1 - b0 < 4096 ? 1 : bb_cpu_count(), sort_band, &sort);
-            if (st == BOXBFS_OK) {   /* the band as a slice of the graph */
-                struct boxbfs_graph band = *g;
-                boxbfs_tree_info_t info;
-                band.columns = cols;
-                band.row_lo = b0;
-                band.row_hi = b1;
-                band.columns_base = first;
-                st = bb_validate_rows(&band, b0, b1, root, parent, level, e->opts.max_depth,
-                                      NULL, &info);
-                if (st != BOXBFS_OK) info = (boxbfs_tree_info_t){0, 0, 0, 0};
-                all.reached += info.reached;
-                all.input_edges += info.input_edges;
-                all.arcs += info.arcs;
-                if (info.levels > all.levels) all.levels = info.levels;
-            }
-            if (cols != columns) free(cols);
-            if (h != heads) free(h);
-            b0 = b1;
+        st = e->ops->host_alloc(host, (size_t)cap * 4, (void **)&heads[1]);
+    if (st == BOXBFS_OK) st = bb_malloc((size_t)cap * 8, "a band's columns", &columns);
+    if (st == BOXBFS_OK && b.i < e->nlocal && band_arcs(e, b) <= cap)
+        st = band_fetch(e, b, heads[0]);
+    while (st == BOXBFS_OK && b.i < e->nlocal) {
+        const int64_t arcs = band_arcs(e, b);
+        uint32_t *h = heads[slot], *long_h = NULL;
+        int64_t *cols = columns, *long_cols = NULL;
+        if (arcs > cap) {   /* one row longer than a band: its own buffers */
+            st = bb_malloc((size_t)arcs * 4, "a row's heads", &long_h);
+            if (st == BOXBFS_OK) st = bb_malloc((size_t)arcs * 8, "a row's columns", &long_cols);
+            if (st == BOXBFS_OK) st = band_fetch(e, b, long_h);
+            h = long_h;
+            cols = long_cols;
         }
+        if (st == BOXBFS_OK) st = e->ops->sync(e->devs[e->first + b.i].dev);
+        const band_t next = band_from(e, cap, b.i, b.b1);
+        if (st == BOXBFS_OK && next.i < e->nlocal && band_arcs(e, next) <= cap)
+            st = band_fetch(e, next, heads[1 - slot]);
+        if (st == BOXBFS_OK) st = check_band(e, b, h, cols, root, parent, level, &all);
+        free(long_h);
+        free(long_cols);
+        b = next;
+        slot = 1 - slot;
     }
+    for (int i = 0; i < e->nlocal; i++)   /* no copy still landing in a buffer freed below */
+        (void)e->ops->sync(e->devs[e->first + i].dev);
+    for (int k = 0; k < 2; k++)
+        if (heads[k]) e->ops->host_free(host, heads[k]);
     free(columns);
-    free(heads);
     BB_CHECK(st);
     *info_p = all;
     return BOXBFS_OK;

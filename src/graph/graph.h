@@ -29,7 +29,8 @@ struct boxbfs_graph {
     int64_t input_edges;    /* edges as read, duplicates and self-loops included */
     int directed;
     int64_t *offsets;       /* n + 1, of the whole graph */
-    /* Each adjacency list sorted ascending, no duplicates. Only rows [row_lo,
+    /* Each adjacency list sorted ascending (but where rows_unsorted), no
+     * duplicates. Only rows [row_lo,
      * row_hi) are held: the arcs of row v are columns[offsets[v] -
      * columns_base .. offsets[v + 1] - columns_base), columns_base =
      * offsets[row_lo]. A whole graph: 0, n, 0. */
@@ -55,6 +56,9 @@ struct boxbfs_graph {
      * and credits zero until an engine's devices built their rows and
      * filled them (engine/device_build.c); the generator's parameters. */
     int on_devices;
+    /* 1 in a band of such a graph read back for validation: its rows in the
+     * devices' order (bfs/validate.c scans them instead of searching). */
+    int rows_unsorted;
     int kron_scale, kron_edgefactor;
     uint64_t kron_seed;
     char name[256];
