@@ -81,6 +81,16 @@ check "an allocation that fails while building: exit 3, named, no JSON" \
       "[ $rc -eq 3 ] && grep -q 'injected fault (BOXBFS_FAULT=alloc:2)' '$tmp/f.txt' &&
        [ ! -e '$tmp/f.json' ]"
 
+# a device too small for its rows: refused before they are built (kron:27 would take the cpu
+# backend 34 GB of host memory for its edges, and minutes), with the plan's message and the
+# device count to try
+timeout 120 "$BOXBFS" bfs kron:27 --backend "$backend" --devices 1 --build-on devices \
+    --memory-limit 8000000000 --roots 1 >"$tmp/m.txt" 2>&1
+rc=$?
+check "kron:27 on one device of 8 GB: exit 3 before building, the shortfall and --devices N named" \
+      "[ $rc -eq 3 ] && grep -q 'device 0 .* needs .* under --memory-limit (short by' '$tmp/m.txt' &&
+       grep -q 'try --devices [0-9]* or more' '$tmp/m.txt' && ! grep -q 'edge' '$tmp/m.txt'"
+
 # benchmarks/bench-build's dry run on the cpu backend: each point validated,
 # its build time said
 if [ "$backend" = cpu ]; then

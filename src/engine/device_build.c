@@ -67,6 +67,11 @@ boxbfs_status_t bb_engine_build_rows(boxbfs_engine_t e)
     build_job_t job = {e, NULL};
     boxbfs_status_t st;
     int64_t base = 0;
+    for (int d = e->first; d < e->first + e->nlocal; d++) {   /* refused before building */
+        const uint64_t nloc = e->part.lo[d + 1] - e->part.lo[d];
+        const double arcs = 2.0 * (double)g->input_edges * ((double)nloc / (double)g->n);
+        BB_CHECK(bb_engine_check_build(e, d, (size_t)(nloc + 1) * 8 + (size_t)arcs * 4));
+    }
     BB_CHECK(bb_calloc((size_t)e->nlocal, sizeof *job.local, "the devices' offsets", &job.local));
     st = bb_parallel_run(e->nlocal, build_device, &job);
     for (int i = 0; i < e->nlocal && st == BOXBFS_OK; i++) {   /* the devices' rows in order */

@@ -344,13 +344,12 @@ static void more_devices(const struct boxbfs_engine *e, const mem_plan_t *p, siz
         snprintf(out, size, "--devices %llu or more", (unsigned long long)n);
 }
 
-static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p)
+static boxbfs_status_t check_memory(boxbfs_engine_t e, int d, const mem_plan_t *p,
+                                    size_t free_b)
 {
-    size_t free_b;
     char h[11][24];
     int byte_visited =
         e->opts.visited == BOXBFS_VISITED_BYTE && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
-    BB_CHECK(free_memory(e, d, &free_b));
     if (p->total <= free_b) return BOXBFS_OK;
     char more[64];
     more_devices(e, p, free_b, more, sizeof more);
@@ -656,6 +655,29 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
     }
     BB_CHECK(plan_fitting(e, d, parents, free_b, &p));
     if (skips && e->devs[d].skip_off) bb_engine_dropped(e, d, SKIP_ARRAYS);
-    BB_CHECK(check_memory(e, d, &p));
+    BB_CHECK(check_memory(e, d, &p, free_b));
     return setup_device(e, d, &p);
+}
+
+/* A graph built on the devices, before its rows are: device d's least plan
+ * (the parents recomputed where --parents auto, no visited-prefix skip)
+ * with rows_bytes for its rows, as estimated, so that a device that cannot
+ * hold even that says so, with the count to try, before anything is built.
+ * Leaves no mark. */
+boxbfs_status_t bb_engine_check_build(boxbfs_engine_t e, int d, size_t rows_bytes)
+{
+    bb_engine_dev_t *D = &e->devs[d];
+    const int skip_off = D->skip_off;
+    int parents = e->opts.parents == BOXBFS_PARENTS_AUTO ? BOXBFS_PARENTS_RECOMPUTE
+                                                          : e->opts.parents;
+    mem_plan_t p;
+    size_t free_b;
+    BB_CHECK(free_memory(e, d, &free_b));   /* nothing built yet: all of it free */
+    D->built_bytes = rows_bytes;
+    D->skip_off = 1;
+    boxbfs_status_t st = plan_with(e, d, parents, &p);
+    if (st == BOXBFS_OK) st = check_memory(e, d, &p, free_b);
+    D->built_bytes = 0;
+    D->skip_off = skip_off;
+    return st;
 }

@@ -324,6 +324,9 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
 
 /* Plan, check, allocate and upload device d. */
 boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d);
+/* Before a graph is built on the devices: device d's least plan with its
+ * rows as rows_bytes, refused as bb_engine_setup_device would (device_setup.c). */
+boxbfs_status_t bb_engine_check_build(boxbfs_engine_t e, int d, size_t rows_bytes);
 /* Several devices, atomic contraction, wire bitmap or auto: the outbox is a
  * bitmap of the remote vertices found this level (kstate.outbox_bits), and
  * only the owners sent a list get one, unpacked from it (host_levels.c). */
