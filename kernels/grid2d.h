@@ -22,8 +22,7 @@ enum {
     BB_G2_CTR_NEXT_ARCS = 2, /* out-arcs of the next frontier, where bottom-up levels may
                                 run (every kernel that adds to NEXT) */
     BB_G2_CTR_BUCKET = 3     /* then C counts: expand's and bottom_up's discoveries per
-                                owner's grid column; the parent gather's requests per
-                                discoverer's grid column */
+                                owner's grid column */
 };
 #define BB_G2_CTR_COUNT(cols) (3 + (size_t)(cols))
 
@@ -44,25 +43,22 @@ typedef struct {
     const uint32_t *degree;
     /* owned vertex state */
     int32_t *level;            /* bs: depth or -1 */
-    int64_t *pred;             /* bs: parent gid; -(s+2): discovered by device s (same grid
-                                  row, parent kept there); -1 unreached */
+    int64_t *pred;             /* bs: parent gid; -1 unreached */
     uint32_t *frontier;        /* bs: owned frontier (block-local ids) */
     uint32_t *next_frontier;   /* bs: the next one (expand, update); the engine swaps them */
     uint32_t *frontier_bits;   /* bs bits, bottom-up levels possible: the next frontier a
                                   bottom-up level leaves (bottom_up's own slice, settle) */
     /* grid-row state: one entry per row-local id (cols * bs) */
     uint32_t *visited;         /* cols * bs bits */
-    uint32_t *rparent;         /* column-local id of the parent of a vertex this device found
-                                  for another owner */
     /* per-level work */
     uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids (one grid
                                   row: the frontier itself) */
     uint32_t *colbits;         /* rows * bs bits: the column's frontier as a bitmap (bottom-up
                                   levels) */
-    uint32_t *outbox;          /* cols * seg: discoveries, segment per owner's grid column (the
-                                  own segment stays empty) */
-    uint64_t seg;              /* words per outbox segment: bs, or 2 bs where bottom-up levels
-                                  may run (their finds go as (id, parent) pairs) */
+    uint32_t *outbox;          /* cols * seg: discoveries as (block-local id, column-local
+                                  parent) pairs, segment per owner's grid column (the own
+                                  segment stays empty) */
+    uint64_t seg;              /* words per outbox segment: 2 bs */
     uint64_t *counters;        /* BB_G2_CTR_COUNT(cols) */
     /* the load-balanced expand (cuda; the cpu backend walks colfront in order) */
     uint32_t *scan;            /* rows * bs: the column frontier's degree scan */
@@ -87,19 +83,21 @@ typedef struct {
      * next_level and its parent's gid and joins next_frontier at
      * counters[NEXT] (it had not been reached: whoever reaches an owned
      * vertex marks it here), its out-degree added to counters[NEXT_ARCS]
-     * where degree is set; any other remembers its parent (rparent) and
-     * goes to its owner's segment of outbox (block-local ids), sizes in
-     * counters[BUCKET + j]; counters[ARCS] += arcs scanned (the engine zeroes
-     * the counters). */
+     * where degree is set; any other goes to its owner's segment of outbox
+     * as the pair (block-local id, column-local parent), the pairs' count in
+     * counters[BUCKET + j]; counters[ARCS] += arcs scanned (the engine
+     * zeroes the counters). */
     boxbfs_status_t (*expand)(const bb_g2state_t *k, void *stream, uint64_t count,
                               int32_t next_level);
-    /* The owned vertices of a message from device src, another of the grid
-     * row (list or bs-bit bitmap of count ids), not reached yet get
-     * next_level, the parent -(src+2), a visited mark, and join
-     * next_frontier at counters[NEXT] (out-degrees to counters[NEXT_ARCS]
-     * where degree is set). */
-    boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
-                              int bitmap, uint64_t count, int src, int32_t next_level);
+    /* The count (id, parent) pairs a top-down expand of the device in grid
+     * column src_col (another of the grid row) found among the owned
+     * vertices: each not reached yet gets next_level, its parent's gid, a
+     * visited mark, and joins next_frontier at counters[NEXT] (out-degrees
+     * to counters[NEXT_ARCS] where degree is set). A message holds a vertex
+     * once; the engine updates from the senders in grid order, so the first
+     * to deliver a vertex gives its parent, on every backend. */
+    boxbfs_status_t (*update)(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
+                              uint64_t count, int src_col, int32_t next_level);
     /* Block r of colbits (bs bits) from a message of block-local ids (a
      * list of count ids, or a bitmap of bs bits holding count ids). */
     boxbfs_status_t (*mark)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
@@ -129,16 +127,6 @@ typedef struct {
     /* The count ids of bits (a bitmap of the block) as a list at out. */
     boxbfs_status_t (*unpack)(const bb_g2state_t *k, void *stream, const uint32_t *bits,
                               uint64_t count, uint32_t *out);
-    /* Parent gather: the owned vertices whose parent device s holds go to
-     * outbox segment s / rows (block-local ids), sizes in counters[BUCKET + j]. */
-    boxbfs_status_t (*requests)(const bb_g2state_t *k, void *stream);
-    /* Answer count requests of the owner in grid column owner_col: resp[t] =
-     * the column-local parent of req[t]. */
-    boxbfs_status_t (*answer)(const bb_g2state_t *k, void *stream, const uint32_t *req,
-                              uint64_t count, int owner_col, uint32_t *resp);
-    /* Parents of req[t] from the answers of the device in grid column src_col. */
-    boxbfs_status_t (*apply)(const bb_g2state_t *k, void *stream, const uint32_t *req,
-                             const uint32_t *resp, uint64_t count, int src_col);
 } bb_grid2d_ops_t;
 
 extern const bb_grid2d_ops_t bb_cpu_grid2d_ops;

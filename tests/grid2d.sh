@@ -5,9 +5,9 @@
 # names the partition and the grid and books the expand and fold phases, a
 # traffic CSV with them; on 16 devices 2D top-down sends at most half of 1D
 # top-down's messages, and 2D auto (kron:20) fewer bytes than 1D auto and at
-# most half of its messages; parents are gathered only where top-down folds
-# moved vertices; bad grids and options exit 1 with a message that names the
-# problem.
+# most half of its messages; no grid gathers parents after the search (the
+# folds carry them); bad grids and options exit 1 with a message that names
+# the problem.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -86,22 +86,18 @@ assert tb['total_bytes'] < ta['total_bytes'], (ta['total_bytes'], tb['total_byte
 assert 2 * tb['total_messages'] <= ta['total_messages'], (ta['total_messages'], tb['total_messages'])
 PY"
 
-# parents: gathered after the search only where a top-down fold moved vertices (a grid
-# of one column has no fold; bottom-up folds carry their parents), every tree valid
-for run in "2 1 top-down 1" "1 2 top-down 0" "1 2 bottom-up 1" "2 2 auto 0"; do
-    set -- $run   # R C direction skipped
+# parents: every fold carries (vertex, parent) pairs, so no grid gathers them after the search
+for run in "2 1 top-down" "1 2 top-down" "1 2 bottom-up" "2 2 auto" "2 3 top-down"; do
+    set -- $run   # R C direction
     "$B" bfs kron:11 --root 3 --root 70 --backend cpu --devices $(($1 * $2)) --partition 2d \
         --grid "$1x$2" --direction "$3" --json "$tmp/p.json" >/dev/null 2>&1
-    check "grid $1x$2 $3: parent gather $([ "$4" = 1 ] && echo skipped || echo booked), trees valid" \
-        "python3 - '$tmp/p.json' $4 <<'PY'
+    check "grid $1x$2 $3: no parent gather, trees valid" \
+        "python3 - '$tmp/p.json' <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['validation'] == 'passed'
-gathered = [r['gather_s'] > 0 for r in d['runs']]   # the gather's time, 0 where it did not run
-if sys.argv[2] == '1':
-    assert not any(gathered) and d['traffic']['phases']['parent_gather'] == 0, d['runs']
-else:
-    assert all(gathered) and d['traffic']['phases']['parent_gather'] > 0, d['runs']
+assert all(r['gather_s'] == 0 for r in d['runs']), d['runs']
+assert d['traffic']['phases']['parent_gather'] == 0, d['traffic']['phases']
 PY"
 done
 

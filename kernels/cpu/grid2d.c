@@ -18,7 +18,6 @@ static boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t ro
         k->pred[i] = -1;
     }
     memset(k->visited, 0, (row_ids / 32) * 4);
-    memset(k->rparent, 0xff, row_ids * 4);
     memset(k->counters, 0, BB_G2_CTR_COUNT(k->cols) * 8);
     if ((int)(b % (uint64_t)k->rows) == k->row) {   /* the root is in this grid row */
         uint64_t rl = (b / (uint64_t)k->rows) * k->bs + root % k->bs;
@@ -78,36 +77,30 @@ static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t c
                 if (k->degree) k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
                 continue;
             }
-            k->rparent[v] = u;
-            k->outbox[o * k->seg + bucket[o]++] = (uint32_t)off;
+            uint32_t *pair = k->outbox + o * k->seg + 2 * bucket[o]++;
+            pair[0] = (uint32_t)off;
+            pair[1] = u;
         }
     }
     k->counters[BB_G2_CTR_ARCS] += arcs;
     return BOXBFS_OK;
 }
 
-static void update_one(const bb_g2state_t *k, uint32_t off, int src, int32_t next_level)
+static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
+                                 uint64_t count, int src_col, int32_t next_level)
 {
-    uint64_t rl = (uint64_t)k->col * k->bs + off;
-    if (off >= k->nloc || k->level[off] >= 0) return;
-    k->level[off] = next_level;
-    k->pred[off] = -(int64_t)(src + 2);
-    k->visited[rl >> 5] |= BIT(rl);
-    k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
-    if (k->degree) k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
-}
-
-static boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg,
-                                 int bitmap, uint64_t count, int src, int32_t next_level)
-{
+    uint64_t base = (uint64_t)src_col * k->rows * k->bs;   /* gid of its column-local id 0 */
     (void)stream;
-    if (!bitmap) {
-        for (uint64_t t = 0; t < count; t++) update_one(k, msg[t], src, next_level);
-        return BOXBFS_OK;
+    for (uint64_t t = 0; t < count; t++) {
+        uint32_t off = pairs[2 * t];
+        uint64_t rl = (uint64_t)k->col * k->bs + off;
+        if (off >= k->nloc || k->level[off] >= 0) continue;
+        k->level[off] = next_level;
+        k->pred[off] = (int64_t)(base + pairs[2 * t + 1]);
+        k->visited[rl >> 5] |= BIT(rl);
+        k->next_frontier[k->counters[BB_G2_CTR_NEXT]++] = off;
+        if (k->degree) k->counters[BB_G2_CTR_NEXT_ARCS] += k->degree[off];
     }
-    for (uint64_t w = 0; w < k->bs / 32; w++)
-        for (uint32_t bits = msg[w]; bits; bits &= bits - 1)
-            update_one(k, (uint32_t)(w * 32 + (uint64_t)__builtin_ctz(bits)), src, next_level);
     return BOXBFS_OK;
 }
 
@@ -195,39 +188,6 @@ static boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint
     return BOXBFS_OK;
 }
 
-static boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
-{
-    uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET;
-    (void)stream;
-    memset(bucket, 0, (size_t)k->cols * 8);
-    for (uint64_t off = 0; off < k->nloc; off++) {
-        int64_t p = k->pred[off];
-        uint64_t j;
-        if (p > -2) continue;
-        j = (uint64_t)(-p - 2) / (uint64_t)k->rows;
-        k->outbox[j * k->seg + bucket[j]++] = (uint32_t)off;
-    }
-    return BOXBFS_OK;
-}
-
-static boxbfs_status_t g2_answer(const bb_g2state_t *k, void *stream, const uint32_t *req,
-                                 uint64_t count, int owner_col, uint32_t *resp)
-{
-    const uint32_t *rp = k->rparent + (uint64_t)owner_col * k->bs;
-    (void)stream;
-    for (uint64_t t = 0; t < count; t++) resp[t] = rp[req[t]];
-    return BOXBFS_OK;
-}
-
-static boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *req,
-                                const uint32_t *resp, uint64_t count, int src_col)
-{
-    uint64_t base = (uint64_t)src_col * k->rows * k->bs;
-    (void)stream;
-    for (uint64_t t = 0; t < count; t++) k->pred[req[t]] = (int64_t)(base + resp[t]);
-    return BOXBFS_OK;
-}
-
 const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .reset = g2_reset,
     .append = g2_append,
@@ -237,7 +197,4 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .bottom_up = g2_bottom_up,
     .settle = g2_settle,
     .unpack = g2_unpack,
-    .requests = g2_requests,
-    .answer = g2_answer,
-    .apply = g2_apply,
 };

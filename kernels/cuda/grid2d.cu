@@ -3,7 +3,7 @@
  * are claimed with atomics [004 §3.4], so the order inside a list may
  * differ from the cpu backend's, but every set of vertices (and thus every
  * byte count) is the same: update runs one message after the other on the
- * stream, so the first sender to deliver a vertex is its discoverer on both.
+ * stream, so the first sender to deliver a vertex gives its parent on both.
  * The expand is the 1D engine's load-balanced one (expand_lb.cuh: degree
  * scan, binsearch or merge path, K arcs per thread) with a consumer that does
  * Algorithm 3 of [004 §3.4]; lists that every thread appends to take one
@@ -60,11 +60,11 @@ __global__ void append_list(const uint32_t *msg, uint64_t count, uint32_t offset
  * parent at once and joins the next frontier through the warp's stage
  * (binsearch; one atomic per kStage ids on the counter every warp adds to:
  * a 1 x 1 grid finds only own vertices), its out-degree summed per block
- * where bottom-up levels may run; any other keeps u as its parent
- * (rparent) and goes to its owner's outbox segment, with one atomic per
- * owner among the lanes. counters[ARCS] gets the arc total. */
+ * where bottom-up levels may run; any other goes to its owner's outbox
+ * segment as the pair (block-local id, column-local parent u), with one
+ * atomic per owner among the lanes. counters[ARCS] gets the arc total. */
 struct Discover {
-    uint32_t *visited, *rparent, *outbox, *next_frontier;
+    uint32_t *visited, *outbox, *next_frontier;
     const uint32_t *degree;   /* NULL: no bottom-up levels, no out-arcs counted */
     int32_t *level;
     int64_t *pred;
@@ -111,23 +111,13 @@ struct Discover {
         for (int j = 0; j < K; j++)
             if (win[j] && !own[j]) {
                 const uint32_t o = v[j] / bs;
-                rparent[v[j]] = u[j];
-                outbox[(uint64_t)o * seg + bb_keyed_append(bucket, o)] = v[j] - o * bs;
+                uint32_t *pair = outbox + (uint64_t)o * seg + 2 * bb_keyed_append(bucket, o);
+                pair[0] = v[j] - o * bs;
+                pair[1] = u[j];
             }
     }
 };
 
-/* Owned vertex off, delivered by device src: true for the one thread that
- * moves its level from -1 to next_level; that thread sets its parent and
- * its visited bit. */
-__device__ bool claim(const bb_g2state_t &k, uint32_t off, int src, int32_t next_level)
-{
-    uint64_t rl = (uint64_t)k.col * k.bs + off;
-    if (off >= k.nloc || atomicCAS(k.level + off, -1, next_level) != -1) return false;
-    k.pred[off] = -(int64_t)(src + 2);
-    atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
-    return true;
-}
 
 using BlockScan = cub::BlockScan<unsigned, kBlock>;
 struct BlockAppend {
@@ -173,35 +163,26 @@ __device__ void add_out_arcs(const bb_g2state_t &k, uint64_t w, uint32_t won)
     bb_warp_add((ull *)k.counters + BB_G2_CTR_NEXT_ARCS, deg);
 }
 
-/* An id of the message per thread. */
+/* A pair of the message per thread (grid2d.h update): the vertex joins the
+ * next frontier where it was not reached; a message holds it once, so a
+ * plain test of its level is enough. */
 __global__ void __launch_bounds__(kBlock)
-    update_list(bb_g2state_t k, const uint32_t *msg, uint64_t count, int src, int32_t next_level)
+    update_pairs(bb_g2state_t k, const uint32_t *pairs, uint64_t count, uint64_t base,
+                 int32_t next_level)
 {
     __shared__ BlockAppend app;
     const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t off = t < count ? msg[t] : 0;
-    const bool won = t < count && claim(k, off, src, next_level);
+    const uint32_t off = t < count ? pairs[2 * t] : 0;
+    const bool won = t < count && off < k.nloc && k.level[off] < 0;
+    if (won) {
+        const uint64_t rl = (uint64_t)k.col * k.bs + off;
+        k.level[off] = next_level;
+        k.pred[off] = (int64_t)(base + pairs[2 * t + 1]);
+        atomicOr(k.visited + (rl >> 5), 1u << (rl & 31));
+    }
     const ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, won);
     if (won) k.next_frontier[at] = off;
     add_out_arcs(k, off / 32, won ? 1u << (off & 31) : 0u);
-}
-
-/* A word of the message per thread. */
-__global__ void __launch_bounds__(kBlock)
-    update_bitmap(bb_g2state_t k, const uint32_t *msg, uint64_t words, int src,
-                  int32_t next_level)
-{
-    __shared__ BlockAppend app;
-    const uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t won = 0;
-    for (uint32_t bits = w < words ? msg[w] : 0u; bits; bits &= bits - 1) {
-        const unsigned b = (unsigned)__ffs(bits) - 1;
-        if (claim(k, (uint32_t)(w * 32 + b), src, next_level)) won |= 1u << b;
-    }
-    ull at = block_append(app, (ull *)k.counters + BB_G2_CTR_NEXT, (unsigned)__popc(won));
-    add_out_arcs(k, w, won);
-    for (; won; won &= won - 1)
-        k.next_frontier[at++] = (uint32_t)(w * 32 + (uint64_t)(__ffs(won) - 1));
 }
 
 /* A list id per thread: its bit in a block of colbits (zeroed before). */
@@ -307,30 +288,6 @@ __global__ void __launch_bounds__(kBlock)
     arcs_acc.end((ull *)k.counters + BB_G2_CTR_NEXT_ARCS);
 }
 
-__global__ void requests_k(bb_g2state_t k)
-{
-    uint64_t off = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (off >= k.nloc) return;
-    int64_t p = k.pred[off];
-    if (p > -2) return;
-    uint64_t j = (uint64_t)(-p - 2) / (uint64_t)k.rows;
-    ull at = atomicAdd((ull *)k.counters + BB_G2_CTR_BUCKET + j, 1ull);
-    k.outbox[j * k.seg + at] = (uint32_t)off;
-}
-
-__global__ void answer_k(const uint32_t *rp, const uint32_t *req, uint64_t count, uint32_t *resp)
-{
-    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < count) resp[t] = rp[req[t]];
-}
-
-__global__ void apply_k(int64_t *pred, const uint32_t *req, const uint32_t *resp, uint64_t count,
-                        uint64_t base)
-{
-    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < count) pred[req[t]] = (int64_t)(base + resp[t]);
-}
-
 boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t root)
 {
     cudaStream_t s = (cudaStream_t)stream;
@@ -339,7 +296,6 @@ boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t root)
     reset_owned<<<bb_cuda_blocks(k->bs, kBlock), kBlock, 0, s>>>(k->level, k->pred, k->bs);
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cudaMemsetAsync(k->visited, 0, (row_ids / 32) * 4, s));
-    BB_CUDA_CHECK(cudaMemsetAsync(k->rparent, 0xff, row_ids * 4, s));
     BB_CUDA_CHECK(cudaMemsetAsync(k->counters, 0, BB_G2_CTR_COUNT(k->cols) * 8, s));
     reset_root<<<1, 1, 0, s>>>(*k, root);
     BB_CUDA_LAUNCH_CHECK();
@@ -376,25 +332,21 @@ boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
     return expand_lb<false>(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
                                 k->scratch_bytes, count, k->expand, k->expand_k, k->expand_f0},
                      (cudaStream_t)stream,
-                     Discover{k->visited, k->rparent, k->outbox, k->next_frontier, k->degree,
+                     Discover{k->visited, k->outbox, k->next_frontier, k->degree,
                               k->level, k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
                               ctr + BB_G2_CTR_ARCS, ctr + BB_G2_CTR_NEXT_ARCS,
                               (uint64_t)k->col * k->rows * k->bs, k->seg,
                               (uint32_t)k->bs, (uint32_t)k->col, next_level});
 }
 
-boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *msg, int bitmap,
-                          uint64_t count, int src, int32_t next_level)
+boxbfs_status_t g2_update(const bb_g2state_t *k, void *stream, const uint32_t *pairs,
+                          uint64_t count, int src_col, int32_t next_level)
 {
     cudaStream_t s = (cudaStream_t)stream;
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
-    if (bitmap)
-        update_bitmap<<<bb_cuda_blocks(k->bs / 32, kBlock), kBlock, 0, s>>>(
-            *k, msg, k->bs / 32, src, next_level);
-    else
-        update_list<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(*k, msg, count, src,
-                                                                     next_level);
+    update_pairs<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(
+        *k, pairs, count, (uint64_t)src_col * k->rows * k->bs, next_level);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -464,44 +416,9 @@ boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *b
     return BOXBFS_OK;
 }
 
-boxbfs_status_t g2_requests(const bb_g2state_t *k, void *stream)
-{
-    cudaStream_t s = (cudaStream_t)stream;
-    BB_CHECK(bb_cuda_bind(stream));
-    BB_CUDA_CHECK(cudaMemsetAsync(k->counters + BB_G2_CTR_BUCKET, 0, (size_t)k->cols * 8, s));
-    if (k->nloc == 0) return BOXBFS_OK;
-    requests_k<<<bb_cuda_blocks(k->nloc, kBlock), kBlock, 0, s>>>(*k);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
-}
-
-boxbfs_status_t g2_answer(const bb_g2state_t *k, void *stream, const uint32_t *req,
-                          uint64_t count, int owner_col, uint32_t *resp)
-{
-    cudaStream_t s = (cudaStream_t)stream;
-    BB_CHECK(bb_cuda_bind(stream));
-    if (count == 0) return BOXBFS_OK;
-    answer_k<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(
-        k->rparent + (uint64_t)owner_col * k->bs, req, count, resp);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
-}
-
-boxbfs_status_t g2_apply(const bb_g2state_t *k, void *stream, const uint32_t *req,
-                         const uint32_t *resp, uint64_t count, int src_col)
-{
-    cudaStream_t s = (cudaStream_t)stream;
-    BB_CHECK(bb_cuda_bind(stream));
-    if (count == 0) return BOXBFS_OK;
-    apply_k<<<bb_cuda_blocks(count, kBlock), kBlock, 0, s>>>(
-        k->pred, req, resp, count, (uint64_t)src_col * k->rows * k->bs);
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
-}
-
 const bb_grid2d_ops_t cuda_grid2d_ops = {
-    g2_reset,  g2_append,    g2_expand, g2_update,   g2_mark,   g2_bottom_up,
-    g2_settle, g2_unpack, g2_requests, g2_answer, g2_apply,
+    g2_reset,    g2_append, g2_expand, g2_update, g2_mark,
+    g2_bottom_up, g2_settle, g2_unpack,
 };
 
 }  // namespace

@@ -13,11 +13,13 @@
  *           column (a list of block-local ids, or a bitmap of the block when
  *           that is smaller: --wire); each device then holds the column's
  *           frontier and scans its block's arcs from it, keeping targets not
- *           yet visited here, grouped by their owner's grid column;
+ *           yet visited here with their parents, grouped by their owner's
+ *           grid column;
  *   fold    each group goes to its owner, one of the C - 1 other devices of
- *           the grid row (list or bitmap again);
- *   update  the owner keeps what it had not reached: the next frontier (its
- *           own discoveries join it in expand already [004 Algorithm 3]);
+ *           the grid row, as (vertex, parent) pairs;
+ *   update  the owner keeps what it had not reached, with the parent that
+ *           came with it: the next frontier (its own discoveries join it in
+ *           expand already [004 Algorithm 3]);
  *   stop    when every next frontier is empty: each device's size goes to
  *           device 0, which sends every size back (the next expand's
  *           message sizes).
@@ -38,12 +40,13 @@
  * its link, in the phases `expand` and `fold`, where the exchange issues it
  * (the same code for every exchange); the 8-byte size of every message of a
  * round in `sizes`, booked from the published rows (shared memory, or
- * MPI_Allgather across processes, as in 1D). Parents are resolved after the
- * search [004 §3.3]: the owner only recorded which device found a vertex,
- * and asks it (requests and answers within the grid row, `parent_gather`).
+ * MPI_Allgather across processes, as in 1D). Every fold carries the
+ * parents, so no parent gather follows the search (where [004 §3.3] sends
+ * ids alone and asks the discoverers afterwards: 4 bytes a vertex in the
+ * fold and 8 in the gather, against 8 in the pairs).
  * A device writes its row of the next round right after a round (fold after
- * expand, answers after requests): every exchange returns only once every
- * device of the process has finished reading the round (exchange.h). */
+ * expand): every exchange returns only once every device of the process has
+ * finished reading the round (exchange.h). */
 #include "config.h"
 
 #include "engine/engine2d.h"
@@ -59,11 +62,9 @@
 
 typedef struct {
     bb_g2state_t k;
-    uint32_t *packed;      /* (C + 1) x bs bits: the own frontier's bitmap, then the fold's
-                              bitmap per owner grid column */
+    uint32_t *packed;      /* bs bits: the own frontier's bitmap */
     uint32_t *inbox_col;   /* R x bs: the expand message of each device of the column */
-    uint32_t *inbox_row;   /* C x bs: the fold message of each device of the row */
-    uint32_t *resp;        /* C x bs: parent-gather answers this device sends */
+    uint32_t *inbox_row;   /* C x 2 bs: the fold's pairs from each device of the row */
     uint32_t *done;        /* bs bits: a bottom-up sub-step's slice, sent to the left */
     uint32_t *done_in[2];  /* bs bits each: the slices from the right, by sub-step parity */
     uint64_t *ctr;         /* host copy of k.counters */
@@ -72,8 +73,6 @@ typedef struct {
                               (a device past it may publish its next one) */
     int in_bits;           /* the owned frontier is k.frontier_bits (after a bottom-up level),
                               else the list k.frontier */
-    int remote_found;      /* a top-down fold of this search moved vertices: their owners
-                              gather parents after it (the same on every device) */
 } g2dev_t;
 
 struct bb_grid2d {
@@ -180,10 +179,10 @@ static void plan(const struct bb_grid2d *g, uint64_t arcs, uint64_t tarcs, size_
     p->block = (R * bs + 1) * 8 + (size_t)arcs * 4 + (bu ? (C * bs + 1) * 8 + tarcs * 4 : 0);
     p->state = bs * (4 + 8 + 4 + 4 + (bu ? 4 : 0)) +              /* level, pred, frontiers, */
                BB_G2_CTR_COUNT(C) * 8;                            /* degree */
-    p->row_state = C * bs / 8 + C * bs * 4;                      /* visited, rparent */
+    p->row_state = C * bs / 8;                                   /* visited */
     p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
-              C * bs * 4 * (bu ? 5 : 3) +           /* outbox, inbox_row (pairs), resp */
-              (C + 1) * bs / 8 +                    /* packed */
+              C * bs * 8 * 2 +                      /* outbox, inbox_row: pairs */
+              bs / 8 +                              /* packed */
               (bu ? R * bs / 8 + 4 * bs / 8 : 0);   /* colbits, done, done_in, frontier_bits */
     p->scratch = scratch;
     p->total = p->block + p->state + p->row_state + p->work + p->scratch;
@@ -251,7 +250,6 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->next_frontier), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs / 8, &k->visited), st, out);
     D->visited_bytes = C * bs / 8;
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->rparent), st, out);
     if (R > 1) {
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->colfront), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &G->inbox_col), st, out);
@@ -261,12 +259,11 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->scan), st, out);
     if (scratch) BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, scratch, &k->scratch), st, out);
     k->scratch_bytes = scratch;
-    k->seg = e->bottom_up ? 2 * bs : bs;
+    k->seg = 2 * bs;
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * k->seg * 4, &k->outbox), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, BB_G2_CTR_COUNT(C) * 8, &k->counters), st, out);
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C + 1) * bs / 8, &G->packed), st, out);
+    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &G->packed), st, out);
     BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * k->seg * 4, &G->inbox_row), st, out);
-    BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &G->resp), st, out);
     if (e->bottom_up) {
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C * bs + 1) * 8, &k->toffsets), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (size_t)(tarcs ? tarcs : 1) * 4, &k->tcolumns),
@@ -512,12 +509,12 @@ static boxbfs_status_t bottom_up(boxbfs_engine_t e, int d, int level, uint64_t f
     return BOXBFS_OK;
 }
 
-/* Fold: each owner's discoveries to it within the grid row, then update
- * (expand took the own ones). After a bottom-up level they are (id, parent)
- * pairs, always a list: the owner settles them, no parent gather. One grid
- * column: no round. Then the counters, read again where updates added to
- * them: the next frontier's size, and its out-arcs where bottom-up levels
- * may run (every kernel that adds a vertex adds its out-degree). */
+/* Fold: each owner's discoveries to it within the grid row as (id, parent)
+ * pairs, then update (expand took the own ones; after a bottom-up level the
+ * owner settles them into its frontier's bitmap). One grid column: no
+ * round. Then the counters, read again where updates added to them: the
+ * next frontier's size, and its out-arcs where bottom-up levels may run
+ * (every kernel that adds a vertex adds its out-degree). */
 static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
 {
     struct bb_grid2d *g = e->grid;
@@ -526,37 +523,21 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
     const bb_grid2d_ops_t *K = g->kops;
     void *stream = e->ops->stream(D->dev);
     int R = g->rows, C = g->cols, row = grid_row(g, d);
-    uint64_t bs = g->bs, *bucket = G->ctr + BB_G2_CTR_BUCKET;
+    uint64_t *bucket = G->ctr + BB_G2_CTR_BUCKET;
     bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_FOLD, level};
     double t0 = bb_now_s(), t1;
-    int packed = 0, updated = 0;
+    int updated = 0;
     D->update_s = 0;
     if (C == 1) return BOXBFS_OK;   /* expand's counts stand */
     clear_row(e, d);
-    for (int j = 0; j < C; j++) {
+    for (int j = 0; j < C; j++) {   /* the pairs were complete at expand's read */
         int o = j * R + row;
-        const uint32_t *list = G->k.outbox + (size_t)j * G->k.seg;
-        uint32_t *bits = G->packed + (size_t)(j + 1) * (bs / 32);
         if (o == d) continue;
-        if (bottom_up) {
-            set_pairs(e, d, o, bucket[j], list);
-        } else {
-            int bitmap = as_bitmap(e, bucket[j]);
-            if (bitmap) {
-                BB_CHECK(pack(e, d, list, bucket[j], bits));
-                packed = 1;
-            }
-            set_cell(e, d, o, bucket[j], bitmap, list, bits);
-        }
+        set_pairs(e, d, o, bucket[j], G->k.outbox + (size_t)j * G->k.seg);
         e->recv[(size_t)d * e->ndev + o] = G->inbox_row + (size_t)j * G->k.seg;
     }
-    /* the lists were complete at expand's read; bitmaps packed since are not */
-    if (packed) BB_CHECK(e->ops->sync(D->dev));
     if (e->team->publish_rows(e, d)) return ABORTED;
     if (d == 0) book_round(e, level, 0);
-    /* every row is published, none rewritten before this device's exchange */
-    for (size_t c = 0; !bottom_up && c < (size_t)e->ndev * e->ndev; c++)
-        G->remote_found |= e->send_count[c] > 0;
     BB_CHECK(e->team->exchange(e, &round, d));
     t1 = bb_now_s();
     D->exchange_s += t1 - t0;
@@ -570,8 +551,7 @@ static boxbfs_status_t fold(boxbfs_engine_t e, int d, int level, int bottom_up)
         if (bottom_up)
             BB_CHECK(K->settle(&G->k, stream, msg, e->send_count[cell], j, level + 1));
         else
-            BB_CHECK(K->update(&G->k, stream, msg, e->as_bitmap[cell], e->send_count[cell], o,
-                               level + 1));
+            BB_CHECK(K->update(&G->k, stream, msg, e->send_count[cell], j, level + 1));
         updated = 1;
     }
     if (updated) BB_CHECK(read_counters(e, d));   /* else the counts expand read stand */
@@ -644,66 +624,6 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
     return bb_engine_advance(e, level, total_next, e->bottom_up ? arcs : 0);
 }
 
-/* Parents after the search [004 §3.3]: the owner asks each discoverer in
- * its grid row for the parents it kept, and writes them. */
-static boxbfs_status_t gather(boxbfs_engine_t e, int d)
-{
-    struct bb_grid2d *g = e->grid;
-    g2dev_t *G = &g->dev[d];
-    bb_engine_dev_t *D = &e->devs[d];
-    const bb_grid2d_ops_t *K = g->kops;
-    void *stream = e->ops->stream(D->dev);
-    int R = g->rows, C = g->cols, row = grid_row(g, d);
-    uint64_t bs = g->bs;
-    bb_exchange_round_t round = {e->src, e->recv, e->bytes, BOXBFS_PHASE_PARENTS, -1};
-    double t0 = bb_now_s(), modeled = 0;
-    BB_CHECK(K->requests(&G->k, stream));
-    BB_CHECK(read_counters(e, d));
-    clear_row(e, d);
-    for (int j = 0; j < C; j++) {   /* requests: owner d -> discoverer o */
-        int o = j * R + row;
-        size_t cell = (size_t)d * e->ndev + o;
-        if (o == d) continue;
-        e->send_count[cell] = G->ctr[BB_G2_CTR_BUCKET + j];
-        e->bytes[cell] = e->send_count[cell] * 4;
-        e->src[cell] = G->k.outbox + (size_t)j * G->k.seg;
-        e->recv[cell] = G->inbox_row + (size_t)j * G->k.seg;
-    }
-    if (e->team->publish_rows(e, d)) return ABORTED;
-    if (d == 0) modeled = bb_linkmat_leftright_s(&e->linkmat, e->bytes);
-    BB_CHECK(e->team->exchange(e, &round, d));
-    for (int j = 0; j < C; j++) {   /* answers: d -> requester o, in resp */
-        int o = j * R + row;
-        size_t in = (size_t)o * e->ndev + d, out = (size_t)d * e->ndev + o;
-        uint64_t count = o == d ? 0 : e->send_count[in];
-        if (o == d) continue;
-        if (count)
-            BB_CHECK(K->answer(&G->k, stream, G->inbox_row + (size_t)j * G->k.seg, count, j,
-                               G->resp + (size_t)j * bs));
-        e->src[out] = G->resp + (size_t)j * bs;
-        e->bytes[out] = count * 4;
-        /* o's answers land where o's requests were: read, and answered above */
-        e->recv[out] = G->inbox_row + (size_t)j * G->k.seg;
-    }
-    BB_CHECK(e->ops->sync(D->dev));
-    if (e->team->publish_rows(e, d)) return ABORTED;
-    if (d == 0) modeled += bb_linkmat_leftright_s(&e->linkmat, e->bytes);
-    BB_CHECK(e->team->exchange(e, &round, d));
-    for (int j = 0; j < C; j++) {
-        int o = j * R + row;
-        size_t cell = (size_t)d * e->ndev + o;
-        if (o == d || e->send_count[cell] == 0) continue;
-        BB_CHECK(K->apply(&G->k, stream, G->k.outbox + (size_t)j * G->k.seg,
-                          G->inbox_row + (size_t)j * G->k.seg, e->send_count[cell], j));
-    }
-    BB_CHECK(e->ops->sync(D->dev));
-    if (d == 0) {
-        e->gather_modeled_s = modeled;
-        e->report.gather_s = bb_now_s() - t0;
-    }
-    return BOXBFS_OK;
-}
-
 /* Idle NVLink lanes sleep, and the first store across one waits ~100 us for
  * it to wake (docs/performance.md "The ~120 us first levels"): before its
  * time starts, a search copies up to 4 MiB (whatever the buffer holds) into
@@ -757,7 +677,7 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
                   st, out);
     BB_CHECK_GOTO(read_counters(e, d), st, out);
     BB_CHECK_GOTO(wake_links(e, d), st, out);
-    G->in_bits = G->remote_found = 0;
+    G->in_bits = 0;
     e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
     if (e->team->publish_books(e, d)) return BOXBFS_OK;   /* every device's first frontier */
     if (d == 0) e->t_start = e->t_level = bb_now_s();
@@ -780,7 +700,6 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
         if (d == e->first) BB_CHECK_GOTO(close_level(e, d, level), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;
     }
-    if (G->remote_found) BB_CHECK_GOTO(gather(e, d), st, out);
     if (SYNC_ALL(e)) return BOXBFS_OK;
     if (d == 0) e->report.time_s = bb_now_s() - e->t_start;
     BB_CHECK_GOTO(copy_results(e, d), st, out);
