@@ -118,7 +118,6 @@ struct Discover {
     }
 };
 
-
 using BlockScan = cub::BlockScan<unsigned, kBlock>;
 struct BlockAppend {
     typename BlockScan::TempStorage scan;
