@@ -34,11 +34,12 @@ pair_check() {   # I NAME
            grep -q 'built on the devices' '$tmp/$i.dev.txt'"
     check "$name: every vertex's level as on the graph built on the host" \
           "[ -s '$tmp/$i.dev.lv' ] && cmp -s '$tmp/$i.host.lv' '$tmp/$i.dev.lv'"
-    check "$name: the same arcs, roots, input edges and tree sizes" \
+    check "$name: the same arcs, roots, input edges and tree sizes, the checks timed" \
           "python3 -c 'import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:])
 assert a[\"graph\"][\"arcs\"] == b[\"graph\"][\"arcs\"], (a[\"graph\"], b[\"graph\"])
 assert a[\"built_on\"] == \"host\" and b[\"built_on\"] == \"devices\" and b[\"build_s\"] > 0
+assert a[\"check_s\"] > 0 and b[\"check_s\"] > 0, (a[\"check_s\"], b[\"check_s\"])
 key = lambda r: (r[\"root\"], r[\"input_edges\"], r[\"reached\"], r[\"levels\"])
 assert [key(r) for r in a[\"runs\"]] == [key(r) for r in b[\"runs\"]], (a[\"runs\"], b[\"runs\"])
 ' '$tmp/$i.host.json' '$tmp/$i.dev.json'"

@@ -260,6 +260,7 @@ typedef struct {
     int stripes;
     double relabel_s;            /* the time relabel took (not in any search's) */
     double build_s;              /* --build-on devices: the engine's setup, the rows built */
+    double check_s;              /* the trees' checks, all roots (validation, or the counts) */
     int sliced;                  /* per_process: each rank loaded its slice */
     const struct bb_sigma_summary *sigma;   /* --sigma: its search, else NULL */
     /* roots side by side (side_by_side.c): why they ran so (empty: they did

@@ -204,6 +204,7 @@ static int run_searches(bb_bfs_args_t *a, bb_bfs_report_t *r, bb_outfile_t *outp
                    "included), %.3f s in boxbfs_engine_check_tree", r->nroots, w.search_s,
                    w.check_s);
     r->validation = !a->validate ? "skipped" : w.failed ? "failed" : "passed";
+    r->check_s = w.check_s;
     free(w.parent);
     free(w.level);
     if (rc == 0 && w.output_failed) rc = BB_EXIT_RUNTIME;

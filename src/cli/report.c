@@ -426,6 +426,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     if (r->relabel) bb_json_double(&j, "relabel_s", r->relabel_s);   /* before the searches */
     bb_json_string(&j, "built_on", g->on_devices ? "devices" : "host");
     if (g->on_devices) bb_json_double(&j, "build_s", r->build_s);   /* with the devices' setup */
+    bb_json_double(&j, "check_s", r->check_s);   /* the trees' checks: not in any search */
     bb_json_begin_object(&j, "traffic");
     bb_json_int(&j, "searches", r->nroots);
     bb_json_int(&j, "total_bytes", r->total_bytes);
