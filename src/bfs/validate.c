@@ -98,8 +98,8 @@ static int row_contains(const struct boxbfs_graph *g, int64_t u, int64_t v)
 {
     const int64_t base = g->columns_base;
     int64_t at = g->offsets[u] - base, end = g->offsets[u + 1] - base;
-    if (g->rows_unsorted) {
-        while (at < end && g->columns[at] != v) at++;
+    if (g->columns32) {
+        while (at < end && g->columns32[at] != (uint64_t)v) at++;
         return at < end;
     }
     at = bb_lower_bound_i64(g->columns, at, end, v);
@@ -245,6 +245,7 @@ static boxbfs_status_t arc_pass(int tid, int nthreads, void *arg)
     job_t *job = arg;
     const struct boxbfs_graph *g = job->g;
     const int64_t *offsets = g->offsets, *columns = g->columns, base = g->columns_base;
+    const uint32_t *columns32 = g->columns32;
     const int32_t *level = job->level;
     int64_t lo = arc_slice_start(job, tid, nthreads), hi = arc_slice_start(job, tid + 1, nthreads);
 
@@ -261,7 +262,7 @@ static boxbfs_status_t arc_pass(int tid, int nthreads, void *arg)
         }
         limit = (uint32_t)lu + 1u;
         for (int64_t j = offsets[u] - base; j < offsets[u + 1] - base; j++) {
-            int64_t v = columns[j];
+            int64_t v = columns32 ? (int64_t)columns32[j] : columns[j];
             int32_t lv = level[v];
             if ((uint32_t)lv <= limit) continue;
             if (lv == BOXBFS_UNREACHED)

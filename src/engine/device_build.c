@@ -125,36 +125,20 @@ static boxbfs_status_t band_fetch(boxbfs_engine_t e, band_t b, uint32_t *heads)
                             (size_t)band_arcs(e, b) * 4);
 }
 
-typedef struct {
-    const uint32_t *heads;
-    int64_t *columns;
-    int64_t count;
-} widen_t;
-
-static boxbfs_status_t widen_part(int tid, int nthreads, void *arg)
-{
-    const widen_t *w = arg;
-    int64_t lo, hi;
-    bb_split_range(w->count, tid, nthreads, &lo, &hi);
-    for (int64_t i = lo; i < hi; i++) w->columns[i] = w->heads[i];
-    return BOXBFS_OK;
-}
-
-/* Checks the band's rows as a slice of the graph, their columns (heads,
- * read back) widened into columns; adds its counts to all. */
+/* Checks the band's rows as a slice of the graph, their columns the heads
+ * read back (rank order with the prefix skip: scanned, not sorted); adds
+ * its counts to all. */
 static boxbfs_status_t check_band(boxbfs_engine_t e, band_t b, const uint32_t *heads,
-                                  int64_t *columns, int64_t root, const int64_t *parent,
-                                  const int32_t *level, boxbfs_tree_info_t *all)
+                                  int64_t root, const int64_t *parent, const int32_t *level,
+                                  boxbfs_tree_info_t *all)
 {
     struct boxbfs_graph band = *e->graph;
-    widen_t w = {heads, columns, band_arcs(e, b)};
     boxbfs_tree_info_t info;
-    BB_CHECK(bb_parallel_run(w.count < ((int64_t)1 << 16) ? 1 : bb_cpu_count(), widen_part, &w));
-    band.columns = columns;
+    band.columns = NULL;
+    band.columns32 = heads;
     band.row_lo = b.b0;
     band.row_hi = b.b1;
     band.columns_base = e->graph->offsets[b.b0];
-    band.rows_unsorted = 1;   /* rank order with the prefix skip: scanned, not sorted */
     BB_CHECK(bb_validate_rows(&band, b.b0, b.b1, root, parent, level, e->opts.max_depth, NULL,
                               &info));
     all->reached += info.reached;
@@ -173,33 +157,27 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
     const int64_t cap = band_cap();
     boxbfs_tree_info_t all = {0, 0, 0, 0};
     uint32_t *heads[2] = {NULL, NULL};
-    int64_t *columns = NULL;
     int slot = 0;
     band_t b = band_from(e, cap, 0, (int64_t)e->part.lo[e->first]);
     boxbfs_status_t st = e->ops->host_alloc(host, (size_t)cap * 4, (void **)&heads[0]);
     if (st == BOXBFS_OK)
         st = e->ops->host_alloc(host, (size_t)cap * 4, (void **)&heads[1]);
-    if (st == BOXBFS_OK) st = bb_malloc((size_t)cap * 8, "a band's columns", &columns);
     if (st == BOXBFS_OK && b.i < e->nlocal && band_arcs(e, b) <= cap)
         st = band_fetch(e, b, heads[0]);
     while (st == BOXBFS_OK && b.i < e->nlocal) {
         const int64_t arcs = band_arcs(e, b);
         uint32_t *h = heads[slot], *long_h = NULL;
-        int64_t *cols = columns, *long_cols = NULL;
-        if (arcs > cap) {   /* one row longer than a band: its own buffers */
+        if (arcs > cap) {   /* one row longer than a band: its own buffer */
             st = bb_malloc((size_t)arcs * 4, "a row's heads", &long_h);
-            if (st == BOXBFS_OK) st = bb_malloc((size_t)arcs * 8, "a row's columns", &long_cols);
             if (st == BOXBFS_OK) st = band_fetch(e, b, long_h);
             h = long_h;
-            cols = long_cols;
         }
         if (st == BOXBFS_OK) st = e->ops->sync(e->devs[e->first + b.i].dev);
         const band_t next = band_from(e, cap, b.i, b.b1);
         if (st == BOXBFS_OK && next.i < e->nlocal && band_arcs(e, next) <= cap)
             st = band_fetch(e, next, heads[1 - slot]);
-        if (st == BOXBFS_OK) st = check_band(e, b, h, cols, root, parent, level, &all);
+        if (st == BOXBFS_OK) st = check_band(e, b, h, root, parent, level, &all);
         free(long_h);
-        free(long_cols);
         b = next;
         slot = 1 - slot;
     }
@@ -207,7 +185,6 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
         (void)e->ops->sync(e->devs[e->first + i].dev);
     for (int k = 0; k < 2; k++)
         if (heads[k]) e->ops->host_free(host, heads[k]);
-    free(columns);
     BB_CHECK(st);
     *info_p = all;
     return BOXBFS_OK;

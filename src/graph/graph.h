@@ -29,7 +29,7 @@ struct boxbfs_graph {
     int64_t input_edges;    /* edges as read, duplicates and self-loops included */
     int directed;
     int64_t *offsets;       /* n + 1, of the whole graph */
-    /* Each adjacency list sorted ascending (but where rows_unsorted), no
+    /* Each adjacency list sorted ascending (but where columns32), no
      * duplicates. Only rows [row_lo,
      * row_hi) are held: the arcs of row v are columns[offsets[v] -
      * columns_base .. offsets[v + 1] - columns_base), columns_base =
@@ -56,9 +56,10 @@ struct boxbfs_graph {
      * and credits zero until an engine's devices built their rows and
      * filled them (engine/device_build.c); the generator's parameters. */
     int on_devices;
-    /* 1 in a band of such a graph read back for validation: its rows in the
-     * devices' order (bfs/validate.c scans them instead of searching). */
-    int rows_unsorted;
+    /* A band of such a graph read back for validation: its columns as the
+     * devices hold them, 32-bit, the rows in the devices' order (columns
+     * NULL; bfs/validate.c scans the rows instead of searching them). */
+    const uint32_t *columns32;
     int kron_scale, kron_edgefactor;
     uint64_t kron_seed;
     char name[256];
