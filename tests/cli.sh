@@ -1,7 +1,8 @@
 #!/bin/sh
 # The CLI end to end: the default report shape, JSON fields scripts rely on,
 # --output with external ids, usage errors (exit 1 with a message), the
-# traffic CSV, and --backend cpu never starting the GPU driver.
+# traffic CSV, --backend cpu never starting the GPU driver, and on a
+# terminal the setup's elapsed time with each warning on a line of its own.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 . "$(dirname "$0")/testlib.sh"
@@ -123,4 +124,19 @@ done
 check "unknown command exit 1" "[ $rc -eq 1 ] && grep -q 'unknown command' '$tmp/e7'"
 "$BOXBFS" bfs --help >"$tmp/h" 2>&1
 check "bfs --help" "[ $? -eq 0 ] && grep -q -- '--contract' '$tmp/h'"
+
+# on a terminal (script(1)): the devices' setup shows its elapsed time, and the warnings the
+# setup prints under --memory-limit each start a cleared line (not the progress line's end)
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$BOXBFS' bfs kron:12 --backend cpu --devices 2 --roots 1 --memory-limit 300000" \
+        /dev/null >"$tmp/tty" 2>&1
+    rc=$?
+    cleared=$(printf '\r\033')   # a carriage return, then the escape of "erase the line"
+    check "on a terminal: the setup's elapsed time, every warning on a cleared line" \
+          "[ $rc -eq 0 ] && grep -q 'setting up the devices \.\.\.' '$tmp/tty' &&
+           [ \$(grep -c 'boxbfs: warning' '$tmp/tty') -ge 1 ] &&
+           [ \$(grep -c 'boxbfs: warning' '$tmp/tty') -eq \$(grep -c '$cleared\[Kboxbfs: warning' '$tmp/tty') ]"
+else
+    echo "script(1) not found: the terminal's progress line not checked"
+fi
 exit $fail

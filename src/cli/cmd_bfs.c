@@ -409,8 +409,17 @@ int bb_cmd_bfs(int argc, char **argv)
     }
     if (rc != 0) goto out;
     {
+        bb_progress_t progress;   /* elapsed time on a terminal: kron:30 builds in 80 s */
+        bb_progress_tick_t tick;
         double t0 = bb_now_s();
-        if ((st = boxbfs_engine_create(r.graph, &a.eo, &r.engine)) != BOXBFS_OK) {
+        bb_progress_start(&progress, a.build_on_devices ? "building the graph on the devices"
+                                                        : "setting up the devices", 0);
+        bb_progress_update(&progress, 0);
+        bb_progress_tick_start(&tick, &progress);
+        st = boxbfs_engine_create(r.graph, &a.eo, &r.engine);
+        bb_progress_tick_stop(&tick);
+        bb_progress_end(&progress);
+        if (st != BOXBFS_OK) {
             rc = bb_cli_fail(st);
             goto out;
         }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static _Thread_local char last_message[1024];
 
@@ -86,7 +87,10 @@ void bb_log(bb_log_level_t level, int dev, const char *file, int line, const cha
     /* the source line only where one debugs boxbfs (file NULL: a program's boxbfs_log) */
     if (file != NULL && bb_log_enabled(BB_LOG_DEBUG))
         snprintf(place, sizeof place, "%s:%d: ", tree_path(file), line);
-    fprintf(stderr, "boxbfs: %s%s%s%s\n", prefixes[level], where, place, msg);
+    /* on a terminal, from the start of a cleared line: a progress line (the
+     * CLI's elapsed time) may stand there, and is redrawn under it */
+    fprintf(stderr, "%sboxbfs: %s%s%s%s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
+            prefixes[level], where, place, msg);
 }
 
 void boxbfs_log(boxbfs_log_level_t level, const char *fmt, ...)
