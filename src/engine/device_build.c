@@ -154,14 +154,16 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
                                          const int32_t *level, boxbfs_tree_info_t *info_p)
 {
     bb_device_t *host = e->devs[e->first].dev;
-    const int64_t cap = band_cap();
+    const int64_t cap = band_cap(), *offsets = e->graph->offsets;
+    const int64_t here = offsets[e->part.lo[e->first + e->nlocal]] - offsets[e->part.lo[e->first]];
+    const size_t room = (size_t)(here < cap ? (here > 0 ? here : 1) : cap) * 4;
     boxbfs_tree_info_t all = {0, 0, 0, 0};
     uint32_t *heads[2] = {NULL, NULL};
     int slot = 0;
     band_t b = band_from(e, cap, 0, (int64_t)e->part.lo[e->first]);
-    boxbfs_status_t st = e->ops->host_alloc(host, (size_t)cap * 4, (void **)&heads[0]);
-    if (st == BOXBFS_OK)
-        st = e->ops->host_alloc(host, (size_t)cap * 4, (void **)&heads[1]);
+    /* pinned, as large as a band of this graph can be */
+    boxbfs_status_t st = e->ops->host_alloc(host, room, (void **)&heads[0]);
+    if (st == BOXBFS_OK) st = e->ops->host_alloc(host, room, (void **)&heads[1]);
     if (st == BOXBFS_OK && b.i < e->nlocal && band_arcs(e, b) <= cap)
         st = band_fetch(e, b, heads[0]);
     while (st == BOXBFS_OK && b.i < e->nlocal) {
