@@ -90,10 +90,13 @@ __global__ void lengths_to_offsets(const unsigned *length, uint64_t nloc, int64_
         offsets[r] = r == 0 ? 0 : (int64_t)length[r - 1];
 }
 
+/* Every kernel here is grid-stride: the persistent grid, no more blocks
+ * than the items need, at least one. */
+template <auto Kernel>
 int grid_of(uint64_t items)
 {
-    const uint64_t blocks = (items + kThreads - 1) / kThreads;
-    return (int)(blocks < 65536 ? (blocks ? blocks : 1) : 65536);
+    const int grid = bb_cuda_grid_for<Kernel>(bb_cuda_blocks(items, kThreads), kThreads);
+    return grid > 0 ? grid : 1;
 }
 
 /* Temporaries, freed with the builder. */
@@ -125,7 +128,7 @@ boxbfs_status_t build_band(const bb_kron_keys_t &keys, uint64_t m, uint64_t lo, 
     size_t bytes = 0;
     while (bits < 64 && ((b1 - b0) >> (bits - 32)) != 0) bits++;
     BB_CUDA_CHECK(cudaMemsetAsync(t.count, 0, sizeof *t.count, s));
-    band_keys<<<grid_of(m), kThreads, 0, s>>>(keys, m, b0, b1 - b0, t.count, t.a);
+    band_keys<<<grid_of<band_keys>(m), kThreads, 0, s>>>(keys, m, b0, b1 - b0, t.count, t.a);
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cudaMemsetAsync(t.raw + (b0 - lo), 0, (b1 - b0) * sizeof *t.raw, s));
     const int n = (int)band_arcs;
@@ -135,7 +138,7 @@ boxbfs_status_t build_band(const bb_kron_keys_t &keys, uint64_t m, uint64_t lo, 
     BB_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, bytes, t.b, t.a, t.selected, n, s));
     BB_CHECK(t.cub.at_least(bytes));
     BB_CUDA_CHECK(cub::DeviceSelect::Unique(t.cub.ptr, bytes, t.b, t.a, t.selected, n, s));
-    emit<<<grid_of(band_arcs), kThreads, 0, s>>>(t.a, t.selected, columns + *written,
+    emit<<<grid_of<emit>(band_arcs), kThreads, 0, s>>>(t.a, t.selected, columns + *written,
                                                  t.raw + (b0 - lo));
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cudaMemcpyAsync(&selected, t.selected, sizeof selected, cudaMemcpyDeviceToHost,
@@ -160,9 +163,10 @@ boxbfs_status_t build(const bb_kstate_t *k, cudaStream_t s, const bb_kron_job_t 
     BB_CUDA_CHECK(cudaMemsetAsync(t.raw, 0, nloc * sizeof *t.raw, s));
     BB_CUDA_CHECK(cudaMemsetAsync(t.credit, 0, nloc * sizeof *t.credit, s));
     BB_CUDA_CHECK(cudaMemsetAsync(t.count, 0, sizeof *t.count, s));
-    count_rows<<<grid_of(m), kThreads, 0, s>>>(keys, m, lo, nloc, t.raw, t.credit);
+    count_rows<<<grid_of<count_rows>(m), kThreads, 0, s>>>(keys, m, lo, nloc, t.raw,
+                                                           t.credit);
     BB_CUDA_LAUNCH_CHECK();
-    sum_rows<<<grid_of(nloc), kThreads, 0, s>>>(t.raw, nloc, t.count);
+    sum_rows<<<grid_of<sum_rows>(nloc), kThreads, 0, s>>>(t.raw, nloc, t.count);
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cudaMemcpyAsync(&total, t.count, sizeof total, cudaMemcpyDeviceToHost, s));
     BB_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -220,7 +224,8 @@ boxbfs_status_t build(const bb_kstate_t *k, cudaStream_t s, const bb_kron_job_t 
     for (uint64_t r = 0; ce == cudaSuccess && r < nloc; r++) credit[r] = c32[r];
     free(c32);
     BB_CUDA_CHECK(ce);
-    lengths_to_offsets<<<grid_of(nloc + 1), kThreads, 0, s>>>(t.raw, nloc, (int64_t *)k->offsets);
+    lengths_to_offsets<<<grid_of<lengths_to_offsets>(nloc + 1), kThreads, 0, s>>>(
+        t.raw, nloc, (int64_t *)k->offsets);
     BB_CUDA_LAUNCH_CHECK();
     size_t bytes = 0;
     int64_t *off = (int64_t *)k->offsets + 1;
