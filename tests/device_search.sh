@@ -79,6 +79,26 @@ assert d[\"device_span_s\"][\"max\"] > 0' '$tmp/span.json'"
 check "JSON: device_span_s 0 where the host drives the levels" \
       "python3 -c 'import json, sys
 assert all(r[\"device_span_s\"] == 0 for r in json.load(open(sys.argv[1]))[\"runs\"])' '$tmp/host.json'"
+# cuda: between searches the device waits for the next one (kernels/cuda/
+# search.cu, bb_search_bell): the host rings it; where it gave up (a wait of
+# 1 ms runs out while the host validates, or the ring crosses the give-up) the
+# host launches the search; BOXBFS_SEARCH_WAIT_MS=0: the host launches every
+# one. All three give the same levels; a wait that is no number is refused.
+if [ "$backend" = cuda ]; then
+    for w in 1000 1 0; do
+        export BOXBFS_SEARCH_WAIT_MS=$w
+        same "kron:14, the device waits $w ms for the next search" kron:14
+        "$BOXBFS" bfs kron:10 --backend cuda --devices 1 --roots 64 >"$tmp/w.txt" 2>&1
+        check "kron:10, 64 roots, the device waits $w ms: validated" \
+              "grep -q '^validation: PASS' '$tmp/w.txt'"
+    done
+    BOXBFS_SEARCH_WAIT_MS=x "$BOXBFS" bfs kron:10 --backend cuda --devices 1 --roots 1 \
+        >/dev/null 2>"$tmp/w.err"
+    rc=$?
+    unset BOXBFS_SEARCH_WAIT_MS
+    check "BOXBFS_SEARCH_WAIT_MS=x: refused (exit $rc), named" \
+          "[ $rc -ne 0 ] && grep -q \"BOXBFS_SEARCH_WAIT_MS='x': milliseconds\" '$tmp/w.err'"
+fi
 
 # ---- several devices at once ------------------------------------------------
 same_traffic="$(dirname "$0")/same_traffic.py"

@@ -274,6 +274,20 @@ struct bb_search_args {
     const bb_search_t *search;
 };
 
+/* Where a device waits for its next search (search.cu, pinned host memory):
+ * after a search the device keeps a one-thread kernel (the waiter) reading
+ * bell until the host stores the next launch's number there, so that a
+ * search starts without a launch from the host; on a timeout, or where the
+ * host stores that number into release (before an allocation, which would
+ * wait for the waiter), it gives up and says so in gave_up. The host rings,
+ * then reads gave_up: where the waiter gave up it launches the search
+ * itself (ack: the number with kBellFallback), else it lets it run (ack:
+ * the number); a waiter that gave up after the ring waits for ack. */
+struct bb_search_bell {
+    uint64_t bell, gave_up, ack, release;
+};
+constexpr uint64_t kBellFallback = 1ull << 63;
+
 /* The device search's state in device memory. */
 struct bb_search_dev {
     bb_search_t s;          /* where the search stands (kernels.h) */
@@ -300,7 +314,13 @@ struct bb_search_dev {
     uint32_t host_first, host_width;
     uint64_t seq, done;
     int32_t launch_error;   /* host's mirror: a step's graph the device could not launch */
-    int32_t pad;
+    /* set by a waiter that gave up: the decide after it returns at once */
+    int32_t idle;
+    /* the waiter's graph (NULL: none, the host launches every search), its
+     * bell and how long it waits */
+    cudaGraphExec_t waiter;
+    bb_search_bell *bell;
+    uint64_t bell_wait_ns;
 };
 
 /* Which copy of a step's arguments a kernel reads in its file's __constant__
@@ -352,6 +372,10 @@ enum {
     BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT, BB_BR_NONE = BB_BR_COUNT
 };
 
+/* Every device's waiter for its next search (search.cu) gives up now: an
+ * allocation or free, which waits for the device's kernels, comes next. */
+extern "C" void bb_cuda_search_release(void);
+
 /* The device search across devices (search_peers.cu): decide (one thread:
  * closes the step that ran, meets the others, picks the next) and one
  * branch's kernels, captured into search.cu's graphs. */
@@ -401,7 +425,8 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * memory, then the launch's number into host->done: the graph has no copy
  * nodes, and the host sees the end before the graph has retired (kron:24 on
  * an H200 at 121633c: the call 40 -> 28 us longer than the device's span,
- * the time outside the levels 93 -> 80 us on one GPU, 115 -> 95 on two). */
+ * the time outside the levels 93 -> 80 us on one GPU, 115 -> 95 on two),
+ * and launch the waiter for the next one (bb_search_bell). */
 template <class Logic>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic logic)
 {
@@ -409,6 +434,11 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic l
     __shared__ uint64_t raw[kWords];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
     const uint64_t now = bb_global_ns();
+    if (d->idle) {   /* its waiter gave up: no search here (search.cu wait_bell) */
+        __syncthreads();
+        if (threadIdx.x == 0) d->idle = 0;
+        return;
+    }
     const uint64_t *from = reinterpret_cast<const uint64_t *>(d);
     if (d->step == BB_STEP_NONE) from = reinterpret_cast<const uint64_t *>(d->host);
     for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = from[i];
@@ -426,7 +456,12 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic l
         sd->host_rows[i] = sd->log[i];
     __threadfence_system();   /* the state and rows before the word that says so */
     __syncthreads();
-    if (threadIdx.x == 0) *(volatile uint64_t *)&sd->host->done = sd->seq;
+    if (threadIdx.x != 0) return;
+    *(volatile uint64_t *)&sd->host->done = sd->seq;
+    /* the waiter for the next launch; where the device cannot start it, the
+     * host sees it given up when it rings */
+    if (sd->waiter && cudaGraphLaunch(sd->waiter, cudaStreamGraphTailLaunch) != cudaSuccess)
+        *(volatile uint64_t *)&sd->bell->gave_up = sd->seq + 1;
 }
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,

@@ -86,6 +86,7 @@ static boxbfs_status_t cuda_alloc(bb_device_t *dev, size_t bytes, void **ptr_p)
 {
     void *p = NULL;
     cudaError_t err;
+    bb_cuda_search_release();   /* it waits for the device's kernels */
     BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
     err = cudaMalloc(&p, padded(bytes));
     if (err != cudaSuccess) {
@@ -100,6 +101,7 @@ static boxbfs_status_t cuda_alloc(bb_device_t *dev, size_t bytes, void **ptr_p)
 static void cuda_free(bb_device_t *dev, void *ptr)
 {
     if (ptr == NULL) return;
+    bb_cuda_search_release();   /* it waits for the device's kernels */
     (void)cudaSetDevice(dev->ordinal);
     (void)cudaFree(ptr);
     (void)cudaGetLastError();
@@ -109,6 +111,7 @@ static boxbfs_status_t cuda_host_alloc(bb_device_t *dev, size_t bytes, void **pt
 {
     void *p = NULL;
     cudaError_t err;
+    bb_cuda_search_release();   /* it waits for the device's kernels */
     BB_CUDA_CHECK(cudaSetDevice(dev->ordinal));
     err = cudaMallocHost(&p, bytes ? bytes : 1);
     if (err != cudaSuccess) {
@@ -125,6 +128,7 @@ static boxbfs_status_t cuda_host_alloc(bb_device_t *dev, size_t bytes, void **pt
 static void cuda_host_free(bb_device_t *dev, void *ptr)
 {
     if (ptr == NULL) return;
+    bb_cuda_search_release();   /* it waits for the device's kernels */
     (void)cudaSetDevice(dev->ordinal);
     (void)cudaFreeHost(ptr);
     (void)cudaGetLastError();

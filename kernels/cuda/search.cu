@@ -19,9 +19,22 @@
  * while node and a switch node (benchmarks/graph-costs on an H200). The
  * graphs are built and instantiated once per engine device (the engine
  * keeps them in its cache slot). Several devices: every device's graphs run
- * at once, with search_peers.cu's decide and branches. */
+ * at once, with search_peers.cu's decide and branches.
+ *
+ * Between searches the device waits for the next one (bb_search_bell): the
+ * last decide launches a graph of a one-thread kernel reading a word in
+ * pinned host memory, then decide; the host stores the next launch's
+ * number there instead of launching a graph (cudaGraphLaunch took 15-22 us
+ * of the host, cold after the host's own work between searches). The
+ * graphs run on a stream of their own, so the engine's copies and kernels
+ * between searches do not queue behind the waiter; the engine has waited
+ * for its stream (its counters read) before it calls a search. An
+ * allocation waits for every kernel of the device, so the backend's
+ * allocations first let the waiters go (bb_cuda_search_release). */
 #include "config.h"
 
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,20 +45,58 @@
 
 namespace {
 
+/* The graphs: [br] a branch's, [kHostGraph] decide alone (the host
+ * launches it), [kWaiter] wait_bell then decide (the last decide launches it). */
+constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1, kGraphs = BB_BR_NONE + 2;
+
+/* How long the device waits for the next search (BOXBFS_SEARCH_WAIT_MS). */
+constexpr uint64_t kWaitMsDefault = 1000;
 
 struct Cache {
     int dev;
-    cudaStream_t build;       /* captures the branches (the engine's stream runs the graphs) */
-    cudaGraph_t graphs[BB_BR_COUNT + 1];   /* [br]: a branch's; [BB_BR_NONE]: the host's */
-    cudaGraphExec_t execs[BB_BR_COUNT + 1];
+    cudaStream_t build;       /* captures the branches */
+    cudaStream_t run;         /* runs the graphs */
+    cudaGraph_t graphs[kGraphs];
+    cudaGraphExec_t execs[kGraphs];
     cudaGraphExec_t *bodies;  /* device memory: execs[0 .. BB_BR_COUNT - 1] */
     bb_search_dev *d;         /* device memory */
     bb_search_dev *h;         /* its pinned host mirror */
+    bb_search_bell *bell;     /* pinned */
     void *tile_sums;
     uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
     uint32_t first;
-    uint64_t seq;             /* launches so far */
+    uint64_t seq;             /* launches so far (read by other threads: atomics) */
+    int armed;                /* a waiter waits for launch seq + 1 (atomics) */
+    Cache *next;              /* every open cache (g_caches) */
 };
+
+/* Every open cache, for bb_cuda_search_release. */
+pthread_mutex_t g_caches_lock = PTHREAD_MUTEX_INITIALIZER;
+Cache *g_caches;
+
+/* Waits, one thread, until the host rings for launch d->seq + 1 (the
+ * decide after it then starts it), or gives up after d->bell_wait_ns or
+ * when released: says so in gave_up and leaves d->idle for that decide.
+ * Where the host rang in the meantime, its ack says which way it read
+ * gave_up. */
+__global__ void wait_bell(bb_search_dev *d)
+{
+    volatile bb_search_bell *b = d->bell;
+    const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
+    for (;;) {
+        if (b->bell == want) return;
+        if (b->release == want || bb_global_ns() - t0 > wait) break;
+    }
+    b->gave_up = want;
+    __threadfence_system();   /* given up before the bell is read again */
+    if (b->bell == want) {
+        uint64_t a;
+        while ((a = b->ack) != want && a != (want | kBellFallback)) {
+        }
+        if (a == want) return;
+    }
+    d->idle = 1;
+}
 
 /* decide's logic on the block's copy of the state (bb_decide_block). */
 __device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies)
@@ -123,7 +174,7 @@ boxbfs_status_t launch_decide(Cache *c, const bb_kstate_t *k)
 
 /* Capture into c->graphs[br] what fn launches on c->build, then decide,
  * and instantiate it for launches from the device (the host launches the
- * graph of decide alone, br = BB_BR_NONE). */
+ * graph of decide alone, br = kHostGraph). */
 template <class Fn>
 boxbfs_status_t capture(Cache *c, int br, const bb_kstate_t *k, Fn fn)
 {
@@ -133,7 +184,7 @@ boxbfs_status_t capture(Cache *c, int br, const bb_kstate_t *k, Fn fn)
     cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[br]);   /* also after a failure */
     BB_CHECK(st);
     BB_CUDA_CHECK(ce);
-    const unsigned long long flags = br == BB_BR_NONE ? 0 : cudaGraphInstantiateFlagDeviceLaunch;
+    const unsigned long long flags = br == kHostGraph ? 0 : cudaGraphInstantiateFlagDeviceLaunch;
     BB_CUDA_CHECK(cudaGraphInstantiate(&c->execs[br], c->graphs[br], flags));
     BB_CUDA_CHECK(cudaGraphUpload(c->execs[br], c->build));
     return BOXBFS_OK;
@@ -142,13 +193,38 @@ boxbfs_status_t capture(Cache *c, int br, const bb_kstate_t *k, Fn fn)
 boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
+    BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->bodies, BB_BR_COUNT * sizeof *c->bodies));
     for (int br = 0; br < BB_BR_COUNT; br++)
         BB_CHECK(capture(c, br, k, [&] { return launch_branch(c, br, k, s); }));
-    BB_CHECK(capture(c, BB_BR_NONE, k, [] { return BOXBFS_OK; }));
+    BB_CHECK(capture(c, kHostGraph, k, [] { return BOXBFS_OK; }));
+    if (c->h->bell_wait_ns)
+        BB_CHECK(capture(c, kWaiter, k, [c] {
+            wait_bell<<<1, 1, 0, c->build>>>(c->d);
+            BB_CUDA_LAUNCH_CHECK();
+            return BOXBFS_OK;
+        }));
+    c->h->waiter = c->execs[kWaiter];
     BB_CUDA_CHECK(cudaMemcpyAsync(c->bodies, c->execs, BB_BR_COUNT * sizeof *c->bodies,
                                   cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
+    return BOXBFS_OK;
+}
+
+/* BOXBFS_SEARCH_WAIT_MS: how long the device waits for the next search, in
+ * ns (0: it does not, the host launches every search). */
+boxbfs_status_t wait_ns_of(uint64_t *ns_p)
+{
+    const char *env = getenv("BOXBFS_SEARCH_WAIT_MS");
+    char *end;
+    unsigned long long ms = kWaitMsDefault;
+    if (env && *env) {
+        ms = strtoull(env, &end, 10);
+        if (*end || *env == '-' || ms > 3600000ull)
+            return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                                "BOXBFS_SEARCH_WAIT_MS='%s': milliseconds from 0 to 3600000", env);
+    }
+    *ns_p = (uint64_t)ms * 1000000u;
     return BOXBFS_OK;
 }
 
@@ -157,8 +233,10 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
 {
     Cache *c = (Cache *)calloc(1, sizeof *c);
     uint64_t tiles = (k->hi - k->lo + k->hubs) / 4096 + 1;   /* the degree scan's, expand.cu */
+    uint64_t wait_ns = 0;
     if (c == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "device search: no host memory");
     *c_p = c;   /* the caller frees what was made on failure */
+    BB_CHECK(wait_ns_of(&wait_ns));
     c->first_rows = first_rows;
     c->first = first;
     BB_CUDA_CHECK(cudaGetDevice(&c->dev));
@@ -166,6 +244,8 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     BB_CUDA_CHECK(cudaMalloc(&c->tile_sums, tiles * 8));   /* 64-bit sums fit too */
     BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, sizeof *c->h));
     memset(c->h, 0, sizeof *c->h);
+    BB_CUDA_CHECK(cudaMallocHost((void **)&c->bell, sizeof *c->bell));
+    memset(c->bell, 0, sizeof *c->bell);
     /* the first decide takes the state from c->h, the last leaves it there
      * with the first rows (where they go is fixed for the cache) */
     c->h->step = BB_STEP_NONE;
@@ -173,9 +253,32 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     c->h->host_rows = first_rows;
     c->h->host_first = first;
     c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
+    c->h->bell = c->bell;
+    c->h->bell_wait_ns = wait_ns;
     BB_CHECK(build(c, k, s));
     BB_CUDA_CHECK(cudaMemcpyAsync(c->d, c->h, sizeof *c->d, cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
+    pthread_mutex_lock(&g_caches_lock);
+    c->next = g_caches;
+    g_caches = c;
+    pthread_mutex_unlock(&g_caches_lock);
+    return BOXBFS_OK;
+}
+
+/* Starts launch c->seq: rings the waiter where one waits, else (or where it
+ * gave up) launches the host's graph. */
+boxbfs_status_t start(Cache *c)
+{
+    int launch = 1;
+    if (__atomic_load_n(&c->armed, __ATOMIC_RELAXED)) {
+        volatile bb_search_bell *b = c->bell;
+        __atomic_store_n(&c->armed, 0, __ATOMIC_RELAXED);
+        b->bell = c->seq;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* rung before its answer is read */
+        launch = b->gave_up == c->seq;
+        b->ack = launch ? c->seq | kBellFallback : c->seq;
+    }
+    if (launch) BB_CUDA_CHECK(cudaGraphLaunch(c->execs[kHostGraph], c->run));
     return BOXBFS_OK;
 }
 
@@ -200,20 +303,41 @@ boxbfs_status_t wait_done(Cache *c, cudaStream_t st)
 
 }  // namespace
 
+extern "C" void bb_cuda_search_release(void)
+{
+    pthread_mutex_lock(&g_caches_lock);
+    for (Cache *c = g_caches; c; c = c->next)
+        if (__atomic_load_n(&c->armed, __ATOMIC_RELAXED))
+            ((volatile bb_search_bell *)c->bell)->release =
+                __atomic_load_n(&c->seq, __ATOMIC_RELAXED) + 1;
+    pthread_mutex_unlock(&g_caches_lock);
+}
+
 extern "C" void bb_cuda_search_free(void *cache)
 {
     Cache *c = (Cache *)cache;
     if (c == NULL) return;
+    bb_cuda_search_release();   /* every waiter: the frees below wait for the device */
+    pthread_mutex_lock(&g_caches_lock);
+    for (Cache **p = &g_caches; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    pthread_mutex_unlock(&g_caches_lock);
     if (cudaSetDevice(c->dev) == cudaSuccess) {
-        for (int br = 0; br <= BB_BR_COUNT; br++) {
+        if (c->run) (void)cudaStreamSynchronize(c->run);   /* its waiter gone */
+        for (int br = 0; br < kGraphs; br++) {
             if (c->execs[br]) cudaGraphExecDestroy(c->execs[br]);
             if (c->graphs[br]) cudaGraphDestroy(c->graphs[br]);
         }
         cudaFree(c->bodies);
         if (c->build) cudaStreamDestroy(c->build);
+        if (c->run) cudaStreamDestroy(c->run);
         cudaFree(c->d);
         cudaFree(c->tile_sums);
         cudaFreeHost(c->h);
+        cudaFreeHost(c->bell);
     }
     (void)cudaGetLastError();
     free(c);
@@ -222,7 +346,6 @@ extern "C" void bb_cuda_search_free(void *cache)
 extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb_search_t *s,
                                           void **cache, uint64_t *first_rows, uint32_t first)
 {
-    cudaStream_t st = (cudaStream_t)stream;
     Cache *c;
     BB_CHECK(bb_cuda_bind(stream));
     if (k->ndev > BB_LOOP_MAX_DEV || k->level_log == NULL || k->visited == NULL)
@@ -236,6 +359,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
             char why[256];
             snprintf(why, sizeof why, "%s", boxbfs_last_error());
             bb_cuda_search_free(made);
+            if (rc == BOXBFS_ERR_INVALID_ARG) return bb_error_set(rc, "%s", why);
             return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                                 "the device search's CUDA graph could not be built (%s)", why);
         }
@@ -251,11 +375,12 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     c->h->log = k->level_log;
     c->h->tile_sums = c->tile_sums;
     c->h->step = BB_STEP_NONE;
-    c->h->seq = ++c->seq;
+    c->h->seq = __atomic_add_fetch(&c->seq, 1, __ATOMIC_RELAXED);
     c->h->launch_error = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
-    BB_CUDA_CHECK(cudaGraphLaunch(c->execs[BB_BR_NONE], st));
-    BB_CHECK(wait_done(c, st));
+    BB_CHECK(start(c));
+    BB_CHECK(wait_done(c, c->run));
+    __atomic_store_n(&c->armed, c->h->waiter != NULL, __ATOMIC_RELAXED);
     if (c->h->launch_error)
         return bb_error_set(BOXBFS_ERR_DEVICE,
                             "cuda search: the device could not launch a step's graph (%s)",
@@ -265,6 +390,8 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
 }
 
 #else   /* an older toolkit: the host drives the levels */
+
+extern "C" void bb_cuda_search_release(void) {}
 
 extern "C" void bb_cuda_search_free(void *cache) { (void)cache; }
 
