@@ -842,6 +842,18 @@ typedef struct {
      * rank_prefix[0] = rank_prefix[1], then rank_prefix[1] = the first rank
      * at or past it whose vertex visited does not mark (n if none). */
     boxbfs_status_t (*raise_prefix)(const bb_kstate_t *k, void *stream);
+    /* A search's tree against this device's rows, for a graph whose rows
+     * live on the devices alone (engine/device_build.c): the rules of
+     * bfs/validate.c that read rows. R2: every reached row vertex but the
+     * root has its parent among its heads (undirected rows, in any order);
+     * over each reached row vertex's arcs R4, R5's "connected but unreached"
+     * and R7. level: the levels of all n vertices, parent: the rows'
+     * parents (global ids, hi - lo entries), both in device memory;
+     * max_depth < 0: none. *first_p: the first row vertex (global id) that
+     * breaks one of them, UINT64_MAX where none does. */
+    boxbfs_status_t (*check_rows)(const bb_kstate_t *k, void *stream, const int32_t *level,
+                                  const int64_t *parent, int64_t root, int32_t max_depth,
+                                  uint64_t *first_p);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -892,7 +904,10 @@ typedef struct {
     boxbfs_status_t PREFIX##_raise_prefix(const bb_kstate_t *k, void *stream);                 \
     boxbfs_status_t PREFIX##_kron_rows(const bb_kstate_t *k, void *stream,                     \
                                        const bb_kron_job_t *job, uint64_t cap,                 \
-                                       int64_t *credit, uint64_t *arcs_p);
+                                       int64_t *credit, uint64_t *arcs_p);                     \
+    boxbfs_status_t PREFIX##_check_rows(const bb_kstate_t *k, void *stream,                    \
+                                        const int32_t *level, const int64_t *parent,           \
+                                        int64_t root, int32_t max_depth, uint64_t *first_p);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

@@ -100,23 +100,39 @@ static int adjacent(boxbfs_graph_t g, int64_t u, int64_t v)
     return 0;
 }
 
-/* A tree on a graph built on two cpu devices: its engine validates it,
- * reading the rows back in bands (of 2^26 arcs; of 1000, so that the
- * devices' rows take several bands each; of one arc, so that every row is
- * longer than a band), with the counts that the host's validation of the
- * same graph built here gives; a vertex made its own parent fails (R5), and
- * so does a parent one level up that is not a neighbour (R2: the rows come
- * back unsorted, scanned). */
-static void validate_built(void)
+/* A tree on a graph built on two devices (cpu; cuda: two logical devices of
+ * GPU 0, where there is one): its engine validates it, the
+ * rows on the devices (check_rows) and, with BOXBFS_VALIDATE_ROWS=host, on
+ * the host, read back in bands (of 2^26 arcs; of 1000, so that the devices'
+ * rows take several bands each; of one arc, so that every row is longer
+ * than a band), with the counts that the host's validation of the same
+ * graph built here gives; a vertex made its own parent fails (R5), so does
+ * a parent one level up that is not a neighbour (R2: the rows come back
+ * unsorted, scanned), and a leaf of the tree made unreached (R5, found by a
+ * device on a neighbour's row and named by the host's check of its band),
+ * both ways. */
+static void validate_built(boxbfs_backend_t b)
 {
+    static const int gpu0[] = {0, 0};
+    const bb_device_ops_t *ops = bb_engine_backend_ops(b);
+    int count = 0;
+    if (ops == NULL || ops->count(&count) != BOXBFS_OK ||
+        (count < 1 && b == BOXBFS_BACKEND_CUDA)) {   /* the cpu backend's: any number */
+        printf("skip %s: validation of a graph built on the devices: no device\n",
+               boxbfs_backend_name(b));
+        return;
+    }
     boxbfs_graph_t g = NULL, host = NULL;
     boxbfs_engine_t e = NULL;
     boxbfs_engine_options_t o;
     boxbfs_tree_info_t info, want;
     const boxbfs_search_report_t *rep;
     static const char *const bands[] = {NULL, "1000", "1"};
+    static const char *const where[] = {"devices", "host"};
     boxbfs_engine_options_init(&o);
+    o.backend = b;
     o.devices = 2;
+    if (b == BOXBFS_BACKEND_CUDA) o.device_ids = gpu0;
     CHECK_OK(boxbfs_graph_kron_on_devices("kron:12", &g));
     CHECK_OK(boxbfs_graph_load("kron:12", NULL, &host));
     CHECK_OK(boxbfs_engine_create(g, &o, &e));
@@ -128,14 +144,19 @@ static void validate_built(void)
     CHECK(parent && level && off[root + 1] > off[root]);
     CHECK_OK(boxbfs_engine_run(e, root, parent, level, &rep));
     CHECK_OK(boxbfs_validate(host, root, parent, level, &want));
-    for (int b = 0; b < 3; b++) {
-        if (bands[b]) setenv("BOXBFS_VALIDATE_BAND_ARCS", bands[b], 1);
+    for (int b = 0; b < 6; b++) {
+        setenv("BOXBFS_VALIDATE_ROWS", where[b / 3], 1);
+        if (bands[b % 3]) setenv("BOXBFS_VALIDATE_BAND_ARCS", bands[b % 3], 1);
         memset(&info, 0, sizeof info);
         CHECK_OK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info));
         CHECK(info.reached == want.reached && info.arcs == want.arcs &&
               info.input_edges == want.input_edges && info.levels == want.levels);
     }
     unsetenv("BOXBFS_VALIDATE_BAND_ARCS");
+    setenv("BOXBFS_VALIDATE_ROWS", "nowhere", 1);
+    CHECK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info) == BOXBFS_ERR_INVALID_ARG);
+    CHECK(strstr(boxbfs_last_error(), "BOXBFS_VALIDATE_ROWS='nowhere'") != NULL);
+    unsetenv("BOXBFS_VALIDATE_ROWS");
     int64_t v = 0, p = 0;   /* v at level 2 or deeper; p one level up, no neighbour of v */
     while (v < n && level[v] < 2) v++;
     CHECK(v < n);
@@ -152,16 +173,40 @@ static void validate_built(void)
               BOXBFS_ERR_VALIDATION);
         parent[v] = keep;
     }
+    int64_t leaf = 0;   /* reached, not the root, nobody's parent */
+    for (; leaf < n; leaf++) {
+        int64_t w = 0;
+        while (w < n && parent[w] != leaf) w++;
+        if (leaf != root && level[leaf] > 0 && w == n) break;
+    }
+    CHECK(leaf < n);
+    if (leaf < n) {
+        const int64_t keep = parent[leaf];
+        const int32_t keep_level = level[leaf];
+        parent[leaf] = -1;
+        level[leaf] = -1;
+        for (int w = 0; w < 2; w++) {
+            setenv("BOXBFS_VALIDATE_ROWS", where[w], 1);
+            CHECK(boxbfs_engine_check_tree(e, root, parent, level, 1, &info) ==
+                  BOXBFS_ERR_VALIDATION);
+            CHECK(strstr(boxbfs_last_error(), "R5") != NULL);
+        }
+        unsetenv("BOXBFS_VALIDATE_ROWS");
+        parent[leaf] = keep;
+        level[leaf] = keep_level;
+    }
     free(parent);
     free(level);
     boxbfs_engine_free(e);
     boxbfs_graph_free(g);
     boxbfs_graph_free(host);
+    printf("ok   %s: validation of a graph built on the devices\n", boxbfs_backend_name(b));
 }
 
 int main(void)
 {
-    validate_built();
+    validate_built(BOXBFS_BACKEND_CPU);
+    validate_built(BOXBFS_BACKEND_CUDA);
     backend(BOXBFS_BACKEND_CPU);
     backend(BOXBFS_BACKEND_CUDA);
     CHECK_DONE();

@@ -188,6 +188,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .rank_rows = bb_cpu_rank_rows,
         .raise_prefix = bb_cpu_raise_prefix,
         .kron_rows = bb_cpu_kron_rows,
+        .check_rows = bb_cpu_check_rows,
     },
     .count = cpu_count,
     .open = cpu_open,

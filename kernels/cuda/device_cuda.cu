@@ -318,6 +318,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .rank_rows = bb_cuda_rank_rows,
         .kron_rows = bb_cuda_kron_rows,
         .raise_prefix = bb_cuda_raise_prefix,
+        .check_rows = bb_cuda_check_rows,
     },
     .count = cuda_count,
     .open = cuda_open,

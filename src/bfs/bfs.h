@@ -34,6 +34,14 @@ typedef struct {
 boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
                                  const int64_t *parent, const int32_t *level, int32_t max_depth,
                                  const bb_other_rows_t *others, boxbfs_tree_info_t *info_p);
+/* bb_validate_rows without the rules that read rows (R2, R4, R5's
+ * "connected but unreached", R7): R0, R1, R3, R5's second root and R6 over
+ * the vertices of [lo, hi), and the counts (offsets only), for a graph whose
+ * rows live on its devices, which check the rest (kernels.h check_rows).
+ * level covers all n vertices, as parent does. */
+boxbfs_status_t bb_validate_vertices(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
+                                     const int64_t *parent, const int32_t *level,
+                                     int32_t max_depth, boxbfs_tree_info_t *info_p);
 /* The counts of boxbfs_tree_info_t over the vertices of rows [lo, hi) with
  * level >= 0, without checking anything (runs whose validation is off). */
 void bb_tree_count_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, const int32_t *level,

@@ -74,6 +74,7 @@ typedef struct {
     const int32_t *level;      /* given levels, or the derived ones in the arc pass */
     int32_t max_depth;         /* < 0: none */
     const bb_other_rows_t *others;   /* NULL: parent is whole */
+    int rows;                  /* 0: the rules that read rows are checked elsewhere */
     partial_t part[MAX_THREADS];
 } job_t;
 
@@ -183,7 +184,7 @@ static boxbfs_status_t tree_pass(int tid, int nthreads, void *arg)
                                 "R5: vertex %lld is its own parent but the root is %lld: "
                                 "a second tree, not connected to the root",
                                 (long long)v, (long long)root);
-        if (is_tree_edge(g, p, v) == 0) return not_tree_edge(g, p, v);
+        if (job->rows && is_tree_edge(g, p, v) == 0) return not_tree_edge(g, p, v);
         if (!is_reached(job, p))
             return bb_error_set(BOXBFS_ERR_VALIDATION,
                                 "R3: vertex %lld has parent %lld, which is unreached",
@@ -340,9 +341,10 @@ static boxbfs_status_t derive_levels(const struct boxbfs_graph *g, int64_t root,
  * when level is NULL, then the arc pass (R5 unreached, R4). info.input_edges
  * sums edge_credit over the reached vertices; a graph without edge_credit
  * counts its stored edges instead. */
-boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
-                                 const int64_t *parent, const int32_t *level, int32_t max_depth,
-                                 const bb_other_rows_t *others, boxbfs_tree_info_t *info_p)
+static boxbfs_status_t validate(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
+                                const int64_t *parent, const int32_t *level, int32_t max_depth,
+                                const bb_other_rows_t *others, int rows,
+                                boxbfs_tree_info_t *info_p)
 {
     boxbfs_status_t st = BOXBFS_OK;
     int32_t *derived = NULL;
@@ -387,6 +389,7 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     job->level = level;
     job->max_depth = max_depth;
     job->others = others;
+    job->rows = rows;
     nthreads = thread_count(hi - lo);
     BB_CHECK_GOTO(bb_parallel_run(nthreads, tree_pass, job), st, out);
     for (int t = 0; t < nthreads; t++) {
@@ -397,6 +400,7 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     }
     if (graph->edge_credit == NULL)   /* no per-vertex credit: count stored edges */
         info.input_edges = graph->directed ? info.arcs : info.arcs / 2;
+    if (!rows) goto counted;
     if (graph->directed && bb_graph_is_slice(graph))
         BB_CHECK_GOTO(bb_parallel_run(thread_count(parent_pass_count(job)), parent_pass, job), st, out);
 
@@ -408,13 +412,29 @@ boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, i
     }
     BB_CHECK_GOTO(bb_parallel_run(thread_count(hi - lo + graph->offsets[hi] - graph->offsets[lo]),
                                   arc_pass, job), st, out);
-
+counted:
     info.levels = max_level + 1;
     if (info_p) *info_p = info;
 out:
     free(derived);
     free(job);
     return st;
+}
+
+boxbfs_status_t bb_validate_rows(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
+                                 const int64_t *parent, const int32_t *level, int32_t max_depth,
+                                 const bb_other_rows_t *others, boxbfs_tree_info_t *info_p)
+{
+    return validate(graph, lo, hi, root, parent, level, max_depth, others, 1, info_p);
+}
+
+boxbfs_status_t bb_validate_vertices(boxbfs_graph_t graph, int64_t lo, int64_t hi, int64_t root,
+                                     const int64_t *parent, const int32_t *level,
+                                     int32_t max_depth, boxbfs_tree_info_t *info_p)
+{
+    if (level == NULL)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "validate: the vertex rules need the levels");
+    return validate(graph, lo, hi, root, parent, level, max_depth, NULL, 0, info_p);
 }
 
 boxbfs_status_t boxbfs_validate(boxbfs_graph_t graph, int64_t root, const int64_t *parent,

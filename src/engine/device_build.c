@@ -4,9 +4,13 @@
  * kron_rows: every edge from the seed, those with an end in its range kept,
  * merged and sorted on the device), so the whole graph never sits in host
  * memory; the host gets the offsets and edge credits, n-sized, for the
- * roots, the memory plan, TEPS and validation. Validation reads each
- * device's columns back in bands and checks each band's rows as they are
- * (bfs/validate.c on a range of unsorted rows). */
+ * roots, the memory plan, TEPS and validation. Validation checks the rules
+ * of the vertices on the host (bb_validate_vertices) and those of the rows
+ * on each device (kernels.h check_rows, with the levels and parents copied
+ * there); where a device has no room for them, or a row breaks a rule, the
+ * host reads the columns back in bands and checks each band's rows as they
+ * are (bfs/validate.c on a range of unsorted rows): the band of the first
+ * such row names the failure. */
 #include "config.h"
 
 #include "engine/engine.h"
@@ -26,6 +30,19 @@ static int64_t band_cap(void)
     const char *env = getenv("BOXBFS_VALIDATE_BAND_ARCS");
     long long v = env ? atoll(env) : 0;
     return v >= 1 && v <= ((int64_t)1 << 26) ? (int64_t)v : (int64_t)1 << 26;
+}
+
+/* BOXBFS_VALIDATE_ROWS: where the rules of the rows are checked, "devices"
+ * (the default) or "host" (every row read back, as where a device has no
+ * room for the levels: tests and measurements); *host_p. */
+static boxbfs_status_t rows_on_host(int *host_p)
+{
+    const char *env = getenv("BOXBFS_VALIDATE_ROWS");
+    *host_p = env && strcmp(env, "host") == 0;
+    if (env && *env && !*host_p && strcmp(env, "devices") != 0)
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "BOXBFS_VALIDATE_ROWS='%s': host or devices",
+                            env);
+    return BOXBFS_OK;
 }
 
 typedef struct {
@@ -148,10 +165,12 @@ static boxbfs_status_t check_band(boxbfs_engine_t e, band_t b, const uint32_t *h
     return BOXBFS_OK;
 }
 
-/* Every local device's rows, band after band: the next band's copy (into
- * the other pinned buffer) runs while the host checks this one. */
-boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const int64_t *parent,
-                                         const int32_t *level, boxbfs_tree_info_t *info_p)
+/* Local devices' rows [from, to) (global ids) read back band after band
+ * and checked on the host: the next band's copy (into the other pinned
+ * buffer) runs while the host checks this one. */
+static boxbfs_status_t validate_bands(boxbfs_engine_t e, int64_t from, int64_t to, int64_t root,
+                                      const int64_t *parent, const int32_t *level,
+                                      boxbfs_tree_info_t *info_p)
 {
     bb_device_t *host = e->devs[e->first].dev;
     const int64_t cap = band_cap(), *offsets = e->graph->offsets;
@@ -160,13 +179,15 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
     boxbfs_tree_info_t all = {0, 0, 0, 0};
     uint32_t *heads[2] = {NULL, NULL};
     int slot = 0;
-    band_t b = band_from(e, cap, 0, (int64_t)e->part.lo[e->first]);
+    int i0 = 0;
+    while (i0 + 1 < e->nlocal && from >= (int64_t)e->part.lo[e->first + i0 + 1]) i0++;
+    band_t b = band_from(e, cap, i0, from);
     /* pinned, as large as a band of this graph can be */
     boxbfs_status_t st = e->ops->host_alloc(host, room, (void **)&heads[0]);
     if (st == BOXBFS_OK) st = e->ops->host_alloc(host, room, (void **)&heads[1]);
     if (st == BOXBFS_OK && b.i < e->nlocal && band_arcs(e, b) <= cap)
         st = band_fetch(e, b, heads[0]);
-    while (st == BOXBFS_OK && b.i < e->nlocal) {
+    while (st == BOXBFS_OK && b.i < e->nlocal && b.b0 < to) {
         const int64_t arcs = band_arcs(e, b);
         uint32_t *h = heads[slot], *long_h = NULL;
         if (arcs > cap) {   /* one row longer than a band: its own buffer */
@@ -176,7 +197,7 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
         }
         if (st == BOXBFS_OK) st = e->ops->sync(e->devs[e->first + b.i].dev);
         const band_t next = band_from(e, cap, b.i, b.b1);
-        if (st == BOXBFS_OK && next.i < e->nlocal && band_arcs(e, next) <= cap)
+        if (st == BOXBFS_OK && next.i < e->nlocal && next.b0 < to && band_arcs(e, next) <= cap)
             st = band_fetch(e, next, heads[1 - slot]);
         if (st == BOXBFS_OK) st = check_band(e, b, h, root, parent, level, &all);
         free(long_h);
@@ -191,3 +212,85 @@ boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const 
     *info_p = all;
     return BOXBFS_OK;
 }
+
+typedef struct {
+    uint64_t first;   /* the device's first row that breaks a rule, UINT64_MAX if none */
+    int roomless;     /* no device memory for the levels and parents */
+} dev_check_t;
+
+typedef struct {
+    boxbfs_engine_t e;
+    int64_t root;
+    const int64_t *parent;
+    const int32_t *level;
+    dev_check_t *dev;   /* per local device */
+} rows_job_t;
+
+/* Local device tid's rows checked on the device: the levels of all n
+ * vertices and its rows' parents copied there for the call. */
+static boxbfs_status_t check_device_rows(int tid, int nthreads, void *arg)
+{
+    rows_job_t *job = arg;
+    boxbfs_engine_t e = job->e;
+    bb_engine_dev_t *D = &e->devs[e->first + tid];
+    const uint64_t n = D->k.n, nloc = D->k.hi - D->k.lo;
+    int32_t *level = NULL;
+    int64_t *parent = NULL;
+    (void)nthreads;
+    job->dev[tid].first = UINT64_MAX;
+    if (e->ops->alloc(D->dev, n * 4, (void **)&level) != BOXBFS_OK ||
+        e->ops->alloc(D->dev, (nloc ? nloc : 1) * 8, (void **)&parent) != BOXBFS_OK) {
+        job->dev[tid].roomless = 1;
+        e->ops->free(D->dev, level);
+        return BOXBFS_OK;
+    }
+    boxbfs_status_t st = e->ops->copy_h2d(D->dev, level, job->level, n * 4);
+    if (st == BOXBFS_OK) st = e->ops->copy_h2d(D->dev, parent, job->parent + D->k.lo, nloc * 8);
+    if (st == BOXBFS_OK)
+        st = e->ops->kernels.check_rows(&D->k, e->ops->stream(D->dev), level, parent, job->root,
+                                        e->opts.max_depth, &job->dev[tid].first);
+    if (st == BOXBFS_OK) st = e->ops->sync(D->dev);
+    e->ops->free(D->dev, parent);
+    e->ops->free(D->dev, level);
+    return st;
+}
+
+/* The vertices' rules on the host, the rows' on the devices; the band of
+ * the first row a device flags is checked on the host, which names the
+ * failure. Without the levels, where a device has no room for them, or
+ * with BOXBFS_VALIDATE_ROWS=host, every band is read back. */
+boxbfs_status_t bb_engine_validate_built(boxbfs_engine_t e, int64_t root, const int64_t *parent,
+                                         const int32_t *level, boxbfs_tree_info_t *info_p)
+{
+    const int64_t lo = (int64_t)e->part.lo[e->first], hi = (int64_t)e->part.lo[e->first + e->nlocal];
+    rows_job_t job = {e, root, parent, level, NULL};
+    uint64_t first = UINT64_MAX;
+    int roomless = 0, host;
+    BB_CHECK(rows_on_host(&host));
+    if (level == NULL || host) return validate_bands(e, lo, hi, root, parent, level, info_p);
+    struct boxbfs_graph rowless = *e->graph;   /* no columns here: no rule reads them */
+    rowless.row_lo = lo;
+    rowless.row_hi = hi;
+    BB_CHECK(bb_validate_vertices(&rowless, lo, hi, root, parent, level, e->opts.max_depth,
+                                  info_p));
+    BB_CHECK(bb_calloc((size_t)e->nlocal, sizeof *job.dev, "the row check", &job.dev));
+    boxbfs_status_t st = bb_parallel_run(e->nlocal, check_device_rows, &job);
+    for (int i = 0; i < e->nlocal; i++) {
+        roomless |= job.dev[i].roomless;
+        if (job.dev[i].first < first) first = job.dev[i].first;
+    }
+    free(job.dev);
+    BB_CHECK(st);
+    if (roomless) {
+        BB_INFO(-1, "validation: no device memory for the levels and parents: the host checks "
+                    "the rows, read back");
+        return validate_bands(e, lo, hi, root, parent, level, info_p);
+    }
+    if (first == UINT64_MAX) return BOXBFS_OK;
+    boxbfs_tree_info_t unused;
+    BB_CHECK(validate_bands(e, (int64_t)first, (int64_t)first + 1, root, parent, level, &unused));
+    return bb_error_set(BOXBFS_ERR_INTERNAL,
+                        "validation: a device found row %llu breaking a rule that the host's "
+                        "check of its rows does not find", (unsigned long long)first);
+}
+
