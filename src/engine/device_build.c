@@ -227,32 +227,30 @@ typedef struct {
 } rows_job_t;
 
 /* Local device tid's rows checked on the device: the levels of all n
- * vertices and its rows' parents copied there for the call. */
+ * vertices and its rows' parents copied there (bb_engine_dev_t
+ * check_level, check_parent). */
 static boxbfs_status_t check_device_rows(int tid, int nthreads, void *arg)
 {
     rows_job_t *job = arg;
     boxbfs_engine_t e = job->e;
     bb_engine_dev_t *D = &e->devs[e->first + tid];
     const uint64_t n = D->k.n, nloc = D->k.hi - D->k.lo;
-    int32_t *level = NULL;
-    int64_t *parent = NULL;
     (void)nthreads;
     job->dev[tid].first = UINT64_MAX;
-    if (e->ops->alloc(D->dev, n * 4, (void **)&level) != BOXBFS_OK ||
-        e->ops->alloc(D->dev, (nloc ? nloc : 1) * 8, (void **)&parent) != BOXBFS_OK) {
+    if (D->check_level == NULL &&
+        (e->ops->alloc(D->dev, n * 4, (void **)&D->check_level) != BOXBFS_OK ||
+         e->ops->alloc(D->dev, (nloc ? nloc : 1) * 8, (void **)&D->check_parent) != BOXBFS_OK)) {
+        e->ops->free(D->dev, D->check_level);   /* no room: the host reads the rows back */
+        D->check_level = NULL;
         job->dev[tid].roomless = 1;
-        e->ops->free(D->dev, level);
         return BOXBFS_OK;
     }
-    boxbfs_status_t st = e->ops->copy_h2d(D->dev, level, job->level, n * 4);
-    if (st == BOXBFS_OK) st = e->ops->copy_h2d(D->dev, parent, job->parent + D->k.lo, nloc * 8);
-    if (st == BOXBFS_OK)
-        st = e->ops->kernels.check_rows(&D->k, e->ops->stream(D->dev), level, parent, job->root,
-                                        e->opts.max_depth, &job->dev[tid].first);
-    if (st == BOXBFS_OK) st = e->ops->sync(D->dev);
-    e->ops->free(D->dev, parent);
-    e->ops->free(D->dev, level);
-    return st;
+    BB_CHECK(e->ops->copy_h2d(D->dev, D->check_level, job->level, n * 4));
+    BB_CHECK(e->ops->copy_h2d(D->dev, D->check_parent, job->parent + D->k.lo, nloc * 8));
+    BB_CHECK(e->ops->kernels.check_rows(&D->k, e->ops->stream(D->dev), D->check_level,
+                                        D->check_parent, job->root, e->opts.max_depth,
+                                        &job->dev[tid].first));
+    return e->ops->sync(D->dev);
 }
 
 /* The vertices' rules on the host, the rows' on the devices; the band of

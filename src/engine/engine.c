@@ -204,6 +204,8 @@ void boxbfs_engine_free(boxbfs_engine_t e)
     for (int d = 0; e->devs && d < e->ndev; d++) {
         bb_engine_dev_t *D = &e->devs[d];
         if (D->search_cache) e->ops->kernels.search_free(D->search_cache);
+        e->ops->free(D->dev, D->check_level);
+        e->ops->free(D->dev, D->check_parent);
         for (int i = D->nallocs - 1; i >= 0; i--) e->ops->free(D->dev, D->allocs[i]);
         if (e->xchg.stage && e->xchg.stage[d]) e->ops->host_free(D->dev, e->xchg.stage[d]);
         if (D->ctr) e->ops->host_free(D->dev, D->ctr);

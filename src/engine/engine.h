@@ -80,6 +80,12 @@ typedef struct {
                                       range in turn, then their parents (bb_search_t.stage) */
     size_t built_bytes;            /* a graph built on the devices: its rows' offsets and
                                       columns, allocated by device_build.c (0: none) */
+    /* the validation of such a graph on this device (device_build.c): the
+     * levels of all n vertices and its rows' parents, allocated at the first
+     * check and kept (no allocation or free between searches), freed with
+     * the engine */
+    int32_t *check_level;
+    int64_t *check_parent;
 } bb_engine_dev_t;
 
 struct boxbfs_engine {
