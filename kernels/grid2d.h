@@ -50,6 +50,18 @@ typedef struct {
                                   bottom-up level leaves (bottom_up's own slice, settle) */
     /* grid-row state: one entry per row-local id (cols * bs) */
     uint32_t *visited;         /* cols * bs bits */
+    /* The visited-prefix skip in the 2D top-down expand (NULL: off): the
+     * grid row's vertices ranked by decreasing degree (rank: row-local id ->
+     * rank, by_rank its inverse; ids past the graph's last rank last), the
+     * block's rows in increasing rank of their heads; prefix[1]: every
+     * vertex of rank below it is marked in visited (0 after reset; the raise
+     * starts from prefix[0]); the expand skips each row's arcs into that
+     * prefix (skip: those skipped at the start of each column frontier
+     * vertex's row, rows * bs entries, cuda only). The skipped arcs lead to
+     * vertices visited here, which expand would drop: the same pairs. */
+    const uint32_t *rank, *by_rank;
+    uint32_t *prefix;
+    uint32_t *skip;
     /* per-level work */
     uint32_t *colfront;        /* rows * bs: the column's frontier, column-local ids (one grid
                                   row: the frontier itself) */
@@ -78,15 +90,17 @@ typedef struct {
      * ids (+ offset). */
     boxbfs_status_t (*append)(const bb_g2state_t *k, void *stream, const uint32_t *msg,
                               int bitmap, uint64_t count, uint32_t offset, uint64_t base);
-    /* Scan the block's arcs of colfront[0 .. count) [004 Algorithm 3]: every
+    /* Scan the block's arcs of colfront[0 .. count) [004 Algorithm 3], each
+     * row from its first head of rank prefix[1] or more where the skip is
+     * on: every
      * target not yet visited here is marked; one this device owns gets
      * next_level and its parent's gid and joins next_frontier at
      * counters[NEXT] (it had not been reached: whoever reaches an owned
      * vertex marks it here), its out-degree added to counters[NEXT_ARCS]
      * where degree is set; any other goes to its owner's segment of outbox
      * as the pair (block-local id, column-local parent), the pairs' count in
-     * counters[BUCKET + j]; counters[ARCS] += arcs scanned (the engine
-     * zeroes the counters). */
+     * counters[BUCKET + j]; counters[ARCS] += arcs scanned, those skipped
+     * not counted (the engine zeroes the counters). */
     boxbfs_status_t (*expand)(const bb_g2state_t *k, void *stream, uint64_t count,
                               int32_t next_level);
     /* The count (id, parent) pairs a top-down expand of the device in grid
@@ -127,6 +141,10 @@ typedef struct {
     /* The count ids of bits (a bitmap of the block) as a list at out. */
     boxbfs_status_t (*unpack)(const bb_g2state_t *k, void *stream, const uint32_t *bits,
                               uint64_t count, uint32_t *out);
+    /* The skip's raise (k->prefix set): prefix[0] = prefix[1], then
+     * prefix[1] = the first rank at or past it whose vertex visited does not
+     * mark (cols * bs if none). */
+    boxbfs_status_t (*raise_prefix)(const bb_g2state_t *k, void *stream);
 } bb_grid2d_ops_t;
 
 extern const bb_grid2d_ops_t bb_cpu_grid2d_ops;

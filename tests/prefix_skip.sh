@@ -10,7 +10,9 @@
 # vertex the device has marked, which the atomic test would drop unsent);
 # the big levels do skip arcs, on every device; the report and JSON say
 # whether it is on; it is off with other contractions and where its arrays
-# do not fit --memory-limit (the search then runs without it).
+# do not fit --memory-limit (the search then runs without it). The 2D
+# engine's top-down expand skips too (each grid row ranked apart): the same
+# levels and traffic on 1 x 2, 2 x 2 and 2 x 3 grids, fewer arcs scanned.
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -82,7 +84,23 @@ off() {   # OPTIONS...: the run says the skip is off
 }
 check "off with valid-flag" 'off --devices 1 --contract valid-flag'
 check "off with sort-unique on two devices" 'off --devices 2 --contract sort-unique'
-check "off with --partition 2d" 'off --devices 4 --contract atomic --partition 2d'
+
+# 2D: the same levels and traffic, and the top-down levels scan fewer arcs
+# (a top-down run's level table counts the arcs its expands scanned)
+check "2D 2 x 2 top-down: the same levels and traffic" \
+    'same_levels g22 kron:14 --devices 4 --partition 2d --grid 2x2 --direction top-down'
+check "2D 1 x 2 auto: the same levels and traffic" \
+    'same_levels g12 kron:14 --devices 2 --partition 2d --grid 1x2'
+check "2D 2 x 3 top-down, wire auto, directed: the same levels and traffic" \
+    'same_levels g23 kron:13 --directed --devices 6 --partition 2d --grid 2x3 --direction top-down --wire auto'
+check "2D 2 x 2 top-down: fewer arcs scanned with the skip" \
+    'same_levels g22s kron:14 --devices 4 --partition 2d --grid 2x2 --direction top-down &&
+     python3 - "$tmp/1.json" "$tmp/0.json" <<PY
+import json, sys
+on, off = (sum(l["frontier_arcs"] for l in json.load(open(f))["traffic"]["levels"])
+           for f in sys.argv[1:3])
+assert 0 < on < off, (on, off)
+PY'
 
 # Under a --memory-limit that holds the plan without the skip's arrays but
 # not with them: the search runs without the skip and validates.

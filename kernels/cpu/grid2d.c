@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/grid2d.h"
+#include "kernels/kernels.h"
 
 #define BIT(v) (1u << ((v) & 31))
 
@@ -19,6 +20,7 @@ static boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t ro
     }
     memset(k->visited, 0, (row_ids / 32) * 4);
     memset(k->counters, 0, BB_G2_CTR_COUNT(k->cols) * 8);
+    if (k->prefix) k->prefix[0] = k->prefix[1] = 0;
     if ((int)(b % (uint64_t)k->rows) == k->row) {   /* the root is in this grid row */
         uint64_t rl = (b / (uint64_t)k->rows) * k->bs + root % k->bs;
         k->visited[rl >> 5] |= BIT(rl);
@@ -60,10 +62,12 @@ static boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t c
 {
     uint64_t *bucket = k->counters + BB_G2_CTR_BUCKET, arcs = 0;
     uint64_t col_first = (uint64_t)k->col * k->rows * k->bs;   /* gid of column-local id 0 */
+    const uint32_t prefix = k->prefix ? k->prefix[1] : 0;
     (void)stream;
     for (uint64_t t = 0; t < count; t++) {
         uint32_t u = k->colfront[t];
         int64_t a = k->offsets[u], end = k->offsets[u + 1];
+        if (prefix) a = bb_row_past_prefix(k->columns, k->rank, a, end, prefix);
         arcs += (uint64_t)(end - a);
         for (; a < end; a++) {
             uint32_t v = k->columns[a];
@@ -188,6 +192,17 @@ static boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint
     return BOXBFS_OK;
 }
 
+static boxbfs_status_t g2_raise_prefix(const bb_g2state_t *k, void *stream)
+{
+    const uint64_t ids = (uint64_t)k->cols * k->bs;
+    uint64_t r = k->prefix[1];
+    (void)stream;
+    k->prefix[0] = (uint32_t)r;
+    while (r < ids && (k->visited[k->by_rank[r] >> 5] & BIT(k->by_rank[r]))) r++;
+    k->prefix[1] = (uint32_t)r;
+    return BOXBFS_OK;
+}
+
 const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .reset = g2_reset,
     .append = g2_append,
@@ -197,4 +212,5 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .bottom_up = g2_bottom_up,
     .settle = g2_settle,
     .unpack = g2_unpack,
+    .raise_prefix = g2_raise_prefix,
 };

@@ -372,6 +372,13 @@ enum {
     BB_BR_PACK_BOTTOM_UP, BB_BR_COUNT, BB_BR_NONE = BB_BR_COUNT
 };
 
+/* The visited-prefix skip's raise (expand.cu; 1D's kstate and the 2D
+ * blocks'): prefix[0] = prefix[1], then prefix[1] = the first rank at or
+ * past it whose vertex by_rank[rank] visited does not mark (n if none);
+ * bits: visited holds a bit a vertex, else a byte. */
+boxbfs_status_t bb_cuda_raise(uint32_t *prefix, const uint32_t *by_rank, const void *visited,
+                              int bits, uint64_t n, cudaStream_t s);
+
 /* Every device's waiter for its next search (search.cu) gives up now: an
  * allocation or free, which waits for the device's kernels, comes next. */
 extern "C" void bb_cuda_search_release(void);

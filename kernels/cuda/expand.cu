@@ -484,16 +484,22 @@ extern "C" boxbfs_status_t bb_cuda_expand_atomic(const bb_kstate_t *k, void *str
     return run_expand_k(k, s, frontier_count, expand, atomic_visit(*k, next_level));
 }
 
-extern "C" boxbfs_status_t bb_cuda_raise_prefix(const bb_kstate_t *k, void *stream)
+boxbfs_status_t bb_cuda_raise(uint32_t *prefix, const uint32_t *by_rank, const void *visited,
+                              int bits, uint64_t n, cudaStream_t s)
 {
-    cudaStream_t s = (cudaStream_t)stream;
-    BB_CHECK(bb_cuda_bind(stream));
-    prefix_begin<<<1, 1, 0, s>>>(k->rank_prefix, (uint32_t)k->n);
+    prefix_begin<<<1, 1, 0, s>>>(prefix, (uint32_t)n);
     BB_CUDA_LAUNCH_CHECK();
     raise_prefix<<<bb_cuda_persistent_grid<raise_prefix>(kPrefixThreads), kPrefixThreads, 0, s>>>(
-        prefix_args(*k));
+        PrefixArgs{prefix, by_rank, visited, bits, n});
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
+}
+
+extern "C" boxbfs_status_t bb_cuda_raise_prefix(const bb_kstate_t *k, void *stream)
+{
+    BB_CHECK(bb_cuda_bind(stream));
+    return bb_cuda_raise(k->rank_prefix, k->by_rank, k->visited, k->visited_bits, k->n,
+                         (cudaStream_t)stream);
 }
 
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,

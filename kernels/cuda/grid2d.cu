@@ -296,6 +296,7 @@ boxbfs_status_t g2_reset(const bb_g2state_t *k, void *stream, uint64_t root)
     BB_CUDA_LAUNCH_CHECK();
     BB_CUDA_CHECK(cudaMemsetAsync(k->visited, 0, (row_ids / 32) * 4, s));
     BB_CUDA_CHECK(cudaMemsetAsync(k->counters, 0, BB_G2_CTR_COUNT(k->cols) * 8, s));
+    if (k->prefix) BB_CUDA_CHECK(cudaMemsetAsync(k->prefix, 0, 8, s));
     reset_root<<<1, 1, 0, s>>>(*k, root);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
@@ -328,9 +329,11 @@ boxbfs_status_t g2_expand(const bb_g2state_t *k, void *stream, uint64_t count,
     ull *ctr = (ull *)k->counters;
     BB_CHECK(bb_cuda_bind(stream));
     if (count == 0) return BOXBFS_OK;
-    return expand_lb<false>(ExpandArgs{k->colfront, k->offsets, k->columns, k->scan, k->scratch,
-                                k->scratch_bytes, count, k->expand, k->expand_k, k->expand_f0},
-                     (cudaStream_t)stream,
+    ExpandArgs a{k->colfront, k->offsets, k->columns, k->scan, k->scratch, k->scratch_bytes,
+                 count, k->expand, k->expand_k, k->expand_f0};
+    if (k->prefix)   /* the visited-prefix skip: each row from its first head past the prefix */
+        a.degree = DegreeOp{k->colfront, k->offsets, k->columns, k->rank, k->prefix + 1, k->skip};
+    return expand_lb<false>(a, (cudaStream_t)stream,
                      Discover{k->visited, k->outbox, k->next_frontier, k->degree,
                               k->level, k->pred, ctr + BB_G2_CTR_BUCKET, ctr + BB_G2_CTR_NEXT,
                               ctr + BB_G2_CTR_ARCS, ctr + BB_G2_CTR_NEXT_ARCS,
@@ -415,9 +418,16 @@ boxbfs_status_t g2_unpack(const bb_g2state_t *k, void *stream, const uint32_t *b
     return BOXBFS_OK;
 }
 
+boxbfs_status_t g2_raise_prefix(const bb_g2state_t *k, void *stream)
+{
+    BB_CHECK(bb_cuda_bind(stream));
+    return bb_cuda_raise(k->prefix, k->by_rank, k->visited, 1, (uint64_t)k->cols * k->bs,
+                         (cudaStream_t)stream);
+}
+
 const bb_grid2d_ops_t cuda_grid2d_ops = {
-    g2_reset,    g2_append, g2_expand, g2_update, g2_mark,
-    g2_bottom_up, g2_settle, g2_unpack,
+    g2_reset,     g2_append, g2_expand, g2_update,      g2_mark,
+    g2_bottom_up, g2_settle, g2_unpack, g2_raise_prefix,
 };
 
 }  // namespace

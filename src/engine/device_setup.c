@@ -385,13 +385,11 @@ static boxbfs_status_t upload_slice(boxbfs_engine_t e, int d)
     return e->ops->sync(D->dev);
 }
 
-/* The degree order of the whole graph (bb_graph_degree_order) that ranks
- * every device's rows: made for the first device that needs it, freed once
- * all are set up (engine.c, setup_local). */
-static boxbfs_status_t make_skip_order(boxbfs_engine_t e)
+boxbfs_status_t bb_engine_skip_order(boxbfs_engine_t e)
 {
     int64_t n = e->graph->n, *order;
     boxbfs_status_t st;
+    if (e->skip_order) return BOXBFS_OK;
     BB_CHECK(bb_calloc((size_t)n + 1, sizeof *order, "the degree order", &order));
     st = bb_graph_degree_order(e->graph, order);
     if (st == BOXBFS_OK)
@@ -410,7 +408,7 @@ static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
     bb_engine_dev_t *D = &e->devs[d];
     if (D->k.rank == NULL) return BOXBFS_OK;
     double t0 = bb_now_s();
-    if (e->skip_order == NULL) BB_CHECK(make_skip_order(e));
+    BB_CHECK(bb_engine_skip_order(e));
     bb_kstate_t k = D->k;   /* the hubs' parts are rows too (bb_hubs_rows) */
     int64_t *rows = NULL;
     if (e->hubs) BB_CHECK(bb_hubs_rows(e, d, &rows));

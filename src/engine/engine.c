@@ -289,7 +289,7 @@ const char *boxbfs_engine_strategy_why(boxbfs_engine_t e)
 
 int boxbfs_engine_prefix_skip(boxbfs_engine_t e)
 {
-    if (e == NULL || e->grid) return 0;
+    if (e == NULL) return 0;
     for (int d = 0; d < e->ndev; d++)
         if (!e->devs[d].skips) return 0;
     return 1;

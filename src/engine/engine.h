@@ -368,6 +368,10 @@ uint32_t bb_loop_log_rows(int ndev);
  * source o's message, and how many entries each such region holds; its
  * mailbox lines of the loop's meetings cleared for a new search. */
 boxbfs_status_t bb_engine_read_counters(boxbfs_engine_t e, int d);
+/* e->skip_order: the degree order of the whole graph (bb_graph_degree_order)
+ * that ranks the visited-prefix skip's rows (1D and 2D), made for the first
+ * device that needs it, freed once all are set up (engine.c, setup_local). */
+boxbfs_status_t bb_engine_skip_order(boxbfs_engine_t e);
 uint32_t *bb_engine_inbox_region(boxbfs_engine_t e, int d, int o);
 uint64_t bb_engine_inbox_cap(const struct boxbfs_engine *e, int d);
 boxbfs_status_t bb_engine_mail_words(boxbfs_engine_t e, int d);

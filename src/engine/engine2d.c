@@ -170,22 +170,60 @@ typedef struct {
 } plan2d_t;
 
 /* tarcs: the transposed block's arcs, when bottom-up levels may run (else
- * ~0: none of their arrays) */
+ * ~0: none of their arrays); skip: the visited-prefix skip's arrays */
 static void plan(const struct bb_grid2d *g, uint64_t arcs, uint64_t tarcs, size_t scratch,
-                 plan2d_t *p)
+                 int skip, plan2d_t *p)
 {
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols;
     int bu = tarcs != UINT64_MAX;
     p->block = (R * bs + 1) * 8 + (size_t)arcs * 4 + (bu ? (C * bs + 1) * 8 + tarcs * 4 : 0);
     p->state = bs * (4 + 8 + 4 + 4 + (bu ? 4 : 0)) +              /* level, pred, frontiers, */
                BB_G2_CTR_COUNT(C) * 8;                            /* degree */
-    p->row_state = C * bs / 8;                                   /* visited */
+    p->row_state = C * bs / 8 +                                  /* visited */
+                   (skip ? C * bs * 8 + 8 : 0);                  /* rank, by_rank, prefix */
     p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
               C * bs * 8 * 2 +                      /* outbox, inbox_row: pairs */
               bs / 8 +                              /* packed */
-              (bu ? R * bs / 8 + 4 * bs / 8 : 0);   /* colbits, done, done_in, frontier_bits */
+              (bu ? R * bs / 8 + 4 * bs / 8 : 0) +  /* colbits, done, done_in, frontier_bits */
+              (skip ? R * bs * 4 : 0);              /* skip */
     p->scratch = scratch;
     p->total = p->block + p->state + p->row_state + p->work + p->scratch;
+}
+
+/* The visited-prefix skip in 2D top-down levels: on unless
+ * BOXBFS_PREFIX_SKIP=0 (or a device has no room for it). */
+static int prefix_skip_asked(void)
+{
+    const char *env = getenv("BOXBFS_PREFIX_SKIP");
+    return !(env && strcmp(env, "0") == 0);
+}
+
+/* Device d's grid row ranked by decreasing degree (the whole graph's order,
+ * bb_engine_skip_order, restricted to the row; its ids past the graph
+ * last), and its block's rows (offsets off, columns col) by their heads'
+ * ranks. rank and by_rank: cols * bs entries each. */
+static boxbfs_status_t rank_row(boxbfs_engine_t e, int d, const int64_t *off, uint32_t *col,
+                                uint32_t *rank, uint32_t *by_rank)
+{
+    const struct bb_grid2d *g = e->grid;
+    const uint64_t bs = g->bs, R = (uint64_t)g->rows, ids = (uint64_t)g->cols * bs;
+    const uint64_t n = (uint64_t)e->graph->n, row = (uint64_t)grid_row(g, d);
+    uint64_t r = 0;
+    BB_CHECK(bb_engine_skip_order(e));
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t v = e->skip_order[i], b = v / bs;
+        if (b % R != row) continue;
+        by_rank[r] = (uint32_t)((b / R) * bs + v % bs);
+        rank[by_rank[r]] = (uint32_t)r;
+        r++;
+    }
+    for (uint64_t l = 0; l < ids; l++) {   /* ids past the graph's last vertex */
+        const uint64_t v = ((l / bs) * R + row) * bs + l % bs;
+        if (v < n) continue;
+        by_rank[r] = (uint32_t)l;
+        rank[l] = (uint32_t)r++;
+    }
+    return bb_rows_by_rank(off, col, (int64_t)(R * bs), rank, by_rank);
 }
 
 boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
@@ -197,8 +235,9 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols, free_b, total_b;
     size_t scratch;
     int64_t *off = NULL, *toff = NULL;
-    uint32_t *col = NULL, *tcol = NULL, *degree = NULL;
+    uint32_t *col = NULL, *tcol = NULL, *degree = NULL, *rank = NULL, *by_rank = NULL;
     uint64_t tarcs = UINT64_MAX;
+    int skip = prefix_skip_asked();
     plan2d_t p;
     boxbfs_status_t st = BOXBFS_OK;
     bb_block2d_spec_t spec = {e->graph->offsets, e->graph->columns, (uint64_t)e->graph->n,
@@ -222,10 +261,15 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
             degree[v] = deg > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)deg;
         }
     }
-    plan(g, G->arcs, tarcs, scratch, &p);
+    plan(g, G->arcs, tarcs, scratch, skip, &p);
     BB_CHECK_GOTO(e->ops->mem_info(D->dev, &free_b, &total_b), st, out);
     if (e->opts.device_memory_limit && e->opts.device_memory_limit < free_b)
         free_b = e->opts.device_memory_limit;
+    if (skip && p.total > free_b) {   /* the skip goes first */
+        skip = 0;
+        plan(g, G->arcs, tarcs, scratch, skip, &p);
+        if (p.total <= free_b) bb_engine_dropped(e, d, "rank, by_rank, skip (the visited-prefix skip)");
+    }
     if (p.total > free_b)
         BB_FAIL_GOTO(st, BOXBFS_ERR_DEVICE_MEMORY, out,
                      "device %d (%s) needs %.2f GiB for its 2D share but has %.2f GiB free: "
@@ -281,6 +325,19 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
                           st, out);
         BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->degree, degree, bs * 4), st, out);
     }
+    if (skip) {
+        BB_CHECK_GOTO(bb_malloc(C * bs * 4, "the grid row's ranks", &rank), st, out);
+        BB_CHECK_GOTO(bb_malloc(C * bs * 4, "the grid row's vertices by rank", &by_rank), st, out);
+        BB_CHECK_GOTO(rank_row(e, d, off, col, rank, by_rank), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->rank), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, C * bs * 4, &k->by_rank), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, 8, &k->prefix), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs * 4, &k->skip), st, out);
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->rank, rank, C * bs * 4), st, out);
+        BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->by_rank, by_rank, C * bs * 4), st, out);
+        BB_CHECK_GOTO(e->ops->zero(D->dev, k->prefix, 8), st, out);
+        D->skips = 1;
+    }
     BB_CHECK_GOTO(e->ops->host_alloc(D->dev, BB_G2_CTR_COUNT(C) * 8, (void **)&G->ctr), st, out);
     memset(G->ctr, 0, BB_G2_CTR_COUNT(C) * 8);
     BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->offsets, off, (R * bs + 1) * 8), st, out);
@@ -294,6 +351,8 @@ out:
     free(toff);
     free(tcol);
     free(degree);
+    free(rank);
+    free(by_rank);
     return st;
 }
 
@@ -453,6 +512,11 @@ static boxbfs_status_t expand(boxbfs_engine_t e, int d, int level, uint64_t fcou
     t1 = bb_now_s();
     /* the next frontier is counted from here on, own discoveries first */
     BB_CHECK(e->ops->zero(D->dev, G->k.counters, BB_G2_CTR_COUNT(e->grid->cols) * 8));
+    /* a big level raises the visited prefix first: one whose column
+     * frontier holds 1/64 of the column's vertices or more (a raise reads
+     * about the ranks it passes; small levels pass none) */
+    if (G->k.prefix && total >= (uint64_t)e->grid->rows * e->grid->bs / 64)
+        BB_CHECK(e->grid->kops->raise_prefix(&G->k, e->ops->stream(D->dev)));
     if (total)
         BB_CHECK(e->grid->kops->expand(&G->k, e->ops->stream(D->dev), total, level + 1));
     BB_CHECK(read_counters(e, d));

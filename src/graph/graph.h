@@ -158,6 +158,11 @@ void bb_sort_scratch_free(bb_sort_scratch_t *scratch);
  * plus in-arcs where directed and not a slice), ties by increasing id
  * (relabel.c: relabel's order, and the visited-prefix skip's ranks). */
 boxbfs_status_t bb_graph_degree_order(const struct boxbfs_graph *g, int64_t *by_degree);
+/* Each of the rows of a CSR (offsets from its first arc) with its heads in
+ * increasing rank: a head h becomes the key rank[h], and the sorted keys
+ * by_rank[key] (rank_sort.c; by_rank is rank's inverse). */
+boxbfs_status_t bb_rows_by_rank(const int64_t *offsets, uint32_t *columns, int64_t rows,
+                                const uint32_t *rank, const uint32_t *by_rank);
 /* The rows [*r0_p, *r1_p) of CSR offsets off (nrows rows) that thread tid of
  * nthreads takes so that every thread holds about the same number of arcs. */
 void bb_rows_of_thread(const int64_t *off, int64_t nrows, int tid, int nthreads, int64_t *r0_p,
