@@ -33,7 +33,6 @@
  * allocations first let the waiters go (bb_cuda_search_release). */
 #include "config.h"
 
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
