@@ -186,16 +186,20 @@ static int dead_bits(const struct boxbfs_engine *e)
            e->opts.visited == BOXBFS_VISITED_BIT && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
 }
 
-/* The visited-prefix skip [README "Visited-prefix skip"]: the atomic
- * contraction, 1D, where the backend can rank the rows and the plan with
- * the skip's arrays fits device d (bb_engine_setup_device);
- * BOXBFS_PREFIX_SKIP=0 turns it off (to measure what it saves). */
-int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
+int bb_engine_skip_asked(void)
 {
     const char *env = getenv("BOXBFS_PREFIX_SKIP");
-    return !e->grid && !e->devs[d].skip_off &&
-           e->ops->kernels.rank_rows != NULL && e->opts.contract == BOXBFS_CONTRACT_ATOMIC &&
-           !(env && strcmp(env, "0") == 0);
+    return !(env && strcmp(env, "0") == 0);
+}
+
+/* The visited-prefix skip [README "Visited-prefix skip"]: the atomic
+ * contraction, 1D, where the backend can rank the rows and the plan with
+ * the skip's arrays fits device d (bb_engine_setup_device), unless
+ * BOXBFS_PREFIX_SKIP=0. */
+int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
+{
+    return !e->grid && !e->devs[d].skip_off && e->ops->kernels.rank_rows != NULL &&
+           e->opts.contract == BOXBFS_CONTRACT_ATOMIC && bb_engine_skip_asked();
 }
 
 /* k.visited_init from the in-arc offsets (dead_bits: bottom-up levels, so

@@ -359,6 +359,9 @@ uint64_t bb_engine_peer_caps_but(const struct boxbfs_engine *e, int d);
 /* Whether device d's rows are ranked for the visited-prefix skip (kstate
  * rank_prefix). */
 int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d);
+/* Whether the visited-prefix skip is asked for (1D and 2D): not where
+ * BOXBFS_PREFIX_SKIP=0 (to measure what it saves). */
+int bb_engine_skip_asked(void);
 /* The device loop across devices: possible with these options and
  * partition (setup allocates its log and mailboxes); the rows its log
  * holds. */

@@ -190,14 +190,6 @@ static void plan(const struct bb_grid2d *g, uint64_t arcs, uint64_t tarcs, size_
     p->total = p->block + p->state + p->row_state + p->work + p->scratch;
 }
 
-/* The visited-prefix skip in 2D top-down levels: on unless
- * BOXBFS_PREFIX_SKIP=0 (or a device has no room for it). */
-static int prefix_skip_asked(void)
-{
-    const char *env = getenv("BOXBFS_PREFIX_SKIP");
-    return !(env && strcmp(env, "0") == 0);
-}
-
 /* Device d's grid row ranked by decreasing degree (the whole graph's order,
  * bb_engine_skip_order, restricted to the row; its ids past the graph
  * last), and its block's rows (offsets off, columns col) by their heads'
@@ -237,7 +229,7 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     int64_t *off = NULL, *toff = NULL;
     uint32_t *col = NULL, *tcol = NULL, *degree = NULL, *rank = NULL, *by_rank = NULL;
     uint64_t tarcs = UINT64_MAX;
-    int skip = prefix_skip_asked();
+    int skip = bb_engine_skip_asked();   /* dropped below where a device has no room */
     plan2d_t p;
     boxbfs_status_t st = BOXBFS_OK;
     bb_block2d_spec_t spec = {e->graph->offsets, e->graph->columns, (uint64_t)e->graph->n,
