@@ -625,6 +625,11 @@ typedef struct {
     /* graph slice: rows of the owned vertices, columns are global ids */
     const int64_t *offsets;    /* hi - lo + 1, starting at 0; then the hubs' rows' ends */
     const uint32_t *columns;
+    /* Short rows (one device's loop levels; NULL where not built): four words
+     * a vertex, hi - lo rows, made by short_rows from offsets and columns
+     * (bb_short_row), so that a loop level reads a vertex's heads with the
+     * load beside its claim instead of its offsets and then its columns. */
+    const uint32_t *short_rows;
     /* Hubs split by destination (several devices' search, bb_peers_split_hubs;
      * 0 hubs: none): the vertices of at least hub_degree out-arcs, hub_gid
      * their ids in increasing order (so each device's are the consecutive
@@ -703,6 +708,54 @@ typedef struct {
     void *scratch;                        /* backend temporaries (CUB), scratch_bytes */
     size_t scratch_bytes;
 } bb_kstate_t;
+
+/* A short row (docs/architecture.md, "One device"): a row of at most four
+ * heads holds them, BB_SHORT_NONE after the last; a longer one holds
+ * BB_SHORT_LONG, its degree and its first arc (low and high words). Vertex
+ * ids are below BB_SHORT_LONG wherever short rows are built
+ * (bb_short_rows_fit). */
+#define BB_SHORT_NONE 0xffffffffu
+#define BB_SHORT_LONG 0xfffffffeu
+
+static inline BB_HOST_DEVICE int bb_short_rows_fit(uint64_t n) { return n < BB_SHORT_LONG; }
+
+/* Row v of offsets and columns as a short row, into w[0..3]. */
+static inline BB_HOST_DEVICE void bb_short_row(const int64_t *offsets, const uint32_t *columns,
+                                               uint64_t v, uint32_t *w)
+{
+    const int64_t first = offsets[v], degree = offsets[v + 1] - first;
+    if (degree > 4) {
+        w[0] = BB_SHORT_LONG;
+        w[1] = (uint32_t)degree;
+        w[2] = (uint32_t)first;
+        w[3] = (uint32_t)((uint64_t)first >> 32);
+        return;
+    }
+    for (int j = 0; j < 4; j++) w[j] = j < degree ? columns[first + j] : BB_SHORT_NONE;
+}
+
+/* The degree of the short row (x, y, z, w): its heads are first. */
+static inline BB_HOST_DEVICE uint32_t bb_short_degree(uint32_t x, uint32_t y, uint32_t z, uint32_t w)
+{
+    if (x == BB_SHORT_LONG) return y;
+    return (uint32_t)(x != BB_SHORT_NONE) + (y != BB_SHORT_NONE) + (z != BB_SHORT_NONE) +
+           (w != BB_SHORT_NONE);
+}
+
+/* The first arc of the long short row (x, y, z, w). */
+static inline BB_HOST_DEVICE uint64_t bb_short_first(uint32_t z, uint32_t w)
+{
+    return (uint64_t)w << 32 | z;
+}
+
+/* Head j (below its degree) of the short row (x, y, z, w): a long row's
+ * from columns. */
+static inline BB_HOST_DEVICE uint32_t bb_short_head(uint32_t x, uint32_t y, uint32_t z, uint32_t w,
+                                                    uint32_t j, const uint32_t *columns)
+{
+    if (x == BB_SHORT_LONG) return columns[bb_short_first(z, w) + j];
+    return j == 0 ? x : j == 1 ? y : j == 2 ? z : w;
+}
 
 /* Kernel entry points; kernels/cpu and kernels/cuda define them with these
  * signatures as bb_cpu_<name> and bb_cuda_<name>. */
@@ -854,6 +907,9 @@ typedef struct {
     boxbfs_status_t (*check_rows)(const bb_kstate_t *k, void *stream, const int32_t *level,
                                   const int64_t *parent, int64_t root, int32_t max_depth,
                                   uint64_t *first_p);
+    /* k->short_rows from this device's rows (bb_short_row of each of its
+     * hi - lo vertices). */
+    boxbfs_status_t (*short_rows)(const bb_kstate_t *k, void *stream);
 } bb_kernel_ops_t;
 
 /* Declares one backend's kernel entry points, PREFIX_reset ... PREFIX_gather_apply,
@@ -907,7 +963,8 @@ typedef struct {
                                        int64_t *credit, uint64_t *arcs_p);                     \
     boxbfs_status_t PREFIX##_check_rows(const bb_kstate_t *k, void *stream,                    \
                                         const int32_t *level, const int64_t *parent,           \
-                                        int64_t root, int32_t max_depth, uint64_t *first_p);
+                                        int64_t root, int32_t max_depth, uint64_t *first_p);   \
+    boxbfs_status_t PREFIX##_short_rows(const bb_kstate_t *k, void *stream);
 
 /* A device of a backend. */
 typedef struct bb_device bb_device_t;

@@ -58,6 +58,12 @@ same "kron:14 by degree" kron:14 --relabel degree --visited bit
 # (kernels/cuda/small_levels.cu solo_fits)
 grid_mtx 300 "$tmp/grid300.mtx"
 same "grid 300: levels on one block and on the cluster" "$tmp/grid300.mtx"
+# the loop's rows: short rows (up to four heads inline; kron:14's hubs are
+# long ones) and, BOXBFS_SHORT_ROWS=0, the offsets and columns
+export BOXBFS_SHORT_ROWS=0
+same "grid 300 without short rows" "$tmp/grid300.mtx"
+same "kron:14 top-down without short rows" kron:14 --direction top-down
+unset BOXBFS_SHORT_ROWS
 # the report says where the levels ran: every row of the device search is
 # marked as such in the JSON (device_search), none of the host's
 "$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --contract atomic --json - \

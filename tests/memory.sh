@@ -20,7 +20,8 @@ budget() {
     python3 - "$tmp/m1.json" "$1" <<'EOF'
 import json, sys
 one = json.load(open(sys.argv[1]))
-n, base = one["graph"]["vertices"], one["devices"][0]["memory_bytes"]
+d = one["devices"][0]   # less its short rows: the loop's own, on one device only
+n, base = one["graph"]["vertices"], d["memory_bytes"] - d["arrays"].get("short_rows", 0)
 print(int(1.1 * base / int(sys.argv[2]) + n / 8))
 EOF
 }
@@ -151,8 +152,8 @@ EOF
 arrays_report() {
     "$BOXBFS" bfs kron:16 --backend cpu --devices 1 --roots 1 --json "$tmp/m1.json" >/dev/null 2>&1 ||
         return 1
-    one=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["devices"][0]["memory_bytes"])' \
-          "$tmp/m1.json")
+    one=$(python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))["devices"][0]
+print(d["memory_bytes"] - d["arrays"].get("short_rows", 0))' "$tmp/m1.json")
     ok=0
     for pct in 0 29 25; do
         limit=""
@@ -181,8 +182,9 @@ near_ideal_share() {
         return 1
     ok=0
     for p in 2 4; do
-        limit=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
-print(int(1.15 * j["devices"][0]["memory_bytes"] / int(sys.argv[2]) + (1 << 18) / 8))' \
+        limit=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["devices"][0]
+one = d["memory_bytes"] - d["arrays"].get("short_rows", 0)   # short rows: one device only
+print(int(1.15 * one / int(sys.argv[2]) + (1 << 18) / 8))' \
                 "$tmp/c1.json" $p)
         "$BOXBFS" bfs kron:18 --backend cpu --devices $p --roots 2 --memory-limit "$limit" \
             --json "$tmp/c$p.json" >/dev/null 2>&1 || ok=1

@@ -102,15 +102,17 @@ on, off = (sum(l["frontier_arcs"] for l in json.load(open(f))["traffic"]["levels
 assert 0 < on < off, (on, off)
 PY'
 
-# Under a --memory-limit that holds the plan without the skip's arrays but
-# not with them: the search runs without the skip and validates.
-BOXBFS_PREFIX_SKIP=0 "$BOXBFS" bfs kron:12 --backend cpu --devices 1 --contract atomic --roots 1 \
-    --json "$tmp/plain.json" >/dev/null 2>&1
+# Under a --memory-limit that holds the plan without the skip's arrays (and
+# the short rows, which go first) but not with them: the search runs
+# without both and validates.
+BOXBFS_PREFIX_SKIP=0 BOXBFS_SHORT_ROWS=0 "$BOXBFS" bfs kron:12 --backend cpu --devices 1 \
+    --contract atomic --roots 1 --json "$tmp/plain.json" >/dev/null 2>&1
 limit=$(sed -n 's/.*"memory_bytes": \([0-9]*\).*/\1/p' "$tmp/plain.json" | head -1)
 "$BOXBFS" bfs kron:12 --backend cpu --devices 1 --contract atomic --roots 2 \
     --memory-limit "$limit" --json "$tmp/lim.json" >/dev/null 2>"$tmp/lim.err"
-check "--memory-limit of the plan without it ($limit bytes): off, validated" \
+check "--memory-limit of the plan without it ($limit bytes): off, short rows dropped first, validated" \
     '[ -n "$limit" ] && grep -q "\"prefix_skip\": false" "$tmp/lim.json" &&
+     grep -q "\"dropped\": \"short_rows.*; rank, by_rank, skip" "$tmp/lim.json" &&
      grep -q "\"validation\": \"passed\"" "$tmp/lim.json"'
 # Two devices under a --memory-limit that holds the plan with the remote
 # parents but without the skip: the skip goes, the parents stay.

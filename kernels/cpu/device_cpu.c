@@ -189,6 +189,7 @@ const bb_device_ops_t bb_cpu_ops = {
         .raise_prefix = bb_cpu_raise_prefix,
         .kron_rows = bb_cpu_kron_rows,
         .check_rows = bb_cpu_check_rows,
+        .short_rows = bb_cpu_short_rows,
     },
     .count = cpu_count,
     .open = cpu_open,

@@ -122,6 +122,22 @@ bb_loop_walk_t bb_cpu_peer_levels(const bb_kstate_t *k, const bb_loop_params_t *
     return w;
 }
 
+/* The degree of vertex u, and its head j, through its short row where
+ * the device has them (the cuda kernel's loop_row). */
+static uint64_t loop_degree(const bb_kstate_t *k, uint32_t u)
+{
+    if (k->short_rows == NULL) return bb_cpu_degree(k, u);
+    const uint32_t *r = k->short_rows + 4 * (uint64_t)u;
+    return bb_short_degree(r[0], r[1], r[2], r[3]);
+}
+
+static uint32_t loop_head(const bb_kstate_t *k, uint32_t u, uint64_t j)
+{
+    if (k->short_rows == NULL) return k->columns[k->offsets[u] + (int64_t)j];
+    const uint32_t *r = k->short_rows + 4 * (uint64_t)u;
+    return bb_short_head(r[0], r[1], r[2], r[3], (uint32_t)j, k->columns);
+}
+
 /* One device: the levels from a frontier of count vertices and arcs; the
  * walk where they stopped (the device search goes on from there). */
 bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_params_t *p,
@@ -135,14 +151,14 @@ bb_loop_walk_t bb_cpu_one_device_levels(const bb_kstate_t *k, const bb_loop_para
         uint64_t *log = k->level_log + (size_t)w.runs * BB_LOG_FIELDS;
         for (uint64_t i = 0; i < w.count; i++) {
             uint32_t u = cur[i];
-            for (int64_t e = k->offsets[u]; e < k->offsets[u + 1]; e++) {
-                uint32_t v = k->columns[e];   /* one device: local = global ids */
+            for (uint64_t j = 0, deg = loop_degree(k, u); j < deg; j++) {
+                uint32_t v = loop_head(k, u, j);   /* one device: local = global ids */
                 if (k->level[v] != -1) continue;
                 k->level[v] = w.level + 1;
                 k->pred[v] = (int64_t)u;
                 if (k->visited) bb_cpu_visit(k, v);
                 nxt[next++] = v;
-                next_arcs += bb_cpu_degree(k, v);
+                next_arcs += loop_degree(k, v);
             }
         }
         log[0] = w.count;

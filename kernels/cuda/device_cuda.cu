@@ -319,6 +319,7 @@ static const bb_device_ops_t bb_cuda_ops = {
         .kron_rows = bb_cuda_kron_rows,
         .raise_prefix = bb_cuda_raise_prefix,
         .check_rows = bb_cuda_check_rows,
+        .short_rows = bb_cuda_short_rows,
     },
     .count = cuda_count,
     .open = cuda_open,

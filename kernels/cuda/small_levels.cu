@@ -47,16 +47,47 @@ constexpr int kThreads = 1024;
 constexpr int kBlocks = 8;   /* the portable cluster size */
 
 using Scan = cub::BlockScan<uint32_t, kThreads>;
+/* block 0's levels alone: warp scans, whose temporaries (a word a warp, not
+ * one a thread) leave room for both lists' rows in 48 KiB */
+using SoloScan = cub::BlockScan<uint32_t, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
 
 struct RoundShared {   /* one block's round of the frontier */
     typename Scan::TempStorage scan_tmp;
     uint32_t scan[kThreads], u[kThreads];
-    int64_t start[kThreads];
+    uint4 row[kThreads];   /* each vertex's row (loop_row) */
 };
+
+/* Vertex u's row as the loop levels take it (docs/architecture.md, "One
+ * device"): its short row where the device has them (one 16-byte load, read
+ * beside u's claim, so the next level takes a short row's heads without a
+ * load), else a long one from its offsets. Short: the device may have them
+ * (one device; the loop across devices reads offsets). */
+template <bool Short = true>
+__device__ __forceinline__ uint4 loop_row(const bb_kstate_t &k, uint32_t u)
+{
+    if (Short && k.short_rows) return __ldg(reinterpret_cast<const uint4 *>(k.short_rows) + u);
+    const int64_t first = __ldg(k.offsets + u);
+    return make_uint4(BB_SHORT_LONG, (uint32_t)(__ldg(k.offsets + u + 1) - first), (uint32_t)first,
+                      (uint32_t)((uint64_t)first >> 32));
+}
+
+__device__ __forceinline__ uint32_t row_degree(const uint4 &r)
+{
+    return bb_short_degree(r.x, r.y, r.z, r.w);
+}
+
+/* Head j (below its degree) of row r. */
+template <bool Short = true>
+__device__ __forceinline__ uint32_t row_head(const bb_kstate_t &k, const uint4 &r, uint32_t j)
+{
+    if (!Short || r.x == BB_SHORT_LONG) return __ldg(k.columns + bb_short_first(r.z, r.w) + j);
+    return bb_short_head(r.x, r.y, r.z, r.w, j, k.columns);
+}
 
 /* The item of a block's round whose arcs hold arc e: the last of the n
  * items whose first arc (exclusive scan) is <= e. */
-__device__ __forceinline__ uint32_t item_of(const uint32_t *scan, uint32_t n, uint32_t e)
+template <class T>
+__device__ __forceinline__ uint32_t item_of(const T *scan, uint32_t n, uint32_t e)
 {
     uint32_t lo = 0, hi = n - 1;
     while (lo < hi) {
@@ -74,7 +105,7 @@ __device__ __forceinline__ uint32_t item_of(const uint32_t *scan, uint32_t n, ui
  * vertices walked two or three arcs a thread one after another
  * (USA-road-FLA on an H200: 8.26 -> 5.78 ms a search, with the degree read
  * beside the claim). */
-template <class Visit>
+template <bool Short, class Visit>
 __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32_t *cur,
                                               uint64_t count, unsigned rank, RoundShared &sh,
                                               Visit visit)
@@ -87,20 +118,20 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         const uint32_t nv = base >= end ? 0 : (uint32_t)(end - base < share ? end - base : share);
         const uint64_t i = base + threadIdx.x;
         uint32_t deg = 0, u = 0, first, total;
-        int64_t start = 0;
+        uint4 row = make_uint4(BB_SHORT_NONE, BB_SHORT_NONE, BB_SHORT_NONE, BB_SHORT_NONE);
         if (threadIdx.x < nv) {
             u = cur[i];
-            start = k.offsets[u];
-            deg = (uint32_t)(k.offsets[u + 1] - start);
+            row = loop_row<Short>(k, u);
+            deg = Short ? row_degree(row) : row.y;
         }
+        sh.u[threadIdx.x] = u;   /* read after the barrier below */
+        sh.row[threadIdx.x] = row;
         Scan(sh.scan_tmp).ExclusiveSum(deg, first, total);
         sh.scan[threadIdx.x] = first;
-        sh.u[threadIdx.x] = u;
-        sh.start[threadIdx.x] = start;
         __syncthreads();
         for (uint32_t e = threadIdx.x; e < total; e += kThreads) {
             const uint32_t lo = item_of(sh.scan, nv, e);
-            visit(__ldg(k.columns + sh.start[lo] + (e - sh.scan[lo])), sh.u[lo]);
+            visit(row_head<Short>(k, sh.row[lo], e - sh.scan[lo]), sh.u[lo]);
         }
         __syncthreads();   /* the round's shared arrays are free again */
     }
@@ -120,12 +151,17 @@ __device__ __forceinline__ bool solo_fits(const bb_loop_walk_t &w)
 }
 
 struct SoloShared {   /* block 0's levels alone (solo_levels) */
-    typename Scan::TempStorage scan_tmp;
-    uint32_t scan[kThreads];
-    uint32_t u[2][kThreads], deg[2][kThreads];   /* the frontier's list, and the next */
-    int64_t start[2][kThreads];                  /* each vertex's first arc */
-    unsigned next[3];                            /* used in turn, as the cluster's */
-    unsigned long long warp_arcs[32];            /* each warp's winners' arcs */
+    typename SoloScan::TempStorage scan_tmp;     /* the first level's */
+    /* the frontier's list, and the next: each vertex, its row (loop_row)
+     * and its first arc in the level (the exclusive sum of the degrees
+     * before it: at most kSoloMaxArcs) */
+    uint32_t u[2][kThreads];
+    uint4 row[2][kThreads];
+    uint16_t scan[2][kThreads];
+    /* the next list's places and arcs, count | arcs << 32 (the arcs' low 32
+     * bits), used in turn as the cluster's counters */
+    unsigned long long pos[3];
+    unsigned long long warp_arcs[2][32];         /* each warp's winners' arcs, in turn */
 };
 static_assert(kThreads == 32 * 32, "a warp's lane per warp of the block (warp_arcs)");
 
@@ -155,9 +191,12 @@ __device__ __forceinline__ void log_level(const bb_kstate_t &k, const bb_loop_wa
 /* One device's levels on block 0 alone while they fit (solo_fits; every
  * thread of block 0 calls it), from the frontier in cur; the walk where they
  * stopped, the frontier in cur or nxt as for the cluster's levels (each
- * level swaps them). The winners also list themselves with their row in
- * shared memory, so a level reads from memory only its arcs' columns, their
- * claims and the winners' rows. */
+ * level swaps them). The winners also list themselves in shared memory with
+ * their row and their first arc in the next level: a warp's winners take
+ * their places and their arcs with one atomic (a block scan of the degrees
+ * runs only before the first level), so a level reads from memory only its
+ * arcs' claims and the winners' rows beside them (and a long row's
+ * columns), and ends at its one block barrier. */
 __device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
                                                       const bb_loop_params_t &p,
                                                       bb_loop_walk_t w, uint32_t *cur,
@@ -166,73 +205,79 @@ __device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
 {
     const unsigned t = threadIdx.x, lane = t & 31u;
     unsigned in = 0;
-    bool listed = false;   /* the frontier's list is in s (after the first level) */
-    if (t == 0) s.next[0] = 0;   /* ordered before the first claim by the scan's barrier */
+    uint32_t total = 0;   /* the frontier's arcs: solo_fits keeps them below 2^32 */
+    if (t == 0) s.pos[0] = 0;   /* ordered before the first claim by the scan's barrier */
+    if (!bb_loop_stops(&p, &w) && solo_fits(w)) {   /* the first list, from cur */
+        uint32_t deg = 0, first;
+        if (t < w.count) {
+            const uint32_t u = cur[t];
+            const uint4 row = loop_row(k, u);
+            deg = row_degree(row);
+            s.u[0][t] = u;
+            s.row[0][t] = row;
+        }
+        SoloScan(s.scan_tmp).ExclusiveSum(deg, first, total);
+        s.scan[0][t] = (uint16_t)first;
+        __syncthreads();
+    }
     for (unsigned slot = 0; !bb_loop_stops(&p, &w) && solo_fits(w); slot = (slot + 1) % 3) {
         const unsigned out = in ^ 1u;
         const uint32_t n = (uint32_t)w.count;
-        if (t == 0) s.next[(slot + 1) % 3] = 0;
-        uint32_t deg = 0, first, total;
-        if (t < n) {
-            if (listed) {
-                deg = s.deg[in][t];
-            } else {
-                const uint32_t u = cur[t];
-                const int64_t start = k.offsets[u];
-                deg = (uint32_t)(k.offsets[u + 1] - start);
-                s.u[in][t] = u;
-                s.start[in][t] = start;
-            }
-        }
-        Scan(s.scan_tmp).ExclusiveSum(deg, first, total);
-        s.scan[t] = first;
-        __syncthreads();
+        if (t == 0) s.pos[(slot + 1) % 3] = 0;
         unsigned long long arcs = 0;   /* lane 0's: its warp's winners' */
         for (uint32_t e = t; e - t < total; e += kThreads) {   /* warp-uniform */
-            uint32_t v = 0, u = 0;
-            int64_t vstart = 0, vend = 0;
+            uint32_t v = 0;
+            uint4 vrow = make_uint4(0, 0, 0, 0);
             bool won = false;
             if (e < total) {   /* v's row read beside the claim */
-                const uint32_t i = item_of(s.scan, n, e);
-                v = __ldg(k.columns + s.start[in][i] + (e - s.scan[i]));
-                u = s.u[in][i];
-                vstart = __ldg(k.offsets + v);
-                vend = __ldg(k.offsets + v + 1);
+                const uint32_t i = item_of(s.scan[in], n, e);
+                v = row_head(k, s.row[in][i], e - s.scan[in][i]);
+                vrow = loop_row(k, v);
                 won = atomicCAS((int *)k.level + v, -1, w.level + 1) == -1;
+                if (won) {
+                    k.pred[v] = (int64_t)s.u[in][i];   /* one device: local = global ids */
+                    if (k.visited) bb_mark(k.visited, k.visited_bits, v);
+                }
             }
-            /* a warp's winners take their places with one atomic on the
-             * block's counter (an atomic each serialized them: ~30 ns a
-             * winner) */
+            /* a warp's winners take their places and arcs with one atomic on
+             * the block's counter (an atomic each serialized them: ~30 ns a
+             * winner), each its first arc by the warp's sum of the degrees
+             * before it */
             const unsigned m = __ballot_sync(~0u, won);
             if (m == 0) continue;
-            const unsigned long long d = won ? (unsigned long long)(vend - vstart) : 0;
+            const uint32_t d = won ? row_degree(vrow) : 0;
+            uint32_t before = d;
+            for (unsigned o = 1; o < 32; o <<= 1) {
+                const uint32_t x = __shfl_up_sync(~0u, before, o);
+                if (lane >= o) before += x;
+            }
             const unsigned long long warp_d = warp_sum(d);
-            unsigned base = 0;
+            unsigned long long at = 0;
             if (lane == 0) {
-                base = atomicAdd(&s.next[slot], (unsigned)__popc(m));
+                at = atomicAdd(&s.pos[slot], (unsigned long long)__popc(m) |
+                                                 (unsigned long long)(uint32_t)warp_d << 32);
                 arcs += warp_d;
             }
-            base = __shfl_sync(~0u, base, 0);
+            at = __shfl_sync(~0u, at, 0);
             if (!won) continue;
-            const unsigned i = base + __popc(m & ((1u << lane) - 1u));
-            k.pred[v] = (int64_t)u;   /* one device: local = global ids */
-            if (k.visited) bb_mark(k.visited, k.visited_bits, v);
+            const unsigned i = (uint32_t)at + __popc(m & ((1u << lane) - 1u));
             nxt[i] = v;
             if (i < kThreads) {   /* a longer list ends the levels alone */
                 s.u[out][i] = v;
-                s.deg[out][i] = (uint32_t)d;
-                s.start[out][i] = vstart;
+                s.row[out][i] = vrow;
+                /* past kSoloMaxArcs (cut to 16 bits) the levels alone end too */
+                s.scan[out][i] = (uint16_t)((uint32_t)(at >> 32) + before - d);
             }
         }
-        if (lane == 0) s.warp_arcs[t >> 5] = arcs;
+        if (lane == 0) s.warp_arcs[in][t >> 5] = arcs;
         __syncthreads();   /* the level is done: its counts and list are final */
         if (t == 0) log_level(k, w, t_prev);
-        bb_loop_advance(&w, s.next[slot], warp_sum(s.warp_arcs[lane]));
+        bb_loop_advance(&w, (uint32_t)s.pos[slot], warp_sum(s.warp_arcs[in][lane]));
+        total = (uint32_t)w.arcs;
         uint32_t *x = cur;
         cur = nxt;
         nxt = x;
         in = out;
-        listed = true;
     }
     return w;
 }
@@ -289,10 +334,10 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        expand_rounds(k, cur, w.count, rank, sh.round, [&](uint32_t v, uint32_t u) {
+        expand_rounds<true>(k, cur, w.count, rank, sh.round, [&](uint32_t v, uint32_t u) {
             /* v's degree read beside the claim, not after it: one memory
              * latency less on the level's path */
-            const unsigned long long deg = bb_degree(k.offsets, v);
+            const unsigned long long deg = row_degree(loop_row(k, v));
             if (atomicCAS((int *)k.level + v, -1, w.level + 1) != -1) return;
             k.pred[v] = (int64_t)u;   /* one device: local = global ids */
             if (k.visited) bb_mark(k.visited, k.visited_bits, v);
@@ -477,7 +522,7 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             for (int o = 0; o < ndev; o++) s_own.sent[after][o] = 0;
         }
         if (expand)
-            expand_rounds(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
+            expand_rounds<false>(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
                 const bool own = v >= lo && v < hi;   /* its degree read beside the claim */
                 const unsigned long long deg = own ? bb_degree(k.offsets, (uint32_t)(v - lo)) : 0;
                 if (!bb_visit(k.visited, k.visited_bits, v)) return;
@@ -611,7 +656,31 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
 }
 
+/* Each of the device's n vertices' short row (kernels.h bb_short_row). */
+__global__ void make_short_rows(const int64_t *offsets, const uint32_t *columns, uint64_t n,
+                                uint4 *rows)
+{
+    for (uint64_t v = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; v < n;
+         v += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t w[4];
+        bb_short_row(offsets, columns, v, w);
+        rows[v] = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+
 }  // namespace
+
+extern "C" boxbfs_status_t bb_cuda_short_rows(const bb_kstate_t *k, void *stream)
+{
+    const uint64_t n = k->hi - k->lo;
+    BB_CHECK(bb_cuda_bind(stream));
+    if (n == 0) return BOXBFS_OK;
+    const unsigned blocks = (unsigned)(n / 256 + 1 < 65536 ? n / 256 + 1 : 65536);
+    make_short_rows<<<blocks, 256, 0, (cudaStream_t)stream>>>(
+        k->offsets, k->columns, n, reinterpret_cast<uint4 *>(const_cast<uint32_t *>(k->short_rows)));
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
+}
 
 extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stream,
                                                 const bb_loop_params_t *p)

@@ -202,6 +202,17 @@ int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
            e->opts.contract == BOXBFS_CONTRACT_ATOMIC && bb_engine_skip_asked();
 }
 
+/* Short rows (docs/architecture.md, "One device"): one device (the loop
+ * levels' own format) with the device loop on, vertex ids that fit them and
+ * room on the device (bb_engine_setup_device), unless BOXBFS_SHORT_ROWS=0. */
+static int short_rows(const struct boxbfs_engine *e, int d)
+{
+    const char *env = getenv("BOXBFS_SHORT_ROWS");
+    return e->ndev == 1 && !e->grid && !e->devs[d].short_off &&
+           e->ops->kernels.short_rows != NULL && e->opts.device_loop_arcs > 0 &&
+           bb_short_rows_fit((uint64_t)e->graph->n) && !(env && strcmp(env, "0") == 0);
+}
+
 /* k.visited_init from the in-arc offsets (dead_bits: bottom-up levels, so
  * a directed graph's in-arcs are there). */
 static boxbfs_status_t upload_dead_bits(boxbfs_engine_t e, int d)
@@ -302,6 +313,7 @@ static void plan_device(boxbfs_engine_t e, int d, int parents, mem_plan_t *p)
                     (ndev > 1 ? (size_t)ndev * BB_MAIL_WORDS * 8 : 0);
     if (bb_engine_prefix_skip(e, d))   /* rank, by_rank, skip, rank_prefix */
         p->state += (size_t)n * 8 + (size_t)(p->nloc + e->hubs) * 4 + 8;
+    if (short_rows(e, d)) p->state += (size_t)p->nloc * 16;
     p->visited = visited_size(e);
     if (dead_bits(e)) p->visited += (size_t)words32(n) * 4;   /* visited_init */
     /* bb_remote_slot: the parents of the remote vertices this device finds */
@@ -570,9 +582,13 @@ static boxbfs_status_t setup_device(boxbfs_engine_t e, int d, const mem_plan_t *
     BB_CHECK(e->ops->host_alloc(D->dev, 2 * BB_CTR_COUNT(ndev) * 8, (void **)&D->ctr));
     memset(D->ctr, 0, 2 * BB_CTR_COUNT(ndev) * 8);
     for (int o = 0; o < ndev; o++) D->ctr[BB_CTR_COUNT(ndev) + BB_CTR_SEND_OFFSET(ndev, o)] = e->part.lo[o];
+    if (short_rows(e, d)) BB_CHECK(bb_engine_dev_alloc(e, d, (size_t)p->nloc * 16, &k->short_rows));
     BB_CHECK(upload_slice(e, d));
     BB_CHECK(bb_hubs_upload(e, d));
-    return rank_rows(e, d);
+    BB_CHECK(rank_rows(e, d));
+    if (k->short_rows == NULL) return BOXBFS_OK;
+    BB_CHECK(e->ops->kernels.short_rows(k, e->ops->stream(D->dev)));
+    return e->ops->sync(D->dev);
 }
 
 /* The plan of device d with the parents kept or recomputed, its scratch and total. */
@@ -591,12 +607,17 @@ static boxbfs_status_t plan_with(boxbfs_engine_t e, int d, int parents, mem_plan
     return BOXBFS_OK;
 }
 
-/* Plan device d with the parents as given, without the visited-prefix skip
- * where the plan with it does not fit free_b bytes. */
+/* Plan device d with the parents as given, without the short rows, then
+ * without the visited-prefix skip, where the plan with them does not fit
+ * free_b bytes. */
 static boxbfs_status_t plan_fitting(boxbfs_engine_t e, int d, int parents, size_t free_b,
                                     mem_plan_t *p)
 {
     BB_CHECK(plan_with(e, d, parents, p));
+    if (p->total > free_b && short_rows(e, d)) {
+        e->devs[d].short_off = 1;
+        BB_CHECK(plan_with(e, d, parents, p));
+    }
     if (p->total <= free_b || !bb_engine_prefix_skip(e, d)) return BOXBFS_OK;
     e->devs[d].skip_off = 1;
     return plan_with(e, d, parents, p);
@@ -647,7 +668,7 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
     mem_plan_t p;
     size_t free_b;
     int parents = e->search_peers ? BOXBFS_PARENTS_KEEP : e->opts.parents;   /* delivered */
-    int skips = bb_engine_prefix_skip(e, d);
+    int skips = bb_engine_prefix_skip(e, d), shorts = short_rows(e, d);
     BB_CHECK(free_memory(e, d, &free_b));
     if (parents == BOXBFS_PARENTS_AUTO) {
         BB_CHECK(plan_fitting(e, d, BOXBFS_PARENTS_KEEP, free_b, &p));
@@ -656,30 +677,34 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
             bb_engine_dropped(e, d, "remote_parent (the parents recomputed after each search)");
     }
     BB_CHECK(plan_fitting(e, d, parents, free_b, &p));
+    if (shorts && e->devs[d].short_off)
+        bb_engine_dropped(e, d, "short_rows (the loop levels' rows, 16 bytes a vertex)");
     if (skips && e->devs[d].skip_off) bb_engine_dropped(e, d, SKIP_ARRAYS);
     BB_CHECK(check_memory(e, d, &p, free_b));
     return setup_device(e, d, &p);
 }
 
 /* A graph built on the devices, before its rows are: device d's least plan
- * (the parents recomputed where --parents auto, no visited-prefix skip)
- * with rows_bytes for its rows, as estimated, so that a device that cannot
- * hold even that says so, with the count to try, before anything is built.
+ * (the parents recomputed where --parents auto, no visited-prefix skip or
+ * short rows) with rows_bytes for its rows, as estimated, so that a device
+ * that cannot hold even that says so, with the count to try, before
+ * anything is built.
  * Leaves no mark. */
 boxbfs_status_t bb_engine_check_build(boxbfs_engine_t e, int d, size_t rows_bytes)
 {
     bb_engine_dev_t *D = &e->devs[d];
-    const int skip_off = D->skip_off;
+    const int skip_off = D->skip_off, short_off = D->short_off;
     int parents = e->opts.parents == BOXBFS_PARENTS_AUTO ? BOXBFS_PARENTS_RECOMPUTE
                                                           : e->opts.parents;
     mem_plan_t p;
     size_t free_b;
     BB_CHECK(free_memory(e, d, &free_b));   /* nothing built yet: all of it free */
     D->built_bytes = rows_bytes;
-    D->skip_off = 1;
+    D->skip_off = D->short_off = 1;
     boxbfs_status_t st = plan_with(e, d, parents, &p);
     if (st == BOXBFS_OK) st = check_memory(e, d, &p, free_b);
     D->built_bytes = 0;
     D->skip_off = skip_off;
+    D->short_off = short_off;
     return st;
 }

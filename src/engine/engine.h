@@ -16,7 +16,7 @@
 #include "peer/exchange.h"
 #include "peer/traffic.h"
 
-#define BB_MAX_ALLOCS 32
+#define BB_MAX_ALLOCS 40
 #define BB_LOOP_LOG 4096    /* levels one device loop launch logs */
 #define BB_LOOP_LOG_FIRST 32   /* log entries read back with the counters */
 
@@ -73,6 +73,8 @@ typedef struct {
                                       not fit this device: it runs without (device_setup.c) */
     int skips;                     /* its rows are ranked: it runs with the skip (every
                                       rank learns the others' in the team's describe) */
+    int short_off;                 /* the short rows did not fit this device: its loop
+                                      levels read the offsets (device_setup.c) */
     uint32_t *bits[2];             /* the search across devices: the frontier bitmaps (n bits
                                       each; bb_search_t.bits) */
     uint32_t *stage;               /* and its top-down lists for the other devices before
