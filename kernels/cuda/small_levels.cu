@@ -98,7 +98,9 @@ __device__ __forceinline__ uint32_t item_of(const T *scan, uint32_t n, uint32_t 
 }
 
 /* Every arc u -> v of the count frontier vertices in cur (local ids),
- * visit(v, u) with v's global id; the block's threads all call it. A round
+ * visit(true, v, u) with v's global id, called by whole warps (a lane
+ * without an arc: visit(false, ...)); the block's threads all call it, then
+ * a cluster barrier. A round
  * takes up to kBlocks x kThreads vertices, an equal share to each block: a
  * road network's level of a few hundred vertices keeps all the blocks busy
  * with an arc or two a thread, where one block that took the first kThreads
@@ -110,13 +112,15 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
                                               uint64_t count, unsigned rank, RoundShared &sh,
                                               Visit visit)
 {
-    constexpr uint64_t kRound = (uint64_t)kBlocks * kThreads;
-    for (uint64_t round = 0; round < count; round += kRound) {
-        const uint64_t left = count - round < kRound ? count - round : kRound;
-        const uint64_t share = (left + kBlocks - 1) / kBlocks;   /* <= kThreads */
-        const uint64_t base = round + rank * share, end = round + left;
-        const uint32_t nv = base >= end ? 0 : (uint32_t)(end - base < share ? end - base : share);
-        const uint64_t i = base + threadIdx.x;
+    /* 32-bit indices: a list holds distinct vertex ids (fewer registers) */
+    constexpr uint32_t kRound = kBlocks * kThreads;
+    const uint32_t n = (uint32_t)count;
+    for (uint32_t round = 0; round < n; round += kRound) {
+        const uint32_t left = n - round < kRound ? n - round : kRound;
+        const uint32_t share = (left + kBlocks - 1) / kBlocks;   /* <= kThreads */
+        const uint32_t base = round + rank * share, end = round + left;
+        const uint32_t nv = base >= end ? 0 : (end - base < share ? end - base : share);
+        const uint32_t i = base + threadIdx.x;
         uint32_t deg = 0, u = 0, first, total;
         uint4 row = make_uint4(BB_SHORT_NONE, BB_SHORT_NONE, BB_SHORT_NONE, BB_SHORT_NONE);
         if (threadIdx.x < nv) {
@@ -129,11 +133,18 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         Scan(sh.scan_tmp).ExclusiveSum(deg, first, total);
         sh.scan[threadIdx.x] = first;
         __syncthreads();
-        for (uint32_t e = threadIdx.x; e < total; e += kThreads) {
-            const uint32_t lo = item_of(sh.scan, nv, e);
-            visit(row_head<Short>(k, sh.row[lo], e - sh.scan[lo]), sh.u[lo]);
+        for (uint32_t e = threadIdx.x; e - threadIdx.x < total; e += kThreads) {   /* warp-uniform */
+            uint32_t v = 0, u = 0;
+            if (e < total) {
+                const uint32_t lo = item_of(sh.scan, nv, e);
+                v = row_head<Short>(k, sh.row[lo], e - sh.scan[lo]);
+                u = sh.u[lo];
+            }
+            visit(e < total, v, u);
         }
-        __syncthreads();   /* the round's shared arrays are free again */
+        /* the round's shared arrays are free again (after the last round
+         * the callers' cluster barrier follows) */
+        if (round + kRound < n) __syncthreads();
     }
 }
 
@@ -334,15 +345,32 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
             s_next[(slot + 1) % 3] = 0;
             s_arcs[(slot + 1) % 3] = 0;
         }
-        expand_rounds<true>(k, cur, w.count, rank, sh.round, [&](uint32_t v, uint32_t u) {
-            /* v's degree read beside the claim, not after it: one memory
+        expand_rounds<true>(k, cur, w.count, rank, sh.round, [&](bool arc, uint32_t v, uint32_t u) {
+            /* v's row read beside the claim, not after it: one memory
              * latency less on the level's path */
-            const unsigned long long deg = row_degree(loop_row(k, v));
-            if (atomicCAS((int *)k.level + v, -1, w.level + 1) != -1) return;
-            k.pred[v] = (int64_t)u;   /* one device: local = global ids */
-            if (k.visited) bb_mark(k.visited, k.visited_bits, v);
-            nxt[atomicAdd(next_ctr + slot, 1u)] = v;
-            atomicAdd(arcs_ctr + slot, deg);
+            bool won = false;
+            uint32_t deg = 0;
+            if (arc) {
+                const uint4 row = loop_row(k, v);
+                won = atomicCAS((int *)k.level + v, -1, w.level + 1) == -1;
+                if (won) {
+                    k.pred[v] = (int64_t)u;   /* one device: local = global ids */
+                    if (k.visited) bb_mark(k.visited, k.visited_bits, v);
+                    deg = row_degree(row);
+                }
+            }
+            /* a warp's winners take their places and add their arcs with
+             * one atomic each on block 0's counters, not one a winner */
+            const unsigned m = __ballot_sync(~0u, won), lane = threadIdx.x & 31u;
+            if (m == 0) return;
+            const unsigned long long warp_d = warp_sum(deg);
+            unsigned base = 0;
+            if (lane == 0) {
+                base = atomicAdd(next_ctr + slot, (unsigned)__popc(m));
+                atomicAdd(arcs_ctr + slot, warp_d);
+            }
+            base = __shfl_sync(~0u, base, 0);
+            if (won) nxt[base + __popc(m & ((1u << lane) - 1u))] = v;
         });
         cluster.sync();   /* the level is done everywhere: its counts are final */
         if (leader) log_level(k, w, &t_prev);
@@ -522,7 +550,8 @@ __device__ __forceinline__ bb_loop_walk_t peer_levels_body(const bb_kstate_t &k,
             for (int o = 0; o < ndev; o++) s_own.sent[after][o] = 0;
         }
         if (expand)
-            expand_rounds<false>(k, cur, mine, rank, sh, [&](uint32_t v, uint32_t u) {
+            expand_rounds<false>(k, cur, mine, rank, sh, [&](bool arc, uint32_t v, uint32_t u) {
+                if (!arc) return;
                 const bool own = v >= lo && v < hi;   /* its degree read beside the claim */
                 const unsigned long long deg = own ? bb_degree(k.offsets, (uint32_t)(v - lo)) : 0;
                 if (!bb_visit(k.visited, k.visited_bits, v)) return;
