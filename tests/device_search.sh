@@ -64,6 +64,10 @@ export BOXBFS_SHORT_ROWS=0
 same "grid 300 without short rows" "$tmp/grid300.mtx"
 same "kron:14 top-down without short rows" kron:14 --direction top-down
 unset BOXBFS_SHORT_ROWS
+# cuda: the levels alone claim in a copy of the visited bits in shared
+# memory (kernels/cuda/small_levels.cu solo_bits); with one byte a vertex
+# they claim on the levels
+same "grid 300, one byte a vertex visited" "$tmp/grid300.mtx" --visited byte
 # the report says where the levels ran: every row of the device search is
 # marked as such in the JSON (device_search), none of the host's
 "$BOXBFS" bfs kron:12 --backend "$backend" --devices 1 --roots 1 --contract atomic --json - \

@@ -354,7 +354,10 @@ boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint
                                     uint64_t at);
 boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                     uint64_t at);
-boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot);
+/* one device's loop step (small_levels.cu); k: the device's kstate (its
+ * visited bits in block 0's shared memory where they fit) */
+boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s,
+                                    unsigned slot);
 /* visited |= frontier_bits (all n vertices; bottom_up.cu) */
 boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n);
 /* several devices: the device loop across devices (small_levels.cu), its

@@ -157,7 +157,7 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     if (br == BB_BR_UNPACK_LOOP) BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
     if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
     if (br == BB_BR_LOOP || br == BB_BR_UNPACK_LOOP)
-        return bb_cuda_search_loop(c->d, c->build, (unsigned)k->cslot);
+        return bb_cuda_search_loop(k, c->d, c->build, (unsigned)k->cslot);
     return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot);
 }
 

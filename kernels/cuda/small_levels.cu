@@ -176,6 +176,22 @@ struct SoloShared {   /* block 0's levels alone (solo_levels) */
 };
 static_assert(kThreads == 32 * 32, "a warp's lane per warp of the block (warp_arcs)");
 
+/* Block 0's copy of the visited bits of all n vertices for its levels
+ * alone, in the launch's dynamic shared memory where it has room for them
+ * (loop_bits_bytes: one device, the atomic method's visited bits): a claim
+ * there is an atomic on the SM (~0.1 us) instead of a compare-and-swap on
+ * the vertex's level in L2, the longest link of a level alone's chain.
+ * Copied from the visited bits at each entry to the levels alone (the
+ * cluster's levels and every other step claim in visited and level). */
+extern __shared__ uint32_t s_bits[];
+
+__device__ __forceinline__ bool solo_bits(const bb_kstate_t &k)
+{
+    uint32_t bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    return bytes != 0 && (uint64_t)bytes >= (k.n + 31) / 32 * 4;
+}
+
 /* The sum over a warp of values below 2^54 (arcs), in two 32-bit
  * reductions of 27-bit parts that cannot overflow. */
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long x)
@@ -215,10 +231,14 @@ __device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
                                                       uint64_t *t_prev)
 {
     const unsigned t = threadIdx.x, lane = t & 31u;
+    const bool bits = solo_bits(k);
     unsigned in = 0;
     uint32_t total = 0;   /* the frontier's arcs: solo_fits keeps them below 2^32 */
     if (t == 0) s.pos[0] = 0;   /* ordered before the first claim by the scan's barrier */
     if (!bb_loop_stops(&p, &w) && solo_fits(w)) {   /* the first list, from cur */
+        if (bits)   /* L2's words: the cluster's claims since the last copy */
+            for (uint64_t i = t; i < (k.n + 31) / 32; i += kThreads)
+                s_bits[i] = __ldcg(static_cast<const uint32_t *>(k.visited) + i);
         uint32_t deg = 0, first;
         if (t < w.count) {
             const uint32_t u = cur[t];
@@ -244,7 +264,13 @@ __device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
                 const uint32_t i = item_of(s.scan[in], n, e);
                 v = row_head(k, s.row[in][i], e - s.scan[in][i]);
                 vrow = loop_row(k, v);
-                won = atomicCAS((int *)k.level + v, -1, w.level + 1) == -1;
+                if (bits) {
+                    const uint32_t bit = 1u << (v & 31u);
+                    won = !(atomicOr(s_bits + (v >> 5), bit) & bit);
+                    if (won) k.level[v] = w.level + 1;
+                } else {
+                    won = atomicCAS((int *)k.level + v, -1, w.level + 1) == -1;
+                }
                 if (won) {
                     k.pred[v] = (int64_t)s.u[in][i];   /* one device: local = global ids */
                     if (k.visited) bb_mark(k.visited, k.visited_bits, v);
@@ -711,6 +737,29 @@ extern "C" boxbfs_status_t bb_cuda_short_rows(const bb_kstate_t *k, void *stream
     return BOXBFS_OK;
 }
 
+/* The dynamic shared memory of one device's loop kernel: room for the
+ * visited bits of all n vertices (solo_bits) where the atomic method keeps
+ * them as bits and they fit beside the kernel's static shared memory, the
+ * kernel allowed that much; else 0 (*bytes_p). */
+template <class Kernel>
+static boxbfs_status_t loop_bits_bytes(const bb_kstate_t *k, Kernel kernel, size_t *bytes_p)
+{
+    const size_t bytes = (size_t)((k->n + 31) / 32) * 4;
+    cudaFuncAttributes attr;
+    int dev, most;
+    *bytes_p = 0;
+    if (k->ndev != 1 || !k->visited || !k->visited_bits || k->contract != BOXBFS_CONTRACT_ATOMIC)
+        return BOXBFS_OK;
+    BB_CUDA_CHECK(cudaGetDevice(&dev));
+    BB_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    BB_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    if (attr.sharedSizeBytes + bytes > (size_t)most) return BOXBFS_OK;
+    BB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)bytes));
+    *bytes_p = bytes;
+    return BOXBFS_OK;
+}
+
 extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stream,
                                                 const bb_loop_params_t *p)
 {
@@ -718,9 +767,11 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
     if (k->level_log == NULL || k->ndev > BB_LOOP_MAX_DEV ||
         (k->ndev > 1 && (k->visited == NULL || p->from_counters)))
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda small_levels: no log, or no visited");
-    if (k->ndev == 1)
-        small_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
-    else
+    if (k->ndev == 1) {
+        size_t bits;
+        BB_CHECK(loop_bits_bytes(k, small_levels, &bits));
+        small_levels<<<kBlocks, kThreads, bits, (cudaStream_t)stream>>>(*k, *p);
+    } else
         peer_levels<<<kBlocks, kThreads, 0, (cudaStream_t)stream>>>(*k, *p);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
@@ -728,24 +779,27 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
 
 /* A loop step of the device search: its arguments into this device's
  * constant copy (slot: kstate.cslot), then the loop kernel K or, on a
- * shared GPU, KShared. */
+ * shared GPU, KShared, with bits bytes of dynamic shared memory. */
 template <void (*K)(bb_search_dev *, unsigned), void (*KShared)(bb_search_dev *, unsigned)>
-static boxbfs_status_t launch_step(bb_search_dev *d, cudaStream_t s, unsigned slot)
+static boxbfs_status_t launch_step(bb_search_dev *d, cudaStream_t s, unsigned slot, size_t bits)
 {
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
-    if (slot) KShared<<<kBlocks, kThreads, 0, s>>>(d, slot);
-    else K<<<kBlocks, kThreads, 0, s>>>(d, 0);
+    if (slot) KShared<<<kBlocks, kThreads, bits, s>>>(d, slot);
+    else K<<<kBlocks, kThreads, bits, s>>>(d, 0);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
+boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s,
+                                    unsigned slot)
 {
-    return launch_step<search_levels<false>, search_levels<true>>(d, s, slot);
+    size_t bits;
+    BB_CHECK(loop_bits_bytes(k, slot ? search_levels<true> : search_levels<false>, &bits));
+    return launch_step<search_levels<false>, search_levels<true>>(d, s, slot, bits);
 }
 
 boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    return launch_step<search_peer_levels<false>, search_peer_levels<true>>(d, s, slot);
+    return launch_step<search_peer_levels<false>, search_peer_levels<true>>(d, s, slot, 0);
 }
