@@ -13,10 +13,12 @@
  * bb_loop_params_t); each level's row goes to the level log.
  *
  * One device: a thread claims an unvisited neighbour with a compare-and-swap
- * on its level; one cluster barrier per level. Levels that fit one block
- * (solo_fits) run on block 0 alone with block barriers, the frontier's list
- * and each vertex's row in its shared memory, while the other blocks wait
- * at the cluster barrier (solo_levels).
+ * on its level; one cluster barrier per level; a vertex's row read as its
+ * short row (kernels.h) where the device has them. Levels that fit one
+ * block (solo_fits) run on block 0 alone, one block barrier each, the
+ * frontier's list with each vertex's row and first arc in its shared
+ * memory, the claims in a copy of the visited bits there where it has room,
+ * while the other blocks wait at the cluster barrier (solo_levels).
  *
  * Several devices (one kernel each, all launched with the same totals): a
  * thread claims a neighbour in visited as the atomic method does; an own
@@ -100,13 +102,12 @@ __device__ __forceinline__ uint32_t item_of(const T *scan, uint32_t n, uint32_t 
 /* Every arc u -> v of the count frontier vertices in cur (local ids),
  * visit(true, v, u) with v's global id, called by whole warps (a lane
  * without an arc: visit(false, ...)); the block's threads all call it, then
- * a cluster barrier. A round
- * takes up to kBlocks x kThreads vertices, an equal share to each block: a
- * road network's level of a few hundred vertices keeps all the blocks busy
- * with an arc or two a thread, where one block that took the first kThreads
- * vertices walked two or three arcs a thread one after another
- * (USA-road-FLA on an H200: 8.26 -> 5.78 ms a search, with the degree read
- * beside the claim). */
+ * a cluster barrier. A round takes up to kBlocks x kThreads vertices, an
+ * equal share to each block: a road network's level of a few hundred
+ * vertices keeps all the blocks busy with an arc or two a thread, where one
+ * block that took the first kThreads vertices walked two or three arcs a
+ * thread one after another (USA-road-FLA on an H200: 8.26 -> 5.78 ms a
+ * search, with the degree read beside the claim). */
 template <bool Short, class Visit>
 __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32_t *cur,
                                               uint64_t count, unsigned rank, RoundShared &sh,
