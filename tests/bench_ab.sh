@@ -8,10 +8,8 @@
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
-bench=$(cd "$(dirname "$0")/../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-ab" ] || bench=$(cd "${TESTDATA:-.}/../../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-ab" ] || { echo "benchmarks/bench-ab not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
+bench=$(source_dir benchmarks bench-ab) || exit 99
 
 BACKEND=cpu GRAPHS=kron:10 ROOTS=4 REPS=2 GRAPH_CACHE="$tmp/graphs" BASE="$BOXBFS" HEAD="$BOXBFS" \
     BASE_COMMIT=aaa HEAD_COMMIT=bbb VARIANTS="default:|td:--direction top-down" \

@@ -9,10 +9,8 @@
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
-bench=$(cd "$(dirname "$0")/../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-msbfs-scaling" ] || bench=$(cd "${TESTDATA:-.}/../../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-msbfs-scaling" ] || { echo "benchmarks/bench-msbfs-scaling not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
+bench=$(source_dir benchmarks bench-msbfs-scaling) || exit 99
 
 run() {
     BACKEND=cpu MS_SCALE=10 MS_SOURCES="64 256" GROUP_SIZE=32 BC_SCALE=8 BC_SOURCES=16 DEVICES="1 2" \

@@ -8,10 +8,8 @@
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
-bench=$(cd "$(dirname "$0")/../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-pair" ] || bench=$(cd "${TESTDATA:-.}/../../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-pair" ] || { echo "benchmarks/bench-pair not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
+bench=$(source_dir benchmarks bench-pair) || exit 99
 grid_mtx 12 "$tmp/road.mtx"
 export BACKEND=cpu GRAPHS="kron:10 kron:11" ROAD="$tmp/road.mtx" GRAPH_CACHE="$tmp/graphs"
 export BASE="$BOXBFS" HEAD="$BOXBFS" BASE_COMMIT=aaa HEAD_COMMIT=bbb

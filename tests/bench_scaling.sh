@@ -6,10 +6,8 @@
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
-bench=$(cd "$(dirname "$0")/../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-scaling" ] || bench=$(cd "${TESTDATA:-.}/../../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/bench-scaling" ] || { echo "benchmarks/bench-scaling not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
+bench=$(source_dir benchmarks bench-scaling) || exit 99
 
 BACKEND=cpu GRAPHS=kron:10 DEVICES="1 2" ROOTS=4 GRAPH_CACHE="$tmp/graphs" BOXBFS="$BOXBFS" \
     VARIANTS="default:|td:--contract atomic --visited bit --direction top-down" \

@@ -9,10 +9,8 @@
 set -u
 [ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
-tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
-[ -f "$tools/bxbench" ] || tools=$(cd "${TESTDATA:-.}/../../tools" 2>/dev/null && pwd)
-[ -f "$tools/bxbench" ] || { echo "tools/bxbench not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
+tools=$(source_dir tools bxbench) || exit 99
 sweep() {
     python3 "$tools/bxbench" --boxbfs "$BOXBFS" --out "$tmp/o" --scales 10 --devices 2 \
         --backends cpu --contracts sort-unique,valid-flag --link-models expether-2x10g \

@@ -11,11 +11,9 @@
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not found"; exit 77; }
-tools=$(cd "$(dirname "$0")/../tools" 2>/dev/null && pwd)
-[ -f "$tools/bxplot" ] || tools=$(cd "${TESTDATA:-.}/../../tools" 2>/dev/null && pwd)
-[ -f "$tools/bxplot" ] || { echo "tools/bxplot not found"; exit 99; }
 data=${TESTDATA:-$(dirname "$0")/data}
 . "$(dirname "$0")/testlib.sh"
+tools=$(source_dir tools bxplot) || exit 99
 # the checks below read the figures back through tests/figures.py
 PYTHONPATH=$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONPATH PYTHONDONTWRITEBYTECODE=1

@@ -5,10 +5,8 @@
 # with the fields every results JSON records.
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
-bench=$(cd "$(dirname "$0")/../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/graph-costs" ] || bench=$(cd "${TESTDATA:-.}/../../benchmarks" 2>/dev/null && pwd)
-[ -f "$bench/graph-costs" ] || { echo "benchmarks/graph-costs not found"; exit 99; }
 . "$(dirname "$0")/testlib.sh"
+bench=$(source_dir benchmarks graph-costs) || exit 99
 
 BB_COMMIT=test sh "$bench/graph-costs" "$tmp/o" >"$tmp/stdout" 2>&1
 rc=$?

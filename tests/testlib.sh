@@ -6,6 +6,16 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 
+# source_dir DIR FILE: the source tree's folder DIR (benchmarks, tools)
+# holding FILE, beside tests/ or, out of tree, from TESTDATA; else it names
+# DIR/FILE and fails (the caller exits 99: bench=$(source_dir ...) || exit 99).
+source_dir() {
+    sd=$(cd "$(dirname "$0")/../$1" 2>/dev/null && pwd)
+    [ -f "$sd/$2" ] || sd=$(cd "${TESTDATA:-.}/../../$1" 2>/dev/null && pwd)
+    [ -f "$sd/$2" ] || { echo "$1/$2 not found" >&2; return 1; }
+    echo "$sd"
+}
+
 # root_rows REPORT: the root, levels, reached and validated columns of a bfs
 # report's per-root table, one line per root.
 root_rows() { awk '/^# *root /{t=1; next} t && /^#/{exit} t {print $1, $4, $5, $7}' "$1"; }
