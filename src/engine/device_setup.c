@@ -186,11 +186,15 @@ static int dead_bits(const struct boxbfs_engine *e)
            e->opts.visited == BOXBFS_VISITED_BIT && e->opts.contract != BOXBFS_CONTRACT_SORT_UNIQUE;
 }
 
-int bb_engine_skip_asked(void)
+/* Whether the environment variable name is "0": an optimization turned off
+ * to measure what it saves. */
+static int env_off(const char *name)
 {
-    const char *env = getenv("BOXBFS_PREFIX_SKIP");
-    return !(env && strcmp(env, "0") == 0);
+    const char *env = getenv(name);
+    return env && strcmp(env, "0") == 0;
 }
+
+int bb_engine_skip_asked(void) { return !env_off("BOXBFS_PREFIX_SKIP"); }
 
 /* The visited-prefix skip [README "Visited-prefix skip"]: the atomic
  * contraction, 1D, where the backend can rank the rows and the plan with
@@ -207,10 +211,9 @@ int bb_engine_prefix_skip(const struct boxbfs_engine *e, int d)
  * room on the device (bb_engine_setup_device), unless BOXBFS_SHORT_ROWS=0. */
 static int short_rows(const struct boxbfs_engine *e, int d)
 {
-    const char *env = getenv("BOXBFS_SHORT_ROWS");
     return e->ndev == 1 && !e->grid && !e->devs[d].short_off &&
            e->ops->kernels.short_rows != NULL && e->opts.device_loop_arcs > 0 &&
-           bb_short_rows_fit((uint64_t)e->graph->n) && !(env && strcmp(env, "0") == 0);
+           bb_short_rows_fit((uint64_t)e->graph->n) && !env_off("BOXBFS_SHORT_ROWS");
 }
 
 /* k.visited_init from the in-arc offsets (dead_bits: bottom-up levels, so
