@@ -418,8 +418,6 @@ boxbfs_status_t bb_engine_skip_order(boxbfs_engine_t e)
     return st;
 }
 
-#define SKIP_ARRAYS "rank, by_rank, skip (the visited-prefix skip)"
-
 /* The visited-prefix skip's rows, ranked once the slice is uploaded; where
  * the backend cannot get the temporaries, the device searches without it. */
 static boxbfs_status_t rank_rows(boxbfs_engine_t e, int d)
@@ -682,7 +680,7 @@ boxbfs_status_t bb_engine_setup_device(boxbfs_engine_t e, int d)
     BB_CHECK(plan_fitting(e, d, parents, free_b, &p));
     if (shorts && e->devs[d].short_off)
         bb_engine_dropped(e, d, "short_rows (the loop levels' rows, 16 bytes a vertex)");
-    if (skips && e->devs[d].skip_off) bb_engine_dropped(e, d, SKIP_ARRAYS);
+    if (skips && e->devs[d].skip_off) bb_engine_dropped(e, d, BB_SKIP_ARRAYS);
     BB_CHECK(check_memory(e, d, &p, free_b));
     return setup_device(e, d, &p);
 }

@@ -314,6 +314,8 @@ boxbfs_status_t bb_engine_dev_alloc_named(boxbfs_engine_t e, int d, size_t bytes
 /* Device d goes without the optional arrays `what` (no room for them):
  * added to what its report names (boxbfs_engine_device_dropped). */
 void bb_engine_dropped(boxbfs_engine_t e, int d, const char *what);
+/* What a device without room for the visited-prefix skip goes without (1D and 2D). */
+#define BB_SKIP_ARRAYS "rank, by_rank, skip (the visited-prefix skip)"
 /* bytes as "12.34 KiB|MiB|GiB" into buf (the figures of the memory messages). */
 const char *bb_engine_human_bytes(char buf[24], double bytes);
 

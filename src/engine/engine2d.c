@@ -260,7 +260,7 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
     if (skip && p.total > free_b) {   /* the skip goes first */
         skip = 0;
         plan(g, G->arcs, tarcs, scratch, skip, &p);
-        if (p.total <= free_b) bb_engine_dropped(e, d, "rank, by_rank, skip (the visited-prefix skip)");
+        if (p.total <= free_b) bb_engine_dropped(e, d, BB_SKIP_ARRAYS);
     }
     if (p.total > free_b)
         BB_FAIL_GOTO(st, BOXBFS_ERR_DEVICE_MEMORY, out,
