@@ -108,6 +108,15 @@ if [ "$backend" = cuda ]; then
     unset BOXBFS_SEARCH_WAIT_MS
     check "BOXBFS_SEARCH_WAIT_MS=x: refused (exit $rc), named" \
           "[ $rc -ne 0 ] && grep -q \"BOXBFS_SEARCH_WAIT_MS='x': milliseconds\" '$tmp/w.err'"
+    # a graph runs the step its decide chooses most of the time right after
+    # it (kernels/cuda/search.cu next_of); BOXBFS_NEXT_STEPS=0: every step
+    # in a graph of its own. The same levels either way (the cases above
+    # take both: chosen and not chosen)
+    export BOXBFS_NEXT_STEPS=0
+    same "kron:14 auto, every step launched" kron:14
+    same "kron:14 bottom-up, every step launched" kron:14 --direction bottom-up --visited bit
+    same "grid 300, every step launched" "$tmp/grid300.mtx"
+    unset BOXBFS_NEXT_STEPS
 fi
 
 # ---- several devices at once ------------------------------------------------

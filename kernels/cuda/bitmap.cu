@@ -75,6 +75,7 @@ __global__ void __launch_bounds__(kThreads) search_unpack(const bb_search_dev *d
 __global__ void __launch_bounds__(kThreads)
     search_zero(const bb_search_dev *d, uint64_t nwords, int own, uint64_t at)
 {
+    if (d->a.skip) return;   /* a step its decide did not choose (search.cu) */
     uint32_t *bitmap = own ? d->a.k.own_bits : d->a.k.frontier_bits + at;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride)
@@ -84,6 +85,7 @@ __global__ void __launch_bounds__(kThreads)
 /* Grid-stride over the list in whole blocks, so every warp groups its lanes. */
 __global__ void __launch_bounds__(kThreads) search_pack(const bb_search_dev *d, uint64_t at)
 {
+    if (d->a.skip) return;
     const uint64_t count = d->a.count, stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < count; base += stride)
         pack_one(d->a.k.frontier, count, d->a.k.frontier_bits + at, base + threadIdx.x);

@@ -267,6 +267,8 @@ struct bb_search_args {
     int32_t split;          /* the step splits the hubs' rows (kernels.h bb_peers_split_hubs) */
     int32_t next_level;
     int32_t expand;         /* boxbfs_expand_t */
+    int32_t skip;           /* the kernels return at once: a step this graph runs after its
+                             * decide, which chose another (bb_search_start_step) */
     bb_loop_params_t loop;  /* the device loop's (bb_search_loop_params) */
     /* the search's state in global memory (bb_search_dev.s): the kernels read
      * these arguments from a __constant__ copy, whose addresses they cannot
@@ -314,7 +316,8 @@ struct bb_search_dev {
     uint32_t host_first, host_width;
     uint64_t seq, done;
     int32_t launch_error;   /* host's mirror: a step's graph the device could not launch */
-    /* set by a waiter that gave up: the decide after it returns at once */
+    /* the next decide returns at once: its waiter gave up (bb_wait_bell), or
+     * the step before it in its graph did not run (bb_search_start_step) */
     int32_t idle;
     /* the waiter's graph (NULL: none, the host launches every search), its
      * bell and how long it waits */
@@ -394,19 +397,26 @@ extern "C" void bb_cuda_search_release(void);
  * now, in its branch's graph (unpack or pack first where the frontier must
  * change form; a top-down step's BB_TD_* flags in td), which this decide
  * launches to run when its own graph ends (a tail launch: the next decide
- * is that graph's last node). No step: the search ends here. A launch the
- * device refuses ends it too, its error left in the host's mirror
- * (launch_error); returns 0, or -1 then. */
+ * is that graph's last node). Where the decide's own graph runs branch
+ * next after it (BB_BR_NONE: none), that step starts there, without a
+ * launch: the launch cost the decide about 2 us and the tail launch's start
+ * 3.4 more (an H200); another choice leaves the kernels of that step
+ * nothing to do (skip) and the decide after them too (idle). No step: the
+ * search ends here. A launch the device refuses ends it too, its error left
+ * in the host's mirror (launch_error); returns 0, or -1 then. */
 static __device__ __forceinline__ int bb_search_start_step(bb_search_dev *d, int step, int unpack,
                                                            int pack, int td,
-                                                           const cudaGraphExec_t *bodies)
+                                                           const cudaGraphExec_t *bodies,
+                                                           int next)
 {
     const int br = step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + td + unpack
                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
                                                : BB_BR_NONE;
     int rc = 0;
-    if (br != BB_BR_NONE) {
+    const int here = br != BB_BR_NONE && br == next;
+    d->a.skip = d->idle = next != BB_BR_NONE && !here;
+    if (br != BB_BR_NONE && !here) {
         const cudaError_t e = cudaGraphLaunch(bodies[br], cudaStreamGraphTailLaunch);
         if (e != cudaSuccess) {
             d->host->launch_error = (int32_t)e;
@@ -420,6 +430,29 @@ static __device__ __forceinline__ int bb_search_start_step(bb_search_dev *d, int
     return rc;
 }
 
+/* The waiter's wait (bb_search_bell), one thread: until the host rings for
+ * launch d->seq + 1, or it gives up after d->bell_wait_ns or when released:
+ * says so in gave_up and sets d->idle. Where the host rang in the
+ * meantime, its ack says which way it read gave_up. */
+static __device__ __forceinline__ void bb_wait_bell(bb_search_dev *d)
+{
+    volatile bb_search_bell *b = d->bell;
+    const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
+    for (;;) {
+        if (b->bell == want) return;
+        if (b->release == want || bb_global_ns() - t0 > wait) break;
+    }
+    b->gave_up = want;
+    __threadfence_system();   /* given up before the bell is read again */
+    if (b->bell == want) {
+        uint64_t a;
+        while ((a = b->ack) != want && a != (want | kBellFallback)) {
+        }
+        if (a == want) return;
+    }
+    d->idle = 1;
+}
+
 static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
               "the state is copied in 8-byte words");
 /* A thread per word of the state, in whole warps: each copy is one load
@@ -427,7 +460,8 @@ static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
  * 1.48 -> 0.71 us a decide on an H200, kron:24). */
 constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32);
 
-/* A decide's block of kDecideThreads: the threads copy the state into
+/* A decide's block of kDecideThreads (wait: the waiter's, whose thread 0
+ * first waits for the bell, bb_wait_bell): the threads copy the state into
  * shared memory (from the host's mirror where a launch begins: d->step is
  * BB_STEP_NONE after every launch's end), thread 0 runs logic(state, now)
  * on the copy, the threads copy it back. Where the launch ends there (step
@@ -436,17 +470,24 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * nodes, and the host sees the end before the graph has retired (kron:24 on
  * an H200 at 121633c: the call 40 -> 28 us longer than the device's span,
  * the time outside the levels 93 -> 80 us on one GPU, 115 -> 95 on two),
- * and launch the waiter for the next one (bb_search_bell). */
+ * and launch the waiter for the next one (bb_search_bell). A decide that
+ * finds idle set returns at once; where its graph runs a step after it
+ * (next: bb_search_start_step), that step and the decide after it too. */
 template <class Logic>
-static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic logic)
+static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wait, int next,
+                                                       Logic logic)
 {
     constexpr unsigned kWords = sizeof(bb_search_dev) / 8;
     __shared__ uint64_t raw[kWords];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
+    if (wait) {
+        if (threadIdx.x == 0) bb_wait_bell(d);
+        __syncthreads();   /* d->idle seen by every thread */
+    }
     const uint64_t now = bb_global_ns();
-    if (d->idle) {   /* its waiter gave up: no search here (search.cu wait_bell) */
+    if (d->idle) {
         __syncthreads();
-        if (threadIdx.x == 0) d->idle = 0;
+        if (threadIdx.x == 0) d->a.skip = d->idle = next != BB_BR_NONE;
         return;
     }
     const uint64_t *from = reinterpret_cast<const uint64_t *>(d);
@@ -475,7 +516,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, Logic l
 }
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies);
+                                     const cudaGraphExec_t *bodies, int wait);
 boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
                                      const bb_kstate_t *k, const bb_search_t *search);
 #endif

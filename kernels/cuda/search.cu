@@ -16,14 +16,19 @@
  * after an unpack of the frontier's bitmap where a bottom-up level left
  * it, the last after a pack where the frontier is a list. A step costs the
  * device about 6 us besides its kernels this way, against 10.7 through a
- * while node and a switch node (benchmarks/graph-costs on an H200). The
- * graphs are built and instantiated once per engine device (the engine
+ * while node and a switch node (benchmarks/graph-costs on an H200). Of a
+ * decide's 4 us on kron:24 the launch takes about 2, and the launched
+ * graph starts 3.4 us after the decide's end: so on one device a graph
+ * also runs the step its decide chooses most of the time (next_of) right
+ * after it, that step's kernels and a second decide, which do nothing
+ * where the first chose another. The graphs are built and instantiated
+ * once per engine device (the engine
  * keeps them in its cache slot). Several devices: every device's graphs run
  * at once, with search_peers.cu's decide and branches.
  *
  * Between searches the device waits for the next one (bb_search_bell): the
- * last decide launches a graph of a one-thread kernel reading a word in
- * pinned host memory, then decide; the host stores the next launch's
+ * last decide launches a graph of a decide whose first thread reads a word
+ * in pinned host memory first (bb_wait_bell); the host stores the next launch's
  * number there instead of launching a graph (cudaGraphLaunch took 15-22 us
  * of the host, cold after the host's own work between searches). The
  * graphs run on a stream of their own, so the engine's copies and kernels
@@ -44,8 +49,9 @@
 
 namespace {
 
-/* The graphs: [br] a branch's, [kHostGraph] decide alone (the host
- * launches it), [kWaiter] wait_bell then decide (the last decide launches it). */
+/* The graphs: [br] a branch's, [kHostGraph] a launch's first decide (the
+ * host launches it), [kWaiter] the same waiting for the bell first (the
+ * last decide launches it); each with the step after it (next_of). */
 constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1, kGraphs = BB_BR_NONE + 2;
 
 /* How long the device waits for the next search (BOXBFS_SEARCH_WAIT_MS). */
@@ -73,32 +79,10 @@ struct Cache {
 pthread_mutex_t g_caches_lock = PTHREAD_MUTEX_INITIALIZER;
 Cache *g_caches;
 
-/* Waits, one thread, until the host rings for launch d->seq + 1 (the
- * decide after it then starts it), or gives up after d->bell_wait_ns or
- * when released: says so in gave_up and leaves d->idle for that decide.
- * Where the host rang in the meantime, its ack says which way it read
- * gave_up. */
-__global__ void wait_bell(bb_search_dev *d)
-{
-    volatile bb_search_bell *b = d->bell;
-    const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
-    for (;;) {
-        if (b->bell == want) return;
-        if (b->release == want || bb_global_ns() - t0 > wait) break;
-    }
-    b->gave_up = want;
-    __threadfence_system();   /* given up before the bell is read again */
-    if (b->bell == want) {
-        uint64_t a;
-        while ((a = b->ack) != want && a != (want | kBellFallback)) {
-        }
-        if (a == want) return;
-    }
-    d->idle = 1;
-}
-
-/* decide's logic on the block's copy of the state (bb_decide_block). */
-__device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies)
+/* decide's logic on the block's copy of the state (bb_decide_block; next:
+ * the branch its graph runs after it, bb_search_start_step). */
+__device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies,
+                             int next)
 {
     bb_search_t *s = &d->s;
     unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
@@ -132,13 +116,14 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
-    bb_search_start_step(d, step, unpack, pack, 0, bodies);
+    bb_search_start_step(d, step, unpack, pack, 0, bodies, next);
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide(bb_search_dev *d, const cudaGraphExec_t *bodies)
+    decide(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next)
 {
-    bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) { decide_logic(sd, now, bodies); });
+    bb_decide_block(d, wait, next,
+                    [=](bb_search_dev *sd, uint64_t now) { decide_logic(sd, now, bodies, next); });
 }
 
 /* One branch's kernels, launched on c->build while it captures (several
@@ -162,47 +147,68 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
 }
 
 /* decide, launched on c->build while it captures (several devices:
- * search_peers.cu's). */
-boxbfs_status_t launch_decide(Cache *c, const bb_kstate_t *k)
+ * search_peers.cu's; wait and next: bb_decide_block's). */
+boxbfs_status_t launch_decide(Cache *c, const bb_kstate_t *k, int wait, int next)
 {
-    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies);
-    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies);
+    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait);
+    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies, wait, next);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
-/* Capture into c->graphs[br] what fn launches on c->build, then decide,
- * and instantiate it for launches from the device (the host launches the
- * graph of decide alone, br = kHostGraph). */
-template <class Fn>
-boxbfs_status_t capture(Cache *c, int br, const bb_kstate_t *k, Fn fn)
+/* The branch that graph g runs after its decide, where that decide chooses
+ * it most of the time (one device; BOXBFS_NEXT_STEPS=0: none): the loop
+ * after a launch's first decide (a search starts small), and a bottom-up
+ * step after a top-down one and after a bottom-up one, where bottom-up
+ * steps may run (kron:24: its first decide, its top-down step and its
+ * first bottom-up step run the next step without a launch: about 5 us
+ * less each on an H200). A decide that chooses another costs the graph
+ * about 1 us a node it skips (the kernels and the decide after them). */
+int next_of(int g, const bb_kstate_t *k, const bb_search_t *s)
 {
+    const char *env = getenv("BOXBFS_NEXT_STEPS");
+    const int dir = s->rule.direction, bu = s->rule.bottom_up && dir != BOXBFS_SEARCH_TOP_DOWN;
+    if (k->ndev > 1 || (env && strcmp(env, "0") == 0)) return BB_BR_NONE;
+    if (g == kHostGraph || g == kWaiter)
+        return s->loop_arcs && dir != BOXBFS_SEARCH_BOTTOM_UP ? BB_BR_LOOP : BB_BR_NONE;
+    if (g == BB_BR_TOP_DOWN || g == BB_BR_TOP_DOWN + BB_TD_UNPACK)   /* marks_bits: no pack */
+        return !bu ? BB_BR_NONE : s->marks_bits ? BB_BR_BOTTOM_UP : BB_BR_PACK_BOTTOM_UP;
+    if (g == BB_BR_BOTTOM_UP || g == BB_BR_PACK_BOTTOM_UP) return bu ? BB_BR_BOTTOM_UP : BB_BR_NONE;
+    return BB_BR_NONE;
+}
+
+/* Capture into c->graphs[g] what fn launches on c->build, then decide
+ * (wait: the waiter's), then where g runs a step after it (next_of) that
+ * branch's kernels and a second decide; instantiate it for launches from
+ * the device (the host launches kHostGraph). */
+template <class Fn>
+boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t *s, Fn fn)
+{
+    const int next = next_of(g, k, s);
     BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
     boxbfs_status_t st = fn();
-    if (st == BOXBFS_OK) st = launch_decide(c, k);
-    cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[br]);   /* also after a failure */
+    if (st == BOXBFS_OK) st = launch_decide(c, k, g == kWaiter, next);
+    if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_branch(c, next, k, s);
+    if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_decide(c, k, 0, BB_BR_NONE);
+    cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[g]);   /* also after a failure */
     BB_CHECK(st);
     BB_CUDA_CHECK(ce);
-    const unsigned long long flags = br == kHostGraph ? 0 : cudaGraphInstantiateFlagDeviceLaunch;
-    BB_CUDA_CHECK(cudaGraphInstantiate(&c->execs[br], c->graphs[br], flags));
-    BB_CUDA_CHECK(cudaGraphUpload(c->execs[br], c->build));
+    const unsigned long long flags = g == kHostGraph ? 0 : cudaGraphInstantiateFlagDeviceLaunch;
+    BB_CUDA_CHECK(cudaGraphInstantiate(&c->execs[g], c->graphs[g], flags));
+    BB_CUDA_CHECK(cudaGraphUpload(c->execs[g], c->build));
     return BOXBFS_OK;
 }
 
 boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
+    const auto none = [] { return BOXBFS_OK; };
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->bodies, BB_BR_COUNT * sizeof *c->bodies));
     for (int br = 0; br < BB_BR_COUNT; br++)
-        BB_CHECK(capture(c, br, k, [&] { return launch_branch(c, br, k, s); }));
-    BB_CHECK(capture(c, kHostGraph, k, [] { return BOXBFS_OK; }));
-    if (c->h->bell_wait_ns)
-        BB_CHECK(capture(c, kWaiter, k, [c] {
-            wait_bell<<<1, 1, 0, c->build>>>(c->d);
-            BB_CUDA_LAUNCH_CHECK();
-            return BOXBFS_OK;
-        }));
+        BB_CHECK(capture(c, br, k, s, [&] { return launch_branch(c, br, k, s); }));
+    BB_CHECK(capture(c, kHostGraph, k, s, none));
+    if (c->h->bell_wait_ns) BB_CHECK(capture(c, kWaiter, k, s, none));
     c->h->waiter = c->execs[kWaiter];
     BB_CUDA_CHECK(cudaMemcpyAsync(c->bodies, c->execs, BB_BR_COUNT * sizeof *c->bodies,
                                   cudaMemcpyHostToDevice, c->build));

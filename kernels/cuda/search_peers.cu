@@ -136,14 +136,14 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGra
                              (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE
                                                                                  : 0) |
                                  (split ? BB_TD_SPLIT : 0),
-                             bodies))   /* the device refused the launch */
+                             bodies, BB_BR_NONE))   /* the device refused the launch */
         fail_here(s, self);
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies)
+    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait)
 {
-    bb_decide_block(d, [=](bb_search_dev *sd, uint64_t now) {
+    bb_decide_block(d, wait, BB_BR_NONE, [=](bb_search_dev *sd, uint64_t now) {
         decide_peers_logic(sd, now, bodies);
     });
 }
@@ -349,9 +349,9 @@ boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, 
 }  // namespace
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies)
+                                     const cudaGraphExec_t *bodies, int wait)
 {
-    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies);
+    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
