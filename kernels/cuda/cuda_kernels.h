@@ -319,6 +319,7 @@ struct bb_search_dev {
     /* the next decide returns at once: its waiter gave up (bb_wait_bell), or
      * the step before it in its graph did not run (bb_search_start_step) */
     int32_t idle;
+    int32_t launch;         /* the branch this decide launches (BB_BR_NONE: none) */
     /* the waiter's graph (NULL: none, the host launches every search), its
      * bell and how long it waits */
     cudaGraphExec_t waiter;
@@ -393,41 +394,28 @@ extern "C" void bb_cuda_search_release(void);
  * closes the step that ran, meets the others, picks the next) and one
  * branch's kernels, captured into search.cu's graphs. */
 #if CUDART_VERSION >= 13000
-/* The end of a decide (search.cu, search_peers.cu): the chosen step starts
- * now, in its branch's graph (unpack or pack first where the frontier must
- * change form; a top-down step's BB_TD_* flags in td), which this decide
- * launches to run when its own graph ends (a tail launch: the next decide
- * is that graph's last node). Where the decide's own graph runs branch
- * next after it (BB_BR_NONE: none), that step starts there, without a
- * launch: the launch cost the decide about 2 us and the tail launch's start
- * 3.4 more (an H200); another choice leaves the kernels of that step
- * nothing to do (skip) and the decide after them too (idle). No step: the
- * search ends here. A launch the device refuses ends it too, its error left
- * in the host's mirror (launch_error); returns 0, or -1 then. */
-static __device__ __forceinline__ int bb_search_start_step(bb_search_dev *d, int step, int unpack,
-                                                           int pack, int td,
-                                                           const cudaGraphExec_t *bodies,
-                                                           int next)
+/* The end of a decide's logic (search.cu, search_peers.cu): the chosen
+ * step starts now, in its branch's graph (unpack or pack first where the
+ * frontier must change form; a top-down step's BB_TD_* flags in td), which
+ * the decide launches (d->launch; bb_decide_block). Where the decide's own
+ * graph runs branch next after it (BB_BR_NONE: none), that step starts
+ * there, without a launch: the launch cost the decide about 2 us and the
+ * launched graph's start 1.1-3.4 more (an H200); another choice leaves the
+ * kernels of that step nothing to do (skip) and the decide after them too
+ * (idle). No step: the search ends here. */
+static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, int step, int unpack,
+                                                            int pack, int td, int next)
 {
     const int br = step == BB_STEP_LOOP        ? BB_BR_LOOP + unpack
                    : step == BB_STEP_TOP_DOWN  ? BB_BR_TOP_DOWN + td + unpack
                    : step == BB_STEP_BOTTOM_UP ? BB_BR_BOTTOM_UP + pack
                                                : BB_BR_NONE;
-    int rc = 0;
     const int here = br != BB_BR_NONE && br == next;
     d->a.skip = d->idle = next != BB_BR_NONE && !here;
-    if (br != BB_BR_NONE && !here) {
-        const cudaError_t e = cudaGraphLaunch(bodies[br], cudaStreamGraphTailLaunch);
-        if (e != cudaSuccess) {
-            d->host->launch_error = (int32_t)e;
-            step = BB_STEP_NONE;
-            rc = -1;
-        }
-    }
+    d->launch = here ? BB_BR_NONE : br;
     d->step = step;
     d->t0 = bb_global_ns();
     d->s.span_ns = d->t0 - d->t_first;
-    return rc;
 }
 
 /* The waiter's wait (bb_search_bell), one thread: until the host rings for
@@ -464,7 +452,15 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * first waits for the bell, bb_wait_bell): the threads copy the state into
  * shared memory (from the host's mirror where a launch begins: d->step is
  * BB_STEP_NONE after every launch's end), thread 0 runs logic(state, now)
- * on the copy, the threads copy it back. Where the launch ends there (step
+ * on the copy, the threads copy it back, and thread 0 launches the chosen
+ * step's graph (d->launch, of bodies): beside this graph (a sibling, which
+ * starts 1.1 us after the launch against 3.4 us after this graph's end for a
+ * tail launch: benchmarks/graph-costs on an H200) where this decide is its
+ * graph's last node (next: BB_BR_NONE) and the graph is not this one (self,
+ * which runs one instance at a time), else after it; the state is in
+ * device memory before either starts. A launch the device refuses (also
+ * as a tail launch) ends the search: failed(state) and the error in the
+ * host's mirror (launch_error). Where the launch ends there (step
  * NONE), they also store s and the log's first rows into the host's pinned
  * memory, then the launch's number into host->done: the graph has no copy
  * nodes, and the host sees the end before the graph has retired (kron:24 on
@@ -473,9 +469,10 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * and launch the waiter for the next one (bb_search_bell). A decide that
  * finds idle set returns at once; where its graph runs a step after it
  * (next: bb_search_start_step), that step and the decide after it too. */
-template <class Logic>
+template <class Logic, class Failed>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wait, int next,
-                                                       Logic logic)
+                                                       int self, const cudaGraphExec_t *bodies,
+                                                       Logic logic, Failed failed)
 {
     constexpr unsigned kWords = sizeof(bb_search_dev) / 8;
     __shared__ uint64_t raw[kWords];
@@ -498,6 +495,24 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     __syncthreads();
     uint64_t *back = reinterpret_cast<uint64_t *>(d);
     for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) back[i] = raw[i];
+    if (sd->launch != BB_BR_NONE) {
+        __syncthreads();   /* the state stored before the launch (a sibling starts at once) */
+        if (threadIdx.x == 0) {
+            const cudaStream_t tail = cudaStreamGraphTailLaunch;
+            const cudaStream_t mode = next == BB_BR_NONE && sd->launch != self
+                                          ? cudaStreamGraphFireAndForgetAsSibling
+                                          : tail;
+            __threadfence();
+            cudaError_t e = cudaGraphLaunch(bodies[sd->launch], mode);
+            if (e != cudaSuccess && mode != tail) e = cudaGraphLaunch(bodies[sd->launch], tail);
+            if (e != cudaSuccess) {
+                sd->host->launch_error = (int32_t)e;
+                failed(sd);
+                sd->step = d->step = BB_STEP_NONE;
+            }
+        }
+        __syncthreads();
+    }
     if (sd->step != BB_STEP_NONE) return;
     const uint64_t *s = reinterpret_cast<const uint64_t *>(&sd->s);
     uint64_t *host_s = reinterpret_cast<uint64_t *>(&sd->host->s);
@@ -516,7 +531,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
 }
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies, int wait);
+                                     const cudaGraphExec_t *bodies, int wait, int self);
 boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
                                      const bb_kstate_t *k, const bb_search_t *search);
 #endif

@@ -124,15 +124,18 @@ __global__ void decide(unsigned long long *t, int *step, int branches, int none_
 
 /* The same decide with no conditional node: the next step's body is a
  * graph of its own, launched from here to start when this graph ends
- * (device graph launch, tail mode). */
+ * (device graph launch, tail mode), or at once beside the graph that
+ * launched it (sibling: fire and forget as a sibling). */
 __global__ void tail_decide(unsigned long long *t, int *step, int branches,
-                            const cudaGraphExec_t *bodies)
+                            const cudaGraphExec_t *bodies, int sibling)
 {
     if (threadIdx.x != 0) return;
     const int i = *step;
     t[2 * i] = now_ns();
     *step = i + 1;
-    if (i + 1 < kSteps) cudaGraphLaunch(bodies[i % branches], cudaStreamGraphTailLaunch);
+    if (i + 1 < kSteps)
+        cudaGraphLaunch(bodies[i % branches],
+                        sibling ? cudaStreamGraphFireAndForgetAsSibling : cudaStreamGraphTailLaunch);
     t[2 * i + 1] = now_ns();
 }
 
@@ -334,8 +337,9 @@ void control(const Buffers &b, const char *name, int shape)
  * graph of `kernels` kernels (the first stamps) and then tail_decide,
  * instantiated for device launch; the host launches a graph of one
  * tail_decide, which launches the first body, and so on for kSteps
- * steps. Per step as in control(). */
-void tail_control(const Buffers &b, const char *name, int kernels)
+ * steps (sibling: each launched beside its launcher, not after it). Per
+ * step as in control(). */
+void tail_control(const Buffers &b, const char *name, int kernels, int sibling = 0)
 {
     constexpr int kBranches = 4;
     cudaGraph_t g[kBranches + 1];
@@ -346,7 +350,7 @@ void tail_control(const Buffers &b, const char *name, int kernels)
         CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
         for (int k = 0; br < kBranches && k < kernels; k++)
             body<<<1, 32, 0, b.s>>>(b.t, b.step);
-        tail_decide<<<1, 32, 0, b.s>>>(b.t, b.step, kBranches, d_bodies);
+        tail_decide<<<1, 32, 0, b.s>>>(b.t, b.step, kBranches, d_bodies, sibling);
         CHECK(cudaStreamEndCapture(b.s, &g[br]));
         CHECK(cudaGraphInstantiate(&exec[br], g[br], cudaGraphInstantiateFlagDeviceLaunch));
         CHECK(cudaGraphUpload(exec[br], b.s));
@@ -443,6 +447,8 @@ int main()
     control(b, "while_decide_kernel", 3);
     tail_control(b, "tail_launch_decide_kernel", 1);
     tail_control(b, "tail_launch_decide_3_kernels", 3);
+    tail_control(b, "sibling_launch_decide_kernel", 1, 1);
+    tail_control(b, "sibling_launch_decide_3_kernels", 3, 1);
     level_bound(b);
     {   /* one kernel launched from the host, for scale */
         std::vector<double> api, total;

@@ -81,8 +81,7 @@ Cache *g_caches;
 
 /* decide's logic on the block's copy of the state (bb_decide_block; next:
  * the branch its graph runs after it, bb_search_start_step). */
-__device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies,
-                             int next)
+__device__ void decide_logic(bb_search_dev *d, uint64_t now, int next)
 {
     bb_search_t *s = &d->s;
     unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
@@ -116,14 +115,17 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
-    bb_search_start_step(d, step, unpack, pack, 0, bodies, next);
+    bb_search_start_step(d, step, unpack, pack, 0, next);
 }
 
+/* self: the graph it is a node of (bb_decide_block) */
 __global__ void __launch_bounds__(kDecideThreads)
-    decide(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next)
+    decide(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next, int self)
 {
-    bb_decide_block(d, wait, next,
-                    [=](bb_search_dev *sd, uint64_t now) { decide_logic(sd, now, bodies, next); });
+    bb_decide_block(
+        d, wait, next, self, bodies,
+        [=](bb_search_dev *sd, uint64_t now) { decide_logic(sd, now, next); },
+        [](bb_search_dev *) {});
 }
 
 /* One branch's kernels, launched on c->build while it captures (several
@@ -146,12 +148,12 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot);
 }
 
-/* decide, launched on c->build while it captures (several devices:
+/* decide, launched on c->build while it captures graph g (several devices:
  * search_peers.cu's; wait and next: bb_decide_block's). */
-boxbfs_status_t launch_decide(Cache *c, const bb_kstate_t *k, int wait, int next)
+boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
-    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait);
-    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies, wait, next);
+    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, g);
+    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies, wait, next, g);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -187,9 +189,9 @@ boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t
     const int next = next_of(g, k, s);
     BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
     boxbfs_status_t st = fn();
-    if (st == BOXBFS_OK) st = launch_decide(c, k, g == kWaiter, next);
+    if (st == BOXBFS_OK) st = launch_decide(c, g, k, g == kWaiter, next);
     if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_branch(c, next, k, s);
-    if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_decide(c, k, 0, BB_BR_NONE);
+    if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_decide(c, g, k, 0, BB_BR_NONE);
     cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[g]);   /* also after a failure */
     BB_CHECK(st);
     BB_CUDA_CHECK(ce);

@@ -49,7 +49,7 @@ __device__ void fail_here(bb_search_t *s, int self)
 }
 
 /* decide's logic on the block's copy of the state (bb_decide_block). */
-__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGraphExec_t *bodies)
+__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now)
 {
     bb_search_t *s = &d->s;
     bb_kstate_t *k = &d->a.k;
@@ -132,20 +132,19 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, const cudaGra
     k->level_log = d->log + (size_t)s->rows * width;
     d->wait_ns = 0;
     d->t_own = 0;
-    if (bb_search_start_step(d, step, unpack, pack,
-                             (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE
-                                                                                 : 0) |
-                                 (split ? BB_TD_SPLIT : 0),
-                             bodies, BB_BR_NONE))   /* the device refused the launch */
-        fail_here(s, self);
+    bb_search_start_step(d, step, unpack, pack,
+                         (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE : 0) |
+                             (split ? BB_TD_SPLIT : 0),
+                         BB_BR_NONE);
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait)
+    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int self)
 {
-    bb_decide_block(d, wait, BB_BR_NONE, [=](bb_search_dev *sd, uint64_t now) {
-        decide_peers_logic(sd, now, bodies);
-    });
+    bb_decide_block(
+        d, wait, BB_BR_NONE, self, bodies,
+        [](bb_search_dev *sd, uint64_t now) { decide_peers_logic(sd, now); },
+        [](bb_search_dev *sd) { fail_here(&sd->s, sd->a.k.self); });   /* a refused launch */
 }
 
 /* The top-down step's meeting: each list's size for its owner; what every
@@ -349,9 +348,9 @@ boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, 
 }  // namespace
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies, int wait)
+                                     const cudaGraphExec_t *bodies, int wait, int self)
 {
-    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait);
+    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait, self);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
