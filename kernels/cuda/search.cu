@@ -2,8 +2,9 @@
  * on the device"): one device's whole search launched once from the host,
  * so that no level waits for it. A graph per branch: one step's kernels,
  * then decide; the host launches a graph of decide alone, and each decide
- * launches the next step's graph from the device to run when its own graph
- * ends (device graph launch, tail mode), until it chooses none.
+ * launches the next step's graph from the device (device graph launch:
+ * beside its own graph where it is that graph's last node, else to run
+ * when its own graph ends; bb_decide_block), until it chooses none.
  *
  * decide (a block, bb_decide_block: the first of a launch takes the state,
  * bb_search_dev, from its pinned host mirror, the last stores it back with
