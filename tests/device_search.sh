@@ -108,10 +108,15 @@ if [ "$backend" = cuda ]; then
     unset BOXBFS_SEARCH_WAIT_MS
     check "BOXBFS_SEARCH_WAIT_MS=x: refused (exit $rc), named" \
           "[ $rc -ne 0 ] && grep -q \"BOXBFS_SEARCH_WAIT_MS='x': milliseconds\" '$tmp/w.err'"
-    # a graph runs the step its decide chooses most of the time right after
-    # it (kernels/cuda/search.cu next_of); BOXBFS_NEXT_STEPS=0: every step
-    # in a graph of its own. The same levels either way (the cases above
-    # take both: chosen and not chosen)
+    # a graph runs the steps its decides choose most of the time right after
+    # it (kernels/cuda/search.cu chain_of: up to a run of bottom-up levels
+    # and the loop after it); BOXBFS_NEXT_STEPS=0: every step in a graph of
+    # its own. The same levels either way (the cases above and these take
+    # both, chosen and not chosen, at each place of a chain: runs of one to
+    # four bottom-up levels)
+    same "kron:16 auto" kron:16
+    same "kron:16 auto, --relabel none" kron:16 --relabel none
+    same "kron:17 auto, edge factor 4" kron:17:4
     export BOXBFS_NEXT_STEPS=0
     same "kron:14 auto, every step launched" kron:14
     same "kron:14 bottom-up, every step launched" kron:14 --direction bottom-up --visited bit

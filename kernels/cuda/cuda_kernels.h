@@ -443,6 +443,8 @@ static __device__ __forceinline__ void bb_wait_bell(bb_search_dev *d)
 
 static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
               "the state is copied in 8-byte words");
+static_assert(sizeof(bb_search_dev) / 8 >= BB_CTR_COUNT(BB_LOOP_MAX_DEV),
+              "a thread of the copy for each counter");
 /* A thread per word of the state, in whole warps: each copy is one load
  * per thread, one memory latency (128 threads took three: the copy in
  * 1.48 -> 0.71 us a decide on an H200, kron:24). */
@@ -468,14 +470,19 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * the time outside the levels 93 -> 80 us on one GPU, 115 -> 95 on two),
  * and launch the waiter for the next one (bb_search_bell). A decide that
  * finds idle set returns at once; where its graph runs a step after it
- * (next: bb_search_start_step), that step and the decide after it too. */
+ * (next: bb_search_start_step), that step and the decide after it too.
+ * The step's counters (nctr words at ctr, which logic reads as counts)
+ * are read beside the state, not after it: one memory latency less on
+ * the path of a decide after a level. */
 template <class Logic, class Failed>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wait, int next,
                                                        int self, const cudaGraphExec_t *bodies,
-                                                       Logic logic, Failed failed)
+                                                       const unsigned long long *ctr,
+                                                       unsigned nctr, Logic logic, Failed failed)
 {
     constexpr unsigned kWords = sizeof(bb_search_dev) / 8;
     __shared__ uint64_t raw[kWords];
+    __shared__ unsigned long long counts[BB_CTR_COUNT(BB_LOOP_MAX_DEV)];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
     if (wait) {
         if (threadIdx.x == 0) bb_wait_bell(d);
@@ -489,9 +496,10 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     }
     const uint64_t *from = reinterpret_cast<const uint64_t *>(d);
     if (d->step == BB_STEP_NONE) from = reinterpret_cast<const uint64_t *>(d->host);
+    else if (threadIdx.x < nctr) counts[threadIdx.x] = ctr[threadIdx.x];
     for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = from[i];
     __syncthreads();
-    if (threadIdx.x == 0) logic(sd, now);
+    if (threadIdx.x == 0) logic(sd, now, counts);
     __syncthreads();
     uint64_t *back = reinterpret_cast<uint64_t *>(d);
     for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) back[i] = raw[i];
@@ -530,8 +538,10 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
         *(volatile uint64_t *)&sd->bell->gave_up = sd->seq + 1;
 }
 
+/* k: the device's kstate (its counters, read by every decide) */
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies, int wait, int self);
+                                     const cudaGraphExec_t *bodies, int wait, int self,
+                                     const bb_kstate_t *k);
 boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
                                      const bb_kstate_t *k, const bb_search_t *search);
 #endif

@@ -20,11 +20,10 @@
  * while node and a switch node (benchmarks/graph-costs on an H200). Of a
  * decide's 4 us on kron:24 the launch takes about 2, and the launched
  * graph starts 3.4 us after the decide's end: so on one device a graph
- * also runs the step its decide chooses most of the time (next_of) right
- * after it, that step's kernels and a second decide, which do nothing
- * where the first chose another. The graphs are built and instantiated
- * once per engine device (the engine
- * keeps them in its cache slot). Several devices: every device's graphs run
+ * also runs the steps its decides choose most of the time (chain_of) right
+ * after it, each step's kernels and a decide, which do nothing where a
+ * decide before them chose another. The graphs are built and instantiated
+ * once per engine device (the engine keeps them in its cache slot). Several devices: every device's graphs run
  * at once, with search_peers.cu's decide and branches.
  *
  * Between searches the device waits for the next one (bb_search_bell): the
@@ -52,7 +51,7 @@ namespace {
 
 /* The graphs: [br] a branch's, [kHostGraph] a launch's first decide (the
  * host launches it), [kWaiter] the same waiting for the bell first (the
- * last decide launches it); each with the step after it (next_of). */
+ * last decide launches it); each with the steps after it (chain_of). */
 constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1, kGraphs = BB_BR_NONE + 2;
 
 /* How long the device waits for the next search (BOXBFS_SEARCH_WAIT_MS). */
@@ -82,7 +81,8 @@ Cache *g_caches;
 
 /* decide's logic on the block's copy of the state (bb_decide_block; next:
  * the branch its graph runs after it, bb_search_start_step). */
-__device__ void decide_logic(bb_search_dev *d, uint64_t now, int next)
+__device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
+                             const unsigned long long *counts)
 {
     bb_search_t *s = &d->s;
     unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
@@ -95,7 +95,7 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next)
         row[1] = s->w.arcs;
         row[2] = now - d->t0;
         row[3] = (uint64_t)d->step;
-        bb_search_advance(s, d->step, ctr[BB_CTR_NEXT], ctr[BB_CTR_NEXT_ARCS]);
+        bb_search_advance(s, d->step, counts[BB_CTR_NEXT], counts[BB_CTR_NEXT_ARCS]);
     }
     const int step = bb_search_step(s);
     int pack = 0;
@@ -119,13 +119,17 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next)
     bb_search_start_step(d, step, unpack, pack, 0, next);
 }
 
-/* self: the graph it is a node of (bb_decide_block) */
+/* self: the graph it is a node of; ctr: the device's counters
+ * (bb_decide_block) */
 __global__ void __launch_bounds__(kDecideThreads)
-    decide(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next, int self)
+    decide(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next, int self,
+           const unsigned long long *ctr)
 {
     bb_decide_block(
-        d, wait, next, self, bodies,
-        [=](bb_search_dev *sd, uint64_t now) { decide_logic(sd, now, next); },
+        d, wait, next, self, bodies, ctr, (unsigned)BB_CTR_COUNT(1),
+        [=](bb_search_dev *sd, uint64_t now, const unsigned long long *counts) {
+            decide_logic(sd, now, next, counts);
+        },
         [](bb_search_dev *) {});
 }
 
@@ -153,46 +157,76 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
  * search_peers.cu's; wait and next: bb_decide_block's). */
 boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
-    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, g);
-    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies, wait, next, g);
+    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, g, k);
+    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies, wait, next, g,
+                                               (const unsigned long long *)k->counters);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
 
-/* The branch that graph g runs after its decide, where that decide chooses
- * it most of the time (one device; BOXBFS_NEXT_STEPS=0: none): the loop
- * after a launch's first decide (a search starts small), and a bottom-up
- * step after a top-down one and after a bottom-up one, where bottom-up
- * steps may run (kron:24: its first decide, its top-down step and its
- * first bottom-up step run the next step without a launch: about 5 us
- * less each on an H200). A decide that chooses another costs the graph
- * about 1 us a node it skips (the kernels and the decide after them). */
-int next_of(int g, const bb_kstate_t *k, const bb_search_t *s)
+/* The most steps a graph runs after its own (chain_of). */
+constexpr int kChainMax = 4;
+
+/* The branches graph g runs after its decide, in order, each where the
+ * decide before it chooses it most of the time (one device; into chain,
+ * their number returned; BOXBFS_NEXT_STEPS=0: none): the loop after a
+ * launch's first decide (a search starts small); where bottom-up steps may
+ * run, a bottom-up step after a top-down one (no pack where top-down levels
+ * mark bits, else the pack first) and after a bottom-up one. Where the rule
+ * picks each level's direction and the loop may run, a run of three
+ * bottom-up levels and then the loop: a top-down graph holds the run and
+ * the loop after it, the packing bottom-up graph the rest of the run and
+ * the loop, the bottom-up graph (launched where a run is longer) the loop
+ * (kron:24 on an H200: 15 of 17 searches ran top-down, three bottom-up,
+ * then the loop; each step run without a launch saves its decide the
+ * launch, 2-4 us, and its kernels start 1-3 us sooner). A decide that
+ * chooses another costs the graph about 1 us a node it skips (the steps'
+ * kernels and decides after it). */
+int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
 {
     const char *env = getenv("BOXBFS_NEXT_STEPS");
     const int dir = s->rule.direction, bu = s->rule.bottom_up && dir != BOXBFS_SEARCH_TOP_DOWN;
-    if (k->ndev > 1 || (env && strcmp(env, "0") == 0)) return BB_BR_NONE;
-    if (g == kHostGraph || g == kWaiter)
-        return s->loop_arcs && dir != BOXBFS_SEARCH_BOTTOM_UP ? BB_BR_LOOP : BB_BR_NONE;
+    const int runs = bu && dir == BOXBFS_SEARCH_AUTO && s->loop_arcs;
+    int n = 0;
+    if (k->ndev > 1 || (env && strcmp(env, "0") == 0)) return 0;
+    if (g == kHostGraph || g == kWaiter) {
+        if (s->loop_arcs && dir != BOXBFS_SEARCH_BOTTOM_UP) chain[n++] = BB_BR_LOOP;
+        return n;
+    }
+    if (!bu) return 0;
     if (g == BB_BR_TOP_DOWN || g == BB_BR_TOP_DOWN + BB_TD_UNPACK)   /* marks_bits: no pack */
-        return !bu ? BB_BR_NONE : s->marks_bits ? BB_BR_BOTTOM_UP : BB_BR_PACK_BOTTOM_UP;
-    if (g == BB_BR_BOTTOM_UP || g == BB_BR_PACK_BOTTOM_UP) return bu ? BB_BR_BOTTOM_UP : BB_BR_NONE;
-    return BB_BR_NONE;
+        chain[n++] = s->marks_bits ? BB_BR_BOTTOM_UP : BB_BR_PACK_BOTTOM_UP;
+    else if (g == BB_BR_BOTTOM_UP && runs)
+        chain[n++] = BB_BR_UNPACK_LOOP;
+    else if (g == BB_BR_BOTTOM_UP || g == BB_BR_PACK_BOTTOM_UP)
+        chain[n++] = BB_BR_BOTTOM_UP;
+    else
+        return 0;
+    if (runs && g != BB_BR_BOTTOM_UP) {   /* the run's other levels, then the loop */
+        if (g != BB_BR_PACK_BOTTOM_UP) chain[n++] = BB_BR_BOTTOM_UP;
+        chain[n++] = BB_BR_BOTTOM_UP;
+        chain[n++] = BB_BR_UNPACK_LOOP;
+    }
+    return n;
 }
 
 /* Capture into c->graphs[g] what fn launches on c->build, then decide
- * (wait: the waiter's), then where g runs a step after it (next_of) that
- * branch's kernels and a second decide; instantiate it for launches from
- * the device (the host launches kHostGraph). */
+ * (wait: the waiter's), then each step g runs after it (chain_of): that
+ * branch's kernels and a decide; instantiate it for launches from the
+ * device (the host launches kHostGraph). */
 template <class Fn>
 boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t *s, Fn fn)
 {
-    const int next = next_of(g, k, s);
+    int chain[kChainMax];
+    const int len = chain_of(g, k, s, chain);
     BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
     boxbfs_status_t st = fn();
-    if (st == BOXBFS_OK) st = launch_decide(c, g, k, g == kWaiter, next);
-    if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_branch(c, next, k, s);
-    if (st == BOXBFS_OK && next != BB_BR_NONE) st = launch_decide(c, g, k, 0, BB_BR_NONE);
+    if (st == BOXBFS_OK) st = launch_decide(c, g, k, g == kWaiter, len ? chain[0] : BB_BR_NONE);
+    for (int i = 0; i < len && st == BOXBFS_OK; i++) {
+        st = launch_branch(c, chain[i], k, s);
+        if (st == BOXBFS_OK)
+            st = launch_decide(c, g, k, 0, i + 1 < len ? chain[i + 1] : BB_BR_NONE);
+    }
     cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[g]);   /* also after a failure */
     BB_CHECK(st);
     BB_CUDA_CHECK(ce);

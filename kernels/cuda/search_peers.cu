@@ -49,14 +49,14 @@ __device__ void fail_here(bb_search_t *s, int self)
 }
 
 /* decide's logic on the block's copy of the state (bb_decide_block). */
-__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now)
+__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now,
+                                   const unsigned long long *ctr)
 {
     bb_search_t *s = &d->s;
     bb_kstate_t *k = &d->a.k;
     const int ndev = k->ndev, self = k->self;
     const size_t width = BB_LOG_ROW(ndev);
     const uint64_t at = k->lo / 32;
-    unsigned long long *ctr = (unsigned long long *)k->counters;
     if (d->step == BB_STEP_NONE) {
         d->t_first = now;
     } else if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
@@ -108,7 +108,7 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now)
     }
     int pack = 0;
     const int unpack = step != BB_STEP_NONE && bb_peers_begin(s, step, &pack);
-    for (size_t i = 0; i < BB_CTR_COUNT(ndev); i++) ctr[i] = 0;
+    for (size_t i = 0; i < BB_CTR_COUNT(ndev); i++) ((unsigned long long *)k->counters)[i] = 0;
     k->frontier = s->frontier;
     k->next_frontier = s->next_frontier;
     k->next_bits = nullptr;
@@ -139,11 +139,14 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now)
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int self)
+    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int self,
+                 const unsigned long long *ctr, unsigned nctr)
 {
     bb_decide_block(
-        d, wait, BB_BR_NONE, self, bodies,
-        [](bb_search_dev *sd, uint64_t now) { decide_peers_logic(sd, now); },
+        d, wait, BB_BR_NONE, self, bodies, ctr, nctr,
+        [](bb_search_dev *sd, uint64_t now, const unsigned long long *counts) {
+            decide_peers_logic(sd, now, counts);
+        },
         [](bb_search_dev *sd) { fail_here(&sd->s, sd->a.k.self); });   /* a refused launch */
 }
 
@@ -348,9 +351,12 @@ boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, 
 }  // namespace
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies, int wait, int self)
+                                     const cudaGraphExec_t *bodies, int wait, int self,
+                                     const bb_kstate_t *k)
 {
-    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait, self);
+    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait, self,
+                                              (const unsigned long long *)k->counters,
+                                              (unsigned)BB_CTR_COUNT(k->ndev));
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
