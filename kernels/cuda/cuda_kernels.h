@@ -473,7 +473,28 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * (next: bb_search_start_step), that step and the decide after it too.
  * The step's counters (nctr words at ctr, which logic reads as counts)
  * are read beside the state, not after it: one memory latency less on
- * the path of a decide after a level. */
+ * the path of a decide after a level. A decide launched as a programmatic
+ * dependent of its step's last kernel (bb_decide_may_start) is resident
+ * before that kernel ends and waits for it first. */
+/* The last kernel of a step lets the decide after it start now
+ * (programmatic dependent launch, sm_90: search.cu launches one device's
+ * decides so); the decide's first act waits for that kernel's end and its
+ * memory (bb_decide_block). A no-op where no such decide follows. */
+static __device__ __forceinline__ void bb_decide_may_start(void)
+{
+#if __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+/* The decide's wait for the kernel it depends on (bb_decide_may_start). */
+static __device__ __forceinline__ void bb_decide_wait_step(void)
+{
+#if __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
+
 template <class Logic, class Failed>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wait, int next,
                                                        int self, const cudaGraphExec_t *bodies,
@@ -484,6 +505,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     __shared__ uint64_t raw[kWords];
     __shared__ unsigned long long counts[BB_CTR_COUNT(BB_LOOP_MAX_DEV)];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
+    bb_decide_wait_step();
     if (wait) {
         if (threadIdx.x == 0) bb_wait_bell(d);
         __syncthreads();   /* d->idle seen by every thread */

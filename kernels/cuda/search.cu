@@ -154,13 +154,24 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
 }
 
 /* decide, launched on c->build while it captures graph g (several devices:
- * search_peers.cu's; wait and next: bb_decide_block's). */
+ * search_peers.cu's; wait and next: bb_decide_block's): one device's as a
+ * programmatic dependent of the kernel before it, resident before that
+ * kernel ends (bb_decide_may_start), so that it does not wait for a launch
+ * after the step. */
 boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
     if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, g, k);
-    decide<<<1, kDecideThreads, 0, c->build>>>(c->d, c->bodies, wait, next, g,
-                                               (const unsigned long long *)k->counters);
-    BB_CUDA_LAUNCH_CHECK();
+    cudaLaunchAttribute early = {};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(1);
+    cfg.blockDim = dim3(kDecideThreads);
+    cfg.stream = c->build;
+    cfg.attrs = &early;
+    cfg.numAttrs = 1;
+    BB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, decide, c->d, (const cudaGraphExec_t *)c->bodies, wait,
+                                     next, g, (const unsigned long long *)k->counters));
     return BOXBFS_OK;
 }
 

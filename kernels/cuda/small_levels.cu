@@ -441,6 +441,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     search_levels(bb_search_dev *d, unsigned slot)
 {
     const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
+    bb_decide_may_start();
     if (c.skip) return;   /* a step its decide did not choose (search.cu) */
     const bb_loop_walk_t w = one_device_levels(c.k, c.loop, c.loop.count, c.loop.arcs);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
