@@ -56,6 +56,14 @@ static int find_dev(const bb_device_t *dev, const void *stream, const bb_device_
 
 void bb_fault_set_rank(int rank) { atomic_store(&my_rank, rank); }
 
+int32_t bb_fault_level(const bb_device_t *dev)
+{
+    const bb_device_ops_t *base = NULL;
+    int ordinal = find_dev(dev, NULL, &base);
+    if (base == NULL || spec.kind != F_LEVEL || (spec.dev >= 0 && spec.dev != ordinal)) return -1;
+    return (int32_t)spec.nth;
+}
+
 static const char *kind_name(fault_kind_t k)
 {
     static const char *const names[] = {"allocation", "copy", "kernel launch", "peer copy",

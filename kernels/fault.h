@@ -7,9 +7,10 @@
  *                                 copy (host <-> device), launch (any kernel),
  *                                 peer_copy; the N-th such call (N >= 1) on
  *                                 any device thread, or on device ordinal D
- *   BOXBFS_FAULT=level:L[:dev D]  the device search (any device, or ordinal D)
- *                                 fails as it starts level L: its peers stop
- *                                 waiting for it (the abort word)
+ *   BOXBFS_FAULT=level:L[:dev D]  the device search or the 2D device loop
+ *                                 (any device, or ordinal D) fails as it
+ *                                 starts level L: its peers stop waiting for
+ *                                 it (the abort word)
  *   BOXBFS_FAULT=rank:R[:N]       the N-th kernel launch (default 1) of MPI
  *                                 rank R (bb_fault_set_rank) */
 #ifndef BB_FAULT_H
@@ -20,6 +21,11 @@
 /* *ops_p = base where BOXBFS_FAULT is unset or empty, else the counting
  * wrapper in front of base. INVALID_ARG names a malformed BOXBFS_FAULT. */
 boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t **ops_p);
+
+/* level:L: L where device dev (opened through the wrapper) is to fail as
+ * it starts level L of the 2D device loop; -1 for any other switch, another
+ * device, or a device opened without the wrapper. */
+int32_t bb_fault_level(const bb_device_t *dev);
 
 /* This process's MPI rank (for rank:R); -1 (the default) outside MPI. */
 void bb_fault_set_rank(int rank);

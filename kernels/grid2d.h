@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "boxbfs.h"
+#include "kernels/kernels.h"
 
 /* Layout of g2state.counters (uint64 entries in device memory). */
 enum {
@@ -80,6 +81,99 @@ typedef struct {
     uint32_t expand_f0;        /* hybrid rule: merge path above f0 arcs per vertex */
 } bb_g2state_t;
 
+/* The device loop of small top-down levels (bb_grid2d_ops_t.levels;
+ * README "2D partition"). Its meetings follow 1D's protocol (kernels.h
+ * bb_mail_half: values, then the tag with release; each other device's tag
+ * with acquire, then its values), in areas of their own in each device's
+ * mailbox: the grid column's, the grid row's and every device's meeting,
+ * 8 words a source each (sources by grid row, grid column, device), in two
+ * halves by the level's parity: [tag, up to three values]. A device writes
+ * a half of level l + 2 only after the meeting of every device at l + 1,
+ * which every other device reaches only once it has read all of level l. */
+enum { BB_G2_MEET_COL = 0, BB_G2_MEET_ROW = 1, BB_G2_MEET_ALL = 2 };
+#define BB_G2_MAIL_WORDS(rows, cols) (8 * ((size_t)(rows) + (size_t)(cols) + \
+                                           (size_t)(rows) * (size_t)(cols)))
+/* Source `from`'s half of level `level` in area `kind` of mailbox mail. */
+static inline BB_HOST_DEVICE uint64_t *bb_g2_mail(uint64_t *mail, int rows, int cols, int kind,
+                                                  int from, int32_t level)
+{
+    size_t area = kind == BB_G2_MEET_COL ? 0
+                  : kind == BB_G2_MEET_ROW ? (size_t)rows
+                                           : (size_t)rows + (size_t)cols;
+    return mail + 8 * (area + (size_t)from) + 4 * (size_t)(level & 1);
+}
+/* The tag of the meeting of kind at level (every device the same): tag0 +
+ * 3 level + kind + 1, never 0 (a fresh mailbox) and never repeated within
+ * a search, whose tag0 has the engine's search count in its high half. */
+static inline BB_HOST_DEVICE uint64_t bb_g2_tag(uint64_t tag0, int32_t level, int kind)
+{
+    return tag0 + 3 * (uint64_t)level + (uint64_t)kind + 1;
+}
+
+/* A row of the loop's log per level: this device's frontier (the list it
+ * sent each other device of its grid column), the arcs its expand scanned,
+ * its next frontier and their out-arcs, the level's nanoseconds and, of
+ * them, its expand's, its sends' and meetings' and its update's; then the
+ * pairs it sent the device of each grid column of its row (its own: 0). */
+enum {
+    BB_G2_LOG_FRONTIER = 0,
+    BB_G2_LOG_SCANNED = 1,
+    BB_G2_LOG_NEXT = 2,
+    BB_G2_LOG_NEXT_ARCS = 3,
+    BB_G2_LOG_NS = 4,
+    BB_G2_LOG_EXPAND_NS = 5,
+    BB_G2_LOG_EXCHANGE_NS = 6,
+    BB_G2_LOG_UPDATE_NS = 7,
+    BB_G2_LOG_PAIRS = 8
+};
+#define BB_G2_LOG_ROW(cols) (BB_G2_LOG_PAIRS + (size_t)(cols))
+/* p->out: the levels the loop ran, then BB_MEET_OK or a failed meeting's
+ * BB_MEET_* (the loop stopped there; BB_MEET_ABORTED also where this
+ * device failed as the fault injection asked). */
+#define BB_G2_LOOP_OUT 2
+
+typedef struct {
+    int32_t level;          /* the first level's depth */
+    int32_t last_dir;       /* the direction of the level before it */
+    int32_t max_depth;      /* < 0: none */
+    int32_t fault_level;    /* tests (BOXBFS_FAULT=level:L): fail as level L starts; -1: none */
+    bb_dir_rule_t rule;     /* the engine's direction rule */
+    /* the totals before the first level: frontier, its out-arcs, the one
+     * before, the arcs not explored yet (runs 0) */
+    bb_loop_walk_t w;
+    uint64_t count;         /* this device's part of the frontier */
+    uint64_t most;          /* the largest device's part */
+    uint64_t max_arcs;      /* a level runs with at most this many out-arcs (--device-loop) */
+    uint64_t list_max;      /* a part goes to the grid column as a list only up to this many
+                               ids (--wire auto on a grid of several rows: bs / 32; else
+                               UINT64_MAX) */
+    uint32_t log_cap;       /* rows log holds: the loop stops when it is full */
+    uint64_t tag0;          /* the meetings' tags (bb_g2_tag) */
+    uint64_t timeout_ns;    /* give up waiting for a device after this */
+    uint32_t *abort;        /* the engine's abort word (kernels.h BB_ABORT_TIMEOUT) */
+    /* every device's inbox_col (rows x bs), inbox_row (cols x seg) and
+     * mailbox (BB_G2_MAIL_WORDS), by device: peer memory */
+    uint32_t *const *inbox_col;
+    uint32_t *const *inbox_row;
+    uint64_t *const *mail;
+    uint64_t *log;          /* log_cap rows of BB_G2_LOG_ROW(cols) (device memory) */
+    uint64_t *out;          /* BB_G2_LOOP_OUT entries (device memory) */
+} bb_g2loop_t;
+
+/* Where the loop stops before the level w stands at (most: the largest
+ * device's part of its frontier; last: the direction of the level before):
+ * the search ends there, its frontier has more out-arcs than max_arcs, a
+ * part would go as a bitmap, the log is full, or the engine's direction
+ * rule leaves top-down. The engine asks the same before it calls the loop,
+ * so the loop runs at least one level wherever it is called. */
+static inline BB_HOST_DEVICE int bb_g2_loop_stops(const bb_g2loop_t *p, const bb_loop_walk_t *w,
+                                                  uint64_t most, int last)
+{
+    return bb_search_ends(w->count, w->level, p->max_depth) || w->arcs > p->max_arcs ||
+           most > p->list_max || w->runs == p->log_cap ||
+           bb_choose_direction(&p->rule, w, last) != BOXBFS_SEARCH_TOP_DOWN;
+}
+
 typedef struct {
     /* Clear the owned state and this device's grid-row state; the root's
      * owner puts it at level 0 in the frontier (counters[NEXT] = 1, else 0);
@@ -145,9 +239,26 @@ typedef struct {
      * prefix[1] = the first rank at or past it whose vertex visited does not
      * mark (cols * bs if none). */
     boxbfs_status_t (*raise_prefix)(const bb_g2state_t *k, void *stream);
+    /* The device loop of small top-down levels (bb_g2loop_t; NULL: the
+     * backend has none, the host drives every level): called on every
+     * device at once, it runs level after level from k->frontier (the list
+     * of p->count ids; the next one in k->next_frontier, the two swapped
+     * after every level) while bb_g2_loop_stops lets it, meeting the other
+     * devices in their memory, and leaves a row per level in p->log and
+     * p->out. A level: this device's frontier list into the inbox_col
+     * region of every device of its grid column; a meeting of the column;
+     * append and expand as the host-driven level's (the visited prefix
+     * raised where it would be); each other grid column's pairs from
+     * outbox into its device's inbox_row region; a meeting of the grid
+     * row; update from each sender in grid order; a meeting of every
+     * device for the next frontier's totals, from which each device
+     * decides alone whether the next level runs. */
+    boxbfs_status_t (*levels)(const bb_g2state_t *k, void *stream, const bb_g2loop_t *p);
 } bb_grid2d_ops_t;
 
 extern const bb_grid2d_ops_t bb_cpu_grid2d_ops;
+/* Its loop (kernels/cpu/grid2d_levels.c), which runs the table's steps. */
+boxbfs_status_t bb_cpu_g2_levels(const bb_g2state_t *k, void *stream, const bb_g2loop_t *p);
 /* NULL when built without CUDA. */
 extern const bb_grid2d_ops_t *const bb_cuda_grid2d_ops_ptr;
 

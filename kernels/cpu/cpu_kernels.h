@@ -69,6 +69,14 @@ int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int 
 int bb_cpu_meet_words(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag,
                       const uint32_t (*v)[BB_LOOP_MAX_DEV], uint32_t (*g)[BB_LOOP_MAX_DEV]);
 void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code);
+/* The same on an abort word alone (NULL: none); and the wait of every
+ * meeting: until word w is ready (the tag, or in_word: a word with the
+ * tag's low half above its value), BB_MEET_OK with it in *out; else the
+ * abort word raised meanwhile (BB_MEET_ABORTED), or nothing within
+ * timeout_ns of t0 (BB_MEET_TIMEOUT: this device, self, raises it). */
+void bb_cpu_raise_abort_word(uint32_t *abort, uint32_t code);
+int bb_cpu_await(uint32_t *abort, uint64_t timeout_ns, int self, const uint64_t *w, uint64_t tag,
+                 int in_word, double t0, uint64_t *out);
 void bb_cpu_send(const bb_kstate_t *k, const bb_loop_peers_t *p, uint32_t v, uint32_t u,
                  uint32_t runs, uint64_t *sent);
 void bb_cpu_take_inbox(const bb_kstate_t *k, const bb_loop_peers_t *p, int s, uint64_t count,

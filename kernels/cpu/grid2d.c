@@ -213,4 +213,5 @@ const bb_grid2d_ops_t bb_cpu_grid2d_ops = {
     .settle = g2_settle,
     .unpack = g2_unpack,
     .raise_prefix = g2_raise_prefix,
+    .levels = bb_cpu_g2_levels,
 };

@@ -14,18 +14,20 @@
 #include "common/timer.h"
 #include "kernels/cpu/cpu_kernels.h"
 
-void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code)
+void bb_cpu_raise_abort_word(uint32_t *abort, uint32_t code)
 {
     uint32_t none = 0;
-    if (p->abort)   /* the first failure stays: it names the device that failed */
-        __atomic_compare_exchange_n(p->abort, &none, code, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    if (abort)   /* the first failure stays: it names the device that failed */
+        __atomic_compare_exchange_n(abort, &none, code, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/* Wait until word w is ready (the tag, or a word with the tag above its
- * value): BB_MEET_OK with it in *out, else the abort word raised meanwhile
- * or no peer within the timeout (then this device raises it). */
-static int await_word(const bb_loop_peers_t *p, int self, const uint64_t *w, uint64_t tag,
-                      int in_word, double t0, uint64_t *out)
+void bb_cpu_raise_abort(const bb_loop_peers_t *p, uint32_t code)
+{
+    bb_cpu_raise_abort_word(p->abort, code);
+}
+
+int bb_cpu_await(uint32_t *abort, uint64_t timeout_ns, int self, const uint64_t *w, uint64_t tag,
+                 int in_word, double t0, uint64_t *out)
 {
     for (;;) {
         uint64_t x = __atomic_load_n(w, __ATOMIC_ACQUIRE);
@@ -33,9 +35,9 @@ static int await_word(const bb_loop_peers_t *p, int self, const uint64_t *w, uin
             *out = x;
             return BB_MEET_OK;
         }
-        if (p->abort && __atomic_load_n(p->abort, __ATOMIC_ACQUIRE) != 0) return BB_MEET_ABORTED;
-        if (bb_now_s() - t0 > (double)p->timeout_ns * 1e-9) {
-            bb_cpu_raise_abort(p, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
+        if (abort && __atomic_load_n(abort, __ATOMIC_ACQUIRE) != 0) return BB_MEET_ABORTED;
+        if (bb_now_s() - t0 > (double)timeout_ns * 1e-9) {
+            bb_cpu_raise_abort_word(abort, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
             return BB_MEET_TIMEOUT;
         }
         sched_yield();   /* the device threads may share cores */
@@ -57,7 +59,8 @@ int bb_cpu_meet(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag, int 
         uint64_t x;
         int st;
         if (o == self) continue;
-        if ((st = await_word(p, self, half, tag, 0, t0, &x)) != BB_MEET_OK) return st;
+        st = bb_cpu_await(p->abort, p->timeout_ns, self, half, tag, 0, t0, &x);
+        if (st != BB_MEET_OK) return st;
         for (int j = 0; j < nvalues; j++) g[j][o] = half[1 + j];
     }
     return BB_MEET_OK;
@@ -76,7 +79,7 @@ int bb_cpu_meet_words(const bb_loop_peers_t *p, int ndev, int self, uint64_t tag
         const uint64_t *w = bb_mail_words(p->mail[self], ndev, o, tag);
         for (int j = 0; o != self && j < BB_MAIL_VALUES; j++) {
             uint64_t x;
-            int st = await_word(p, self, w + j, tag, 1, t0, &x);
+            int st = bb_cpu_await(p->abort, p->timeout_ns, self, w + j, tag, 1, t0, &x);
             if (st != BB_MEET_OK) return st;
             g[j][o] = (uint32_t)x;
         }

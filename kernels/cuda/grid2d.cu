@@ -428,6 +428,7 @@ boxbfs_status_t g2_raise_prefix(const bb_g2state_t *k, void *stream)
 const bb_grid2d_ops_t cuda_grid2d_ops = {
     g2_reset,     g2_append, g2_expand, g2_update,      g2_mark,
     g2_bottom_up, g2_settle, g2_unpack, g2_raise_prefix,
+    NULL,   /* levels: the host drives every level (the cpu backend's loop: grid2d_levels.c) */
 };
 
 }  // namespace

@@ -58,6 +58,7 @@
 #include "common/timer.h"
 #include "engine/block2d.h"
 #include "engine/engine.h"
+#include "kernels/fault.h"
 #include "kernels/grid2d.h"
 
 typedef struct {
@@ -73,6 +74,13 @@ typedef struct {
                               (a device past it may publish its next one) */
     int in_bits;           /* the owned frontier is k.frontier_bits (after a bottom-up level),
                               else the list k.frontier */
+    /* the device loop of small top-down levels (run_loop): this device's
+     * mailbox, its level rows and result (device memory; kernels/grid2d.h
+     * bb_g2loop_t), their host copy (LOOP_LOG rows, then the result), and
+     * the out-arcs of the owned frontier (the loop's rule) */
+    uint64_t *loop_mail, *loop_log, *loop_out;
+    uint64_t *loop_rows;
+    uint64_t out_arcs;
 } g2dev_t;
 
 struct bb_grid2d {
@@ -83,7 +91,16 @@ struct bb_grid2d {
     /* device 0's books of the level in progress */
     double modeled_s;
     int64_t sent_vertices, bitmap_messages;
+    /* the device loop (loop_fits): this engine's searches may run it; every
+     * device's inbox_col, inbox_row and mailbox, where the loop stores */
+    int loop;
+    uint32_t **inbox_col, **inbox_row;
+    uint64_t **mail;
 };
+
+/* Rows of a device's loop log: a loop stops when it is full, and the host
+ * books its levels and starts it again. */
+#define LOOP_LOG 1024
 
 #define SYNC_ALL(e) (e)->team->barrier(e)
 /* Another device failed and aborted the team (its failure is recorded; the
@@ -92,6 +109,18 @@ struct bb_grid2d {
 
 static int grid_row(const struct bb_grid2d *g, int p) { return p % g->rows; }
 static int grid_col(const struct bb_grid2d *g, int p) { return p / g->rows; }
+
+/* The device loop of small top-down levels may run (its arrays are set
+ * up): the backend has one, every device is a thread of this process, and
+ * the levels' messages are the peer exchange's lists (--exchange peer, no
+ * --throttle, --wire list or auto), with --device-loop above 0. */
+static int loop_possible(const boxbfs_engine_t e)
+{
+    const boxbfs_engine_options_t *o = &e->opts;
+    return e->grid->kops->levels != NULL && e->team == &bb_team_threads &&
+           o->exchange == BOXBFS_EXCHANGE_PEER && !o->throttle && o->device_loop_arcs > 0 &&
+           o->wire != BOXBFS_WIRE_BITMAP;
+}
 
 boxbfs_status_t bb_grid2d_check(boxbfs_graph_t g, const boxbfs_engine_options_t *o)
 {
@@ -144,6 +173,12 @@ boxbfs_status_t bb_grid2d_partition(boxbfs_engine_t e)
     e->opts.grid_rows = rows;
     e->opts.grid_cols = cols;
     BB_CHECK(bb_calloc((size_t)ndev, sizeof *g->dev, "2D device records", &g->dev));
+    g->loop = loop_possible(e);
+    if (g->loop) {
+        BB_CHECK(bb_calloc((size_t)ndev, sizeof *g->inbox_col, "the loop's inboxes", &g->inbox_col));
+        BB_CHECK(bb_calloc((size_t)ndev, sizeof *g->inbox_row, "the loop's inboxes", &g->inbox_row));
+        BB_CHECK(bb_calloc((size_t)ndev, sizeof *g->mail, "the loop's mailboxes", &g->mail));
+    }
     BB_CHECK(bb_calloc((size_t)ndev + 1, sizeof *e->part.lo, "the partition", &e->part.lo));
     e->part.ndev = ndev;
     for (int p = 0; p <= ndev; p++) e->part.lo[p] = (uint64_t)p * bs < n ? (uint64_t)p * bs : n;
@@ -156,8 +191,12 @@ void bb_grid2d_free(boxbfs_engine_t e)
     if (g == NULL) return;
     for (int d = 0; g->dev && d < e->ndev; d++) {
         if (g->dev[d].ctr) e->ops->host_free(e->devs[d].dev, g->dev[d].ctr);
+        if (g->dev[d].loop_rows) e->ops->host_free(e->devs[d].dev, g->dev[d].loop_rows);
         free(g->dev[d].colcount);
     }
+    free(g->inbox_col);
+    free(g->inbox_row);
+    free(g->mail);
     free(g->dev);
     free(g);
     e->grid = NULL;
@@ -170,15 +209,18 @@ typedef struct {
 } plan2d_t;
 
 /* tarcs: the transposed block's arcs, when bottom-up levels may run (else
- * ~0: none of their arrays); skip: the visited-prefix skip's arrays */
+ * ~0: none of their arrays); skip: the visited-prefix skip's arrays; the
+ * device loop's (g->loop: its mailbox, log and result, and the degrees) */
 static void plan(const struct bb_grid2d *g, uint64_t arcs, uint64_t tarcs, size_t scratch,
                  int skip, plan2d_t *p)
 {
     size_t bs = (size_t)g->bs, R = (size_t)g->rows, C = (size_t)g->cols;
     int bu = tarcs != UINT64_MAX;
     p->block = (R * bs + 1) * 8 + (size_t)arcs * 4 + (bu ? (C * bs + 1) * 8 + tarcs * 4 : 0);
-    p->state = bs * (4 + 8 + 4 + 4 + (bu ? 4 : 0)) +              /* level, pred, frontiers, */
-               BB_G2_CTR_COUNT(C) * 8;                            /* degree */
+    p->state = bs * (4 + 8 + 4 + 4 + (bu || g->loop ? 4 : 0)) +   /* level, pred, frontiers, */
+               BB_G2_CTR_COUNT(C) * 8 +                           /* degree */
+               (g->loop ? (BB_G2_MAIL_WORDS(R, C) + LOOP_LOG * BB_G2_LOG_ROW(C) +
+                           BB_G2_LOOP_OUT) * 8 : 0);
     p->row_state = C * bs / 8 +                                  /* visited */
                    (skip ? C * bs * 8 + 8 : 0);                  /* rank, by_rank, prefix */
     p->work = (R > 1 ? R * bs * 4 * 2 : 0) + R * bs * 4 +        /* colfront, inbox_col; scan */
@@ -245,6 +287,8 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
             spec.columns = e->in_columns;
         }
         BB_CHECK_GOTO(bb_block2d_build(&spec, d, &toff, &tcol, &tarcs), st, out);
+    }
+    if (e->bottom_up || g->loop) {   /* the direction rule's and the loop's out-arcs */
         BB_CHECK_GOTO(bb_calloc(bs, sizeof *degree, "the owned vertices' degrees", &degree), st,
                       out);
         for (uint64_t v = 0; v < e->part.lo[d + 1] - e->part.lo[d]; v++) {
@@ -304,7 +348,6 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (C * bs + 1) * 8, &k->toffsets), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, (size_t)(tarcs ? tarcs : 1) * 4, &k->tcolumns),
                       st, out);
-        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->degree), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, R * bs / 8, &k->colbits), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &k->frontier_bits), st, out);
         BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs / 8, &G->done), st, out);
@@ -315,7 +358,22 @@ boxbfs_status_t bb_grid2d_setup_device(boxbfs_engine_t e, int d)
         if (tarcs)
             BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->tcolumns, tcol, (size_t)tarcs * 4),
                           st, out);
+    }
+    if (degree) {
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, bs * 4, &k->degree), st, out);
         BB_CHECK_GOTO(e->ops->copy_h2d(D->dev, (void *)k->degree, degree, bs * 4), st, out);
+    }
+    if (g->loop) {   /* the device loop: a fresh mailbox holds no tag (kernels/grid2d.h) */
+        size_t mail = BB_G2_MAIL_WORDS(R, C) * 8, rows = LOOP_LOG * BB_G2_LOG_ROW(C) * 8;
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, mail, &G->loop_mail), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, rows, &G->loop_log), st, out);
+        BB_CHECK_GOTO(bb_engine_dev_alloc(e, d, BB_G2_LOOP_OUT * 8, &G->loop_out), st, out);
+        BB_CHECK_GOTO(e->ops->zero(D->dev, G->loop_mail, mail), st, out);
+        BB_CHECK_GOTO(e->ops->host_alloc(D->dev, rows + BB_G2_LOOP_OUT * 8,
+                                         (void **)&G->loop_rows), st, out);
+        g->inbox_col[d] = G->inbox_col;
+        g->inbox_row[d] = G->inbox_row;
+        g->mail[d] = G->loop_mail;
     }
     if (skip) {
         BB_CHECK_GOTO(bb_malloc(C * bs * 4, "the grid row's ranks", &rank), st, out);
@@ -628,8 +686,8 @@ static void next_frontier(boxbfs_engine_t e, int d)
 
 /* After every device published its books for the level: termination, and
  * on device 0 the level's row (frontier, sent vertices, control messages,
- * phase times, modeled time of both rounds). */
-static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
+ * phase times, modeled time of both rounds; time_s the level's). */
+static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level, double time_s)
 {
     struct bb_grid2d *g = e->grid;
     int ndev = e->ndev;
@@ -646,7 +704,7 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
     if (!e->bottom_up) e->total_arcs = arcs;   /* top-down only: the arcs expand scanned */
     if (d0 == 0) {
         boxbfs_level_report_t *r = &e->traffic.levels[level];
-        double now = bb_now_s(), busiest = 0;
+        double busiest = 0;
         r->direction = e->dir;
         r->frontier_arcs = (int64_t)e->total_arcs;
         r->unexplored_arcs = (int64_t)e->unexplored;
@@ -671,9 +729,9 @@ static boxbfs_status_t close_level(boxbfs_engine_t e, int d0, int level)
             if (D->update_s > r->update_s) r->update_s = D->update_s;
             if (sum > busiest) busiest = sum;
         }
-        r->time_s = now - e->t_level;
+        r->time_s = time_s;
         r->overhead_s = r->time_s > busiest ? r->time_s - busiest : 0;
-        e->t_level = now;
+        e->t_level = bb_now_s();
         g->modeled_s = 0;
         g->sent_vertices = g->bitmap_messages = 0;
     }
@@ -718,6 +776,178 @@ static boxbfs_status_t copy_results(boxbfs_engine_t e, int d)
     return e->ops->sync(dev);
 }
 
+/* ---- the device loop of small top-down levels (kernels/grid2d.h bb_g2loop_t) ---- */
+
+/* The loop's parameters on device d before level `level`, from the
+ * engine's totals (the same on every device). */
+static bb_g2loop_t loop_params(const boxbfs_engine_t e, int d, int level)
+{
+    const struct bb_grid2d *g = e->grid;
+    bb_g2loop_t p;
+    uint64_t arcs = 0, most = 0;
+    for (int s = 0; s < e->ndev; s++) {
+        arcs += g->dev[s].out_arcs;
+        if (e->frontier_count[s] > most) most = e->frontier_count[s];
+    }
+    memset(&p, 0, sizeof p);
+    p.level = level;
+    p.last_dir = e->prev_dir;
+    p.max_depth = e->opts.max_depth;
+    p.fault_level = -1;
+    p.rule = bb_engine_dir_rule(e);
+    p.w = (bb_loop_walk_t){level, 0, e->total_frontier, arcs, e->prev_total_frontier,
+                           e->unexplored};
+    p.count = e->frontier_count[d];
+    p.most = most;
+    p.max_arcs = (uint64_t)e->opts.device_loop_arcs;
+    p.list_max = g->rows > 1 && e->opts.wire == BOXBFS_WIRE_AUTO ? g->bs / 32 : UINT64_MAX;
+    p.log_cap = LOOP_LOG;
+    p.tag0 = e->searches << 32;
+    p.timeout_ns = BB_PEER_TIMEOUT_NS;
+    p.abort = e->abort_word;
+    p.inbox_col = g->inbox_col;
+    p.inbox_row = g->inbox_row;
+    p.mail = g->mail;
+    p.log = g->dev[d].loop_log;
+    p.out = g->dev[d].loop_out;
+    return p;
+}
+
+/* Whether level `level` runs in the loop: it is set up, the exchange
+ * copies between the devices (no host staging), and the loop's rule lets
+ * it run a level (every device decides the same on the engine's totals). */
+static int loop_fits(const boxbfs_engine_t e, int level)
+{
+    bb_g2loop_t p;
+    if (!e->grid->loop || e->xchg.staged || e->done || e->dir != BOXBFS_SEARCH_TOP_DOWN) return 0;
+    p = loop_params(e, 0, level);
+    return !bb_g2_loop_stops(&p, &p.w, p.most, p.last_dir);
+}
+
+/* Book level `level` from row i of every device's loop log as the
+ * host-driven level would: the expand round's lists and the fold round's
+ * pairs on their links with their sizes (book_round), every device's part
+ * and times, then close_level (termination, the row, the advance). The
+ * level's time is device 0's: every device leaves the level's last meeting
+ * at about the same moment, and the busiest device's level times would add
+ * up to more than the search (each level's busiest device may have left
+ * the meeting before it the earliest). */
+static boxbfs_status_t book_loop_level(boxbfs_engine_t e, int level, uint64_t i)
+{
+    struct bb_grid2d *g = e->grid;
+    const int R = g->rows, C = g->cols, ndev = e->ndev;
+    const size_t width = BB_G2_LOG_ROW(C);
+    double time_s = (double)g->dev[0].loop_rows[i * width + BB_G2_LOG_NS] * 1e-9;
+    for (int round = 0; round < 2; round++) {   /* expand (grid columns), fold (grid rows) */
+        int column = round == 0;
+        if (column ? R == 1 : C == 1) continue;   /* no round */
+        for (int s = 0; s < ndev; s++) {
+            const uint64_t *L = g->dev[s].loop_rows + i * width;
+            clear_row(e, s);
+            for (int m = 0; m < (column ? R : C); m++) {
+                int o = column ? grid_col(g, s) * R + m : m * R + grid_row(g, s);
+                if (o == s) continue;
+                if (column) set_cell(e, s, o, L[BB_G2_LOG_FRONTIER], 0, NULL, NULL);
+                else set_pairs(e, s, o, L[BB_G2_LOG_PAIRS + m], NULL);
+            }
+        }
+        book_round(e, level, column);
+        for (size_t c = 0; c < (size_t)ndev * ndev; c++)   /* as the exchange counts them */
+            if (e->bytes[c])
+                bb_traffic_add(&e->traffic, column ? BOXBFS_PHASE_EXPAND : BOXBFS_PHASE_FOLD,
+                               level, (int)(c / ndev), (int)(c % ndev), (int64_t)e->bytes[c], 1);
+    }
+    for (int s = 0; s < ndev; s++) {
+        const uint64_t *L = g->dev[s].loop_rows + i * width;
+        bb_engine_dev_t *D = &e->devs[s];
+        e->level_frontier[s] = L[BB_G2_LOG_FRONTIER];
+        e->frontier_count[s] = L[BB_G2_LOG_NEXT];
+        e->frontier_arcs[s] = L[e->bottom_up ? BB_G2_LOG_NEXT_ARCS : BB_G2_LOG_SCANNED];
+        D->expand_s = (double)L[BB_G2_LOG_EXPAND_NS] * 1e-9;
+        D->exchange_s = (double)L[BB_G2_LOG_EXCHANGE_NS] * 1e-9;
+        D->update_s = (double)L[BB_G2_LOG_UPDATE_NS] * 1e-9;
+        D->contract_s = 0;
+    }
+    BB_CHECK(close_level(e, 0, level, time_s));
+    e->traffic.levels[level].device_loop = 1;
+    return BOXBFS_OK;
+}
+
+/* The message of a loop that a failed meeting ended on device d (the
+ * abort word says who failed first; one device has none: itself). */
+static boxbfs_status_t loop_failure(const boxbfs_engine_t e, int d, int32_t fault_level)
+{
+    uint32_t code = e->abort_word ? __atomic_load_n(e->abort_word, __ATOMIC_ACQUIRE)
+                                  : (uint32_t)d + 1;
+    int failed = (int)(code & ~BB_ABORT_TIMEOUT) - 1;
+    if (code & BB_ABORT_TIMEOUT)
+        return bb_error_set(BOXBFS_ERR_DEVICE,
+                            "2D device loop: device %d waited %.0f s in a meeting for another "
+                            "device and gave up (a device failed, or the devices cannot all run "
+                            "at once: try --device-loop 0)", failed, BB_PEER_TIMEOUT_NS * 1e-9);
+    if (failed == d && fault_level >= 0)
+        return bb_error_set(BOXBFS_ERR_DEVICE,
+                            "injected fault (BOXBFS_FAULT=level:%d): device %d failed as it "
+                            "started level %d of the 2D device loop", fault_level, d,
+                            fault_level);
+    return bb_error_set(BOXBFS_ERR_DEVICE, "2D device loop: device %d failed; device %d stopped",
+                        failed, d);
+}
+
+/* Every device's thread: the loop from level *level_p (loop_fits said it
+ * runs), then device 0 books its levels from every device's log while the
+ * others wait (two barriers); *level_p moves past them. *aborted_p = 1
+ * where a barrier was aborted. */
+static boxbfs_status_t run_loop(boxbfs_engine_t e, int d, int *level_p, int *aborted_p)
+{
+    struct bb_grid2d *g = e->grid;
+    g2dev_t *G = &g->dev[d];
+    bb_engine_dev_t *D = &e->devs[d];
+    void *stream = e->ops->stream(D->dev);
+    const size_t width = BB_G2_LOG_ROW(g->cols);
+    bb_g2loop_t p = loop_params(e, d, *level_p);
+    uint64_t *out = G->loop_rows + LOOP_LOG * width, runs;
+    double t0 = bb_now_s();
+    *aborted_p = 0;
+    p.fault_level = bb_fault_level(D->dev);
+    if (G->in_bits) {   /* after a bottom-up level: the list the loop sends */
+        BB_CHECK(g->kops->unpack(&G->k, stream, G->k.frontier_bits, p.count, G->k.frontier));
+        G->in_bits = 0;
+    }
+    BB_CHECK(g->kops->levels(&G->k, stream, &p));
+    BB_CHECK(e->ops->copy_d2h(D->dev, out, G->loop_out, BB_G2_LOOP_OUT * 8));
+    BB_CHECK(e->ops->sync(D->dev));
+    if (out[1] != BB_MEET_OK) return loop_failure(e, d, p.fault_level);
+    runs = out[0];
+    if (runs == 0 || runs > LOOP_LOG)
+        return bb_error_set(BOXBFS_ERR_INTERNAL,
+                            "2D device loop on device %d ran %llu levels from level %d, where "
+                            "its rule lets it run 1 to %d", d, (unsigned long long)runs,
+                            *level_p, LOOP_LOG);
+    BB_CHECK(e->ops->copy_d2h(D->dev, G->loop_rows, G->loop_log, runs * width * 8));
+    BB_CHECK(e->ops->sync(D->dev));
+    BB_DEBUG(d, "2D device loop: levels %d to %d, %.1f us", *level_p,
+             *level_p + (int)runs - 1, (bb_now_s() - t0) * 1e6);
+    if (runs % 2) {   /* the last level's next frontier is in the other buffer */
+        uint32_t *t = G->k.frontier;
+        G->k.frontier = G->k.next_frontier;
+        G->k.next_frontier = t;
+        if (g->rows == 1) G->k.colfront = G->k.frontier;
+    }
+    G->out_arcs = G->loop_rows[(runs - 1) * width + BB_G2_LOG_NEXT_ARCS];
+    if ((*aborted_p = SYNC_ALL(e))) return BOXBFS_OK;   /* every device's rows are here */
+    for (uint64_t i = 0; d == 0 && i < runs; i++) {
+        BB_CHECK(book_loop_level(e, *level_p + (int)i, i));
+        if (i + 1 < runs && (e->done || e->dir != BOXBFS_SEARCH_TOP_DOWN))
+            return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                "2D device loop: ran level %d where the engine would not",
+                                *level_p + (int)i + 1);
+    }
+    *aborted_p = SYNC_ALL(e);   /* the books, the totals and the next direction are set */
+    *level_p += (int)runs;
+    return BOXBFS_OK;
+}
+
 boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
 {
     boxbfs_engine_t e = *(boxbfs_engine_t *)arg;
@@ -735,10 +965,18 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
     BB_CHECK_GOTO(wake_links(e, d), st, out);
     G->in_bits = 0;
     e->frontier_count[d] = G->ctr[BB_G2_CTR_NEXT];
+    G->out_arcs = G->ctr[BB_G2_CTR_NEXT] ? (uint64_t)e->total_arcs : 0;   /* the root's */
     if (e->team->publish_books(e, d)) return BOXBFS_OK;   /* every device's first frontier */
     if (d == 0) e->t_start = e->t_level = bb_now_s();
     for (int level = 0; !e->done; level++) {
         uint64_t fcount = e->frontier_count[d];
+        while (loop_fits(e, level)) {   /* small top-down levels without the host between them */
+            int aborted;
+            BB_CHECK_GOTO(run_loop(e, d, &level, &aborted), st, out);
+            if (aborted) return BOXBFS_OK;
+            fcount = e->frontier_count[d];
+        }
+        if (e->done) break;
         if (e->dir == BOXBFS_SEARCH_BOTTOM_UP)
             BB_CHECK_GOTO(bottom_up(e, d, level, fcount), st, out);
         else
@@ -751,9 +989,11 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
         /* what the direction rule needs: the next frontier's out-arcs where
          * bottom-up levels may run, else the arcs this level scanned */
         e->frontier_arcs[d] = G->ctr[e->bottom_up ? BB_G2_CTR_NEXT_ARCS : BB_G2_CTR_ARCS];
+        G->out_arcs = G->ctr[BB_G2_CTR_NEXT_ARCS];   /* the loop's rule (0 without degrees) */
         e->devs[d].contract_s = 0;   /* no contraction: the visited bitmap filters in expand */
         if (e->team->publish_books(e, d)) return BOXBFS_OK;
-        if (d == e->first) BB_CHECK_GOTO(close_level(e, d, level), st, out);
+        if (d == e->first)
+            BB_CHECK_GOTO(close_level(e, d, level, bb_now_s() - e->t_level), st, out);
         if (SYNC_ALL(e)) return BOXBFS_OK;
     }
     if (SYNC_ALL(e)) return BOXBFS_OK;
@@ -761,6 +1001,9 @@ boxbfs_status_t bb_grid2d_main(int tid, int nlocal, void *arg)
     BB_CHECK_GOTO(copy_results(e, d), st, out);
     BB_CHECK_GOTO(e->team->finish(e, d), st, out);
 out:
-    if (st != BOXBFS_OK) bb_engine_fail(e, d, st);
+    if (st != BOXBFS_OK) {
+        bb_engine_raise_abort(e, d);   /* the others stop waiting in the loop's meetings */
+        bb_engine_fail(e, d, st);
+    }
     return BOXBFS_OK;
 }

@@ -1,0 +1,149 @@
+#!/bin/sh
+# The 2D device loop of small top-down levels (docs/architecture.md, "2D
+# partition"), on the cpu backend: on the grids 2x2, 2x3 and 4x4, top-down
+# and auto, on kron graphs (--wire list and auto) and on the real graphs of ../shared/datasets (one
+# reference root each; skipped where the folder is absent), a search with
+# the loop (td* rows, "device_loop" in the JSON's levels) and one with every
+# level from the host (--device-loop 0) must both validate and book the same:
+# every level's row (direction, frontier, arcs, sent vertices, bytes,
+# messages, bitmaps, modeled time, its links and each device's part), the
+# phases' bytes and messages, the link matrix, every root's levels, reach
+# and bytes; the trees' --output (levels and parents) must be identical, and
+# on the real graphs the levels those of BFS_REFERENCE.tsv. The loop must run
+# (levels in the loop with it, none without), stop and start again around
+# host levels (--device-loop 64), and stay off where its lists could not go
+# by peer memory (--wire bitmap, --exchange host, host staging). A device
+# failing in a level the loop runs (BOXBFS_FAULT=level:L) ends the run with
+# exit 3 and a message naming the fault and the device, without a hang.
+set -u
+[ -x "${BOXBFS:-}" ] || { echo "BOXBFS not set"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+command -v timeout >/dev/null 2>&1 || { echo "timeout not found: skipped"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+B="$BOXBFS"
+grid_mtx 40 "$tmp/grid.mtx"   # about 80 small levels from a corner
+
+# same_books NAME GRAPH GRID DIRECTION OPTIONS...: the loop on and off, compared
+same_books() {
+    name=$1 graph=$2 grid=$3 dir=$4
+    shift 4
+    devs=$(( ${grid%x*} * ${grid#*x} ))
+    for dl in on off; do
+        loop=""; [ $dl = off ] && loop="--device-loop 0"
+        # shellcheck disable=SC2086 # the options: words on purpose
+        timeout 300 "$B" bfs "$graph" --backend cpu --partition 2d --grid "$grid" --devices $devs \
+            --direction "$dir" "$@" $loop --json "$tmp/$dl.json" --output "$tmp/$dl.out" \
+            >"$tmp/$dl.txt" 2>"$tmp/err" || { echo "--- $name, loop $dl:"; cat "$tmp/err"; return 1; }
+    done
+    cmp -s "$tmp/on.out" "$tmp/off.out" || { echo "--- $name: the trees differ"; return 1; }
+    python3 - "$tmp/on.json" "$tmp/off.json" <<'PY'
+import json, sys
+on, off = (json.load(open(p)) for p in sys.argv[1:3])
+TIMES = {"time_s", "expand_s", "contract_s", "exchange_s", "update_s", "overhead_s",
+         "median_time_s", "median_overhead_s", "levels_s", "outside_levels_s", "device_span_s",
+         "teps", "teps_arc"}
+def books(x):   # everything but the times and the loop's flag
+    if isinstance(x, dict):
+        return {k: books(v) for k, v in x.items() if k not in TIMES and k != "device_loop"}
+    if isinstance(x, list):
+        return [books(v) for v in x]
+    return x
+assert on["validation"] == off["validation"] == "passed", (on["validation"], off["validation"])
+assert on["options"]["partition"] == "2d"
+a, b = books(on["traffic"]), books(off["traffic"])
+assert a.keys() == b.keys()
+for k in a:
+    assert a[k] == b[k], (k, a[k], b[k])
+assert books(on["runs"]) == books(off["runs"]), (on["runs"], off["runs"])
+assert any(l["direction"] == "top-down" for l in on["traffic"]["levels"])
+looped = sum(l["device_loop"] for l in on["traffic"]["levels"])
+assert looped > 0, "no level ran in the loop"
+assert not any(l["device_loop"] for l in off["traffic"]["levels"]), "--device-loop 0 looped"
+PY
+}
+
+for grid in 2x2 2x3 4x4; do
+    for dir in top-down auto; do
+        for wire in list auto; do   # auto: the loop stops where a part would go as a bitmap
+            check "kron:12 $grid $dir --wire $wire: the same books and trees with the loop and without" \
+                  "same_books 'kron:12 $grid $dir $wire' kron:12 $grid $dir --roots 3 --wire $wire"
+        done
+    done
+done
+for grid in 2x3 4x4; do   # every level in the loop: vertices found twice, parents by grid order
+    check "kron:12 $grid top-down, every level in the loop: the same books and trees" \
+          "same_books 'kron:12 $grid all' kron:12 $grid top-down --roots 2 --wire list --device-loop 100000000"
+done
+check "grid graph 2x3 top-down, --wire list: the same books" \
+      "same_books 'grid 2x3' '$tmp/grid.mtx' 2x3 top-down --roots 2 --wire list"
+check "grid graph 4x4 auto, --max-depth 30: the same books" \
+      "same_books 'grid 4x4 depth' '$tmp/grid.mtx' 4x4 auto --roots 2 --max-depth 30"
+
+# --device-loop 64: the loop stops where a frontier outgrows 64 arcs, the
+# host runs those levels, the loop starts again where they shrink
+restarts() {
+    same_books "kron:12 2x2 loop of 64 arcs" kron:12 2x2 top-down --roots 2 --device-loop 64 ||
+        return 1
+    python3 - "$tmp/on.json" <<'PY'
+import json, sys
+flags = [l["device_loop"] for l in json.load(open(sys.argv[1]))["traffic"]["levels"]]
+starts = sum(1 for i, f in enumerate(flags) if f and (i == 0 or not flags[i - 1]))
+assert starts >= 2 and not all(flags), flags
+PY
+}
+check "--device-loop 64: host levels between loop levels, the same books" restarts
+
+# the real graphs: their reference roots, levels as BFS_REFERENCE.tsv counts them
+ref="${SHARED_DATASETS:-}/BFS_REFERENCE.tsv"
+if [ -f "$ref" ]; then
+    grep -v '^#' "$ref" | grep -v '^USA-road' | awk -F '\t' '!seen[$1 $2]++' >"$tmp/ref"
+    while IFS="$(printf '\t')" read -r file kind source reached depth sum counts; do
+        flag="--undirected"; [ "$kind" = directed ] && flag="--directed"
+        for grid in 2x2 2x3 4x4; do
+            for dir in top-down auto; do
+                name="$file $kind root $source $grid $dir"
+                check "$name: the same books with the loop and without" \
+                      "same_books '$name' '$SHARED_DATASETS/$file' $grid $dir $flag --root $source"
+                got=$(awk '$2 >= 0 { n++; s += $2; if ($2 > d) d = $2; c[$2]++ }
+                     END { printf "%d %d %d ", n, d, s; for (i = 0; i <= d; i++) printf "%s%d", (i ? "," : ""), c[i] }' \
+                     "$tmp/on.out")
+                check "$name: the levels of BFS_REFERENCE.tsv" \
+                      "[ '$got' = '$reached $depth $sum $counts' ]"
+            done
+        done
+    done <"$tmp/ref"
+else
+    echo "skip the real graphs: no $ref"
+fi
+
+# the loop stays off where its lists cannot go by peer memory
+no_loop() {   # OPTIONS...: validated, no level in the loop
+    "$B" bfs "$tmp/grid.mtx" --backend cpu --partition 2d --grid 2x2 --roots 2 "$@" \
+        >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
+    grep -q '^validation: PASS' "$tmp/out" && ! grep -q '^ *[0-9][0-9]*  *td\*' "$tmp/out"
+}
+check "--wire bitmap: no level in the loop" "no_loop --wire bitmap"
+check "--exchange host: no level in the loop" "no_loop --exchange host"
+check "BOXBFS_DISABLE_PEER=1 (host staging): no level in the loop" \
+      "BOXBFS_DISABLE_PEER=1 no_loop"
+check "--device-loop 0: no level in the loop" "no_loop --device-loop 0"
+"$B" bfs "$tmp/grid.mtx" --backend cpu --partition 2d --grid 2x2 --roots 1 >"$tmp/out" 2>&1
+check "the text table marks the loop's levels td*" "grep -q '^ *[0-9][0-9]*  *td\*' '$tmp/out'"
+
+# a device failing as it starts a level the loop runs: exit 3, named, no hang
+fault() {   # LEVEL DEVICE GRID
+    BOXBFS_FAULT="level:$1:dev $2" timeout 60 "$B" bfs "$tmp/grid.mtx" --backend cpu \
+        --partition 2d --grid "$3" --devices $(( ${3%x*} * ${3#*x} )) --roots 2 \
+        --output "$tmp/f.out" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 3 ] || { echo "exit $rc"; cat "$tmp/err"; return 1; }
+    grep -q "injected fault (BOXBFS_FAULT=level:$1): device $2 failed as it started level $1 of the 2D device loop" "$tmp/err" ||
+        { cat "$tmp/err"; return 1; }
+    [ ! -e "$tmp/f.out" ]
+}
+check "BOXBFS_FAULT=level:5:dev 1, 2x2: exit 3, device 1 named, no output" "fault 5 1 2x2"
+check "BOXBFS_FAULT=level:0:dev 5, 2x3: exit 3, device 5 named, no output" "fault 0 5 2x3"
+check "BOXBFS_FAULT=level:40:dev 15, 4x4: exit 3, device 15 named, no output" "fault 40 15 4x4"
+check "BOXBFS_FAULT=level:3:dev 0, 1x1 (no peers): exit 3, device 0 named, no output" \
+      "fault 3 0 1x1"
+exit $fail
