@@ -261,5 +261,8 @@ extern const bb_grid2d_ops_t bb_cpu_grid2d_ops;
 boxbfs_status_t bb_cpu_g2_levels(const bb_g2state_t *k, void *stream, const bb_g2loop_t *p);
 /* NULL when built without CUDA. */
 extern const bb_grid2d_ops_t *const bb_cuda_grid2d_ops_ptr;
+/* The cuda backend's loop (kernels/cuda/grid2d_levels.cu: one block a
+ * device, the cpu loop's steps, rows and meetings); built with CUDA only. */
+boxbfs_status_t bb_cuda_g2_levels(const bb_g2state_t *k, void *stream, const bb_g2loop_t *p);
 
 #endif /* BB_GRID2D_KERNELS_H */

@@ -425,10 +425,24 @@ boxbfs_status_t g2_raise_prefix(const bb_g2state_t *k, void *stream)
                          (cudaStream_t)stream);
 }
 
+/* The device loop of small top-down levels (grid2d_levels.cu). Lazy loading
+ * (CUDA's default) loads a kernel at its first launch and may wait for the
+ * context's running kernels to do so; the loop's kernels wait for each
+ * other, so a first launch of unpack's kernel (run_loop's, before its
+ * device's loop) beside a loop already waiting would never end: loaded here,
+ * before this device's loop starts. */
+boxbfs_status_t g2_levels(const bb_g2state_t *k, void *stream, const bb_g2loop_t *p)
+{
+    cudaFuncAttributes attr;
+    BB_CHECK(bb_cuda_bind(stream));
+    BB_CUDA_CHECK(cudaFuncGetAttributes(&attr, append_bitmap));
+    return bb_cuda_g2_levels(k, stream, p);
+}
+
 const bb_grid2d_ops_t cuda_grid2d_ops = {
     g2_reset,     g2_append, g2_expand, g2_update,      g2_mark,
     g2_bottom_up, g2_settle, g2_unpack, g2_raise_prefix,
-    NULL,   /* levels: the host drives every level (the cpu backend's loop: grid2d_levels.c) */
+    g2_levels,
 };
 
 }  // namespace
