@@ -1,6 +1,7 @@
 /* Fault injection for tests (kernels/fault.h): a device-operations table in
  * front of a backend's whose alloc, copy, peer-copy and kernel entries count
- * their calls and fail the one BOXBFS_FAULT names, then forward. Devices are
+ * their calls and fail the one BOXBFS_FAULT names, then forward (and one in
+ * front of its 2D kernels, bb_fault_wrap_grid2d). Devices are
  * recorded at open (handle, stream, ordinal, backend) so that every entry,
  * kernels included (they get a stream), knows its device and its backend. */
 #include "config.h"
@@ -208,6 +209,50 @@ enum { SLOTS = 2 };
 static bb_device_ops_t wrapped[SLOTS];
 static const bb_device_ops_t *wrapped_base[SLOTS];
 static pthread_mutex_t wrap_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The 2D kernels of each wrapped backend, and their counting table. */
+static const bb_grid2d_ops_t *g2_base[SLOTS];
+static bb_grid2d_ops_t g2_wrapped[SLOTS];
+
+/* The 2D kernels of the backend whose device table is base. */
+static const bb_grid2d_ops_t *g2_of(const bb_device_ops_t *base)
+{
+    const bb_grid2d_ops_t *g2 = NULL;
+    pthread_mutex_lock(&wrap_lock);
+    for (int i = 0; i < SLOTS && g2 == NULL; i++)
+        if (wrapped_base[i] == base) g2 = g2_base[i];
+    pthread_mutex_unlock(&wrap_lock);
+    return g2;
+}
+
+/* The 2D kernels: one counted launch each, found by their stream. */
+#define G2KERNEL(name, params, args)                                             \
+    static boxbfs_status_t g2_##name params                                      \
+    {                                                                            \
+        FAULT_DEV(F_LAUNCH, NULL, stream, "2D kernel " #name);                   \
+        const bb_grid2d_ops_t *g2 = g2_of(base);                                 \
+        if (g2 == NULL)                                                          \
+            return bb_error_set(BOXBFS_ERR_INTERNAL, "fault injection: no 2D kernels"); \
+        return g2->name args;                                                    \
+    }
+G2KERNEL(reset, (const bb_g2state_t *k, void *stream, uint64_t root), (k, stream, root))
+G2KERNEL(append, (const bb_g2state_t *k, void *stream, const uint32_t *msg, int bitmap,
+                  uint64_t count, uint32_t offset, uint64_t at),
+         (k, stream, msg, bitmap, count, offset, at))
+G2KERNEL(expand, (const bb_g2state_t *k, void *stream, uint64_t count, int32_t l),
+         (k, stream, count, l))
+G2KERNEL(update, (const bb_g2state_t *k, void *stream, const uint32_t *pairs, uint64_t count,
+                  int src, int32_t l), (k, stream, pairs, count, src, l))
+G2KERNEL(mark, (const bb_g2state_t *k, void *stream, const uint32_t *msg, int bitmap,
+                uint64_t count, int r), (k, stream, msg, bitmap, count, r))
+G2KERNEL(bottom_up, (const bb_g2state_t *k, void *stream, const uint32_t *done_in,
+                     uint32_t *done_out, int slice, int32_t l),
+         (k, stream, done_in, done_out, slice, l))
+G2KERNEL(settle, (const bb_g2state_t *k, void *stream, const uint32_t *pairs, uint64_t count,
+                  int src, int32_t l), (k, stream, pairs, count, src, l))
+G2KERNEL(unpack, (const bb_g2state_t *k, void *stream, const uint32_t *bits, uint64_t count,
+                  uint32_t *list), (k, stream, bits, count, list))
+G2KERNEL(raise_prefix, (const bb_g2state_t *k, void *stream), (k, stream))
+G2KERNEL(levels, (const bb_g2state_t *k, void *stream, const bb_g2loop_t *p), (k, stream, p))
 
 static boxbfs_status_t open_with(const bb_device_ops_t *base, int ordinal, bb_device_t **dev_p,
                                  char *name, size_t name_len)
@@ -333,4 +378,27 @@ boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t
     pthread_mutex_unlock(&wrap_lock);
     if (st == BOXBFS_OK) *ops_p = &wrapped[slot];
     return st;
+}
+
+boxbfs_status_t bb_fault_wrap_grid2d(const bb_device_ops_t *ops, const bb_grid2d_ops_t *base,
+                                     const bb_grid2d_ops_t **ops_p)
+{
+    int slot = -1;
+    *ops_p = base;
+    if (base == NULL) return BOXBFS_OK;
+    pthread_mutex_lock(&wrap_lock);
+    for (int i = 0; i < SLOTS && slot < 0; i++)
+        if (ops == &wrapped[i]) slot = i;
+    if (slot >= 0) {
+        bb_grid2d_ops_t *w = &g2_wrapped[slot];
+        g2_base[slot] = base;
+        *w = (bb_grid2d_ops_t){
+            .reset = g2_reset, .append = g2_append, .expand = g2_expand, .update = g2_update,
+            .mark = g2_mark, .bottom_up = g2_bottom_up, .settle = g2_settle,
+            .unpack = g2_unpack, .raise_prefix = g2_raise_prefix,
+            .levels = base->levels ? g2_levels : NULL};
+        *ops_p = w;
+    }
+    pthread_mutex_unlock(&wrap_lock);
+    return BOXBFS_OK;
 }

@@ -16,11 +16,18 @@
 #ifndef BB_FAULT_H
 #define BB_FAULT_H
 
+#include "kernels/grid2d.h"
 #include "kernels/kernels.h"
 
 /* *ops_p = base where BOXBFS_FAULT is unset or empty, else the counting
  * wrapper in front of base. INVALID_ARG names a malformed BOXBFS_FAULT. */
 boxbfs_status_t bb_fault_wrap(const bb_device_ops_t *base, const bb_device_ops_t **ops_p);
+
+/* *ops_p = base (the backend's 2D kernels, kernels/grid2d.h) where ops is
+ * not a counting wrapper of bb_fault_wrap, else a wrapper in front of base
+ * whose kernels count as launches (launch:N) with the device table's. */
+boxbfs_status_t bb_fault_wrap_grid2d(const bb_device_ops_t *ops, const bb_grid2d_ops_t *base,
+                                     const bb_grid2d_ops_t **ops_p);
 
 /* level:L: L where device dev (opened through the wrapper) is to fail as
  * it starts level L of the 2D device loop; -1 for any other switch, another

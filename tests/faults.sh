@@ -1,6 +1,6 @@
 #!/bin/sh
 # Injected faults (BOXBFS_FAULT, kernels/fault.c; docs/cli.md, "Environment"):
-# an allocation, a host<->device copy, a kernel launch or a peer copy failing
+# an allocation, a host<->device copy, a kernel launch (1D's or 2D's) or a peer copy failing
 # at the N-th call (on any device, or one named device), and one MPI rank
 # failing, each end in a message naming the fault and exit status 3, within a
 # timeout (no hang), with no --output, --json or --traffic-csv file left
@@ -77,6 +77,10 @@ sweep_start "3 devices host bitmap wire" launch 200 2 -- $B --devices 3 --exchan
 sweep_start "3 devices bottom-up" copy 200 2 -- $B --devices 3 --direction bottom-up
 sweep_start "1 device" alloc 200 1 -- $B --devices 1
 sweep_start "1 device" launch 200 2 -- $B --devices 1
+# 2D: its kernels count as launches (bb_fault_wrap_grid2d), the device loop's too
+sweep_start "2x2 grid, the device loop" launch 200 2 -- $B --devices 4 --partition 2d --grid 2x2
+sweep_start "2x3 grid top-down, host-driven" launch 200 2 -- $B --devices 6 --partition 2d --grid 2x3 --direction top-down --device-loop 0
+sweep_start "2x2 grid" copy 200 2 -- $B --devices 4 --partition 2d --grid 2x2
 cases_check sweep_report
 
 # one named device: the message names it

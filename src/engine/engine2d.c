@@ -170,6 +170,7 @@ boxbfs_status_t bb_grid2d_partition(boxbfs_engine_t e)
     g->cols = cols;
     g->bs = bs;
     g->kops = e->opts.backend == BOXBFS_BACKEND_CPU ? &bb_cpu_grid2d_ops : bb_cuda_grid2d_ops_ptr;
+    BB_CHECK(bb_fault_wrap_grid2d(e->ops, g->kops, &g->kops));   /* BOXBFS_FAULT (tests) */
     e->opts.grid_rows = rows;
     e->opts.grid_cols = cols;
     BB_CHECK(bb_calloc((size_t)ndev, sizeof *g->dev, "2D device records", &g->dev));
