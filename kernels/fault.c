@@ -176,19 +176,25 @@ KERNEL(bottom_up, (const bb_kstate_t *k, void *stream, int32_t l), (k, stream, l
 KERNEL(mark_frontier, (const bb_kstate_t *k, void *stream), (k, stream))
 KERNEL(small_levels, (const bb_kstate_t *k, void *stream, const bb_loop_params_t *p), (k, stream, p))
 
-/* The wake before a search across devices: a launch like any kernel's;
- * wake:N[:dev D] makes the device (any, or ordinal D) come to its N-th wake
- * a second after the others gave up waiting for it (the meeting's timeout),
- * as a device held up elsewhere would. */
-static boxbfs_status_t f_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
+/* wake:N[:dev D]: device ordinal (any, or D) comes to its N-th wake a
+ * second after the others gave up waiting for it (their meeting's timeout,
+ * timeout_ns), as a device held up elsewhere would. */
+static void late(int ordinal, uint64_t timeout_ns)
 {
-    FAULT_DEV(F_LAUNCH, NULL, stream, "kernel peers_wake");
-    if (spec.kind == F_WAKE && (spec.dev < 0 || spec.dev == ordinal_) &&
+    if (spec.kind == F_WAKE && (spec.dev < 0 || spec.dev == ordinal) &&
         atomic_fetch_add(&spec.calls, 1) + 1 == spec.nth) {
-        const uint64_t ns = p->timeout_ns + 1000000000ull;
+        const uint64_t ns = timeout_ns + 1000000000ull;
         struct timespec t = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
         while (nanosleep(&t, &t) != 0) {}
     }
+}
+
+/* The wake before a search across devices: a launch like any kernel's, and
+ * a wake (late). */
+static boxbfs_status_t f_peers_wake(const bb_kstate_t *k, void *stream, const bb_loop_peers_t *p)
+{
+    FAULT_DEV(F_LAUNCH, NULL, stream, "kernel peers_wake");
+    late(ordinal_, p->timeout_ns);
     return base->kernels.peers_wake(k, stream, p);
 }
 
@@ -252,7 +258,17 @@ G2KERNEL(settle, (const bb_g2state_t *k, void *stream, const uint32_t *pairs, ui
 G2KERNEL(unpack, (const bb_g2state_t *k, void *stream, const uint32_t *bits, uint64_t count,
                   uint32_t *list), (k, stream, bits, count, list))
 G2KERNEL(raise_prefix, (const bb_g2state_t *k, void *stream), (k, stream))
-G2KERNEL(levels, (const bb_g2state_t *k, void *stream, const bb_g2loop_t *p), (k, stream, p))
+
+/* The 2D device loop: a launch like any kernel's, and a wake (late): its
+ * first meeting is where the others wait. */
+static boxbfs_status_t g2_levels(const bb_g2state_t *k, void *stream, const bb_g2loop_t *p)
+{
+    FAULT_DEV(F_LAUNCH, NULL, stream, "2D kernel levels");
+    const bb_grid2d_ops_t *g2 = g2_of(base);
+    if (g2 == NULL) return bb_error_set(BOXBFS_ERR_INTERNAL, "fault injection: no 2D kernels");
+    late(ordinal_, p->timeout_ns);
+    return g2->levels(k, stream, p);
+}
 
 static boxbfs_status_t open_with(const bb_device_ops_t *base, int ordinal, bb_device_t **dev_p,
                                  char *name, size_t name_len)

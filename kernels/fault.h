@@ -11,6 +11,10 @@
  *                                 (any device, or ordinal D) fails as it
  *                                 starts level L: its peers stop waiting for
  *                                 it (the abort word)
+ *   BOXBFS_FAULT=wake:N[:dev D]   the device comes to its N-th wake before
+ *                                 a search across devices, or its N-th 2D
+ *                                 device loop, after the others' meeting
+ *                                 timed out
  *   BOXBFS_FAULT=rank:R[:N]       the N-th kernel launch (default 1) of MPI
  *                                 rank R (bb_fault_set_rank) */
 #ifndef BB_FAULT_H

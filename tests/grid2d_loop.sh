@@ -118,6 +118,21 @@ fault() {
     [ ! -e "$tmp/f.out" ]
 }
 
+# a device late to the loop (BOXBFS_FAULT=wake:1: the first device to start
+# its loop starts it a second after the others' first meeting timed out):
+# exit 3, the meeting's timeout named, no output, no hang
+late_loop() {
+    # shellcheck disable=SC2046 # the devices: words on purpose
+    BOXBFS_FAULT=wake:1 timeout 40 "$B" bfs "$tmp/grid.mtx" --backend "$backend" \
+        --partition 2d --grid 2x2 $(devs_of 2x2) --roots 1 --output "$tmp/f.out" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 3 ] || { echo "exit $rc"; cat "$tmp/err"; return 1; }
+    grep -q "2D device loop: device [0-9]* waited 10 s in a meeting for another device and gave up" \
+        "$tmp/err" || { cat "$tmp/err"; return 1; }
+    [ ! -e "$tmp/f.out" ]
+}
+
 # --device-loop 64: the loop stops where a frontier outgrows 64 arcs, the
 # host runs those levels, the loop starts again where they shrink
 restarts() {
@@ -225,4 +240,6 @@ check "BOXBFS_FAULT=level:0:dev 5, 2x3: exit 3, device 5 named, no output" "faul
 check "BOXBFS_FAULT=level:40:dev 15, 4x4: exit 3, device 15 named, no output" "fault 40 15 4x4"
 check "BOXBFS_FAULT=level:3:dev 0, 1x1 (no peers): exit 3, device 0 named, no output" \
       "fault 3 0 1x1"
+check "BOXBFS_FAULT=wake:1, 2x2: a device late to the loop, the others time out, exit 3" \
+      "late_loop"
 exit $fail
