@@ -93,6 +93,23 @@ typedef struct {
 enum { BB_G2_MEET_COL = 0, BB_G2_MEET_ROW = 1, BB_G2_MEET_ALL = 2 };
 #define BB_G2_MAIL_WORDS(rows, cols) (8 * ((size_t)(rows) + (size_t)(cols) + \
                                            (size_t)(rows) * (size_t)(cols)))
+/* The devices of k's grid column, grid row or all (kind): how many, device
+ * i of them, and k's index among them. */
+static inline BB_HOST_DEVICE int bb_g2_group_size(const bb_g2state_t *k, int kind)
+{
+    return kind == BB_G2_MEET_COL ? k->rows : kind == BB_G2_MEET_ROW ? k->cols
+                                                                     : k->rows * k->cols;
+}
+static inline BB_HOST_DEVICE int bb_g2_group_device(const bb_g2state_t *k, int kind, int i)
+{
+    return kind == BB_G2_MEET_COL ? k->col * k->rows + i
+           : kind == BB_G2_MEET_ROW ? i * k->rows + k->row
+                                    : i;
+}
+static inline BB_HOST_DEVICE int bb_g2_group_index(const bb_g2state_t *k, int kind)
+{
+    return kind == BB_G2_MEET_COL ? k->row : kind == BB_G2_MEET_ROW ? k->col : k->self;
+}
 /* Source `from`'s half of level `level` in area `kind` of mailbox mail. */
 static inline BB_HOST_DEVICE uint64_t *bb_g2_mail(uint64_t *mail, int rows, int cols, int kind,
                                                   int from, int32_t level)

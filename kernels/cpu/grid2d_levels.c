@@ -13,26 +13,6 @@
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/grid2d.h"
 
-/* The devices of this device's grid column, grid row or all (kind): how
- * many, device i of them, and this device's index among them. */
-static int group_size(const bb_g2state_t *k, int kind)
-{
-    return kind == BB_G2_MEET_COL ? k->rows : kind == BB_G2_MEET_ROW ? k->cols
-                                                                     : k->rows * k->cols;
-}
-
-static int group_device(const bb_g2state_t *k, int kind, int i)
-{
-    return kind == BB_G2_MEET_COL ? k->col * k->rows + i
-           : kind == BB_G2_MEET_ROW ? i * k->rows + k->row
-                                    : i;
-}
-
-static int group_index(const bb_g2state_t *k, int kind)
-{
-    return kind == BB_G2_MEET_COL ? k->row : kind == BB_G2_MEET_ROW ? k->col : k->self;
-}
-
 /* Value j that member i of the group brought to this device's meeting of
  * kind at level (it stays in the mailbox until the level after next). */
 static uint64_t got(const bb_g2loop_t *p, const bb_g2state_t *k, int kind, int i, int32_t level,
@@ -48,14 +28,15 @@ static uint64_t got(const bb_g2loop_t *p, const bb_g2state_t *k, int kind, int i
 static int meet(const bb_g2loop_t *p, const bb_g2state_t *k, int kind, int32_t level,
                 const uint64_t *v, size_t stride, int nvalues)
 {
-    const int n = group_size(k, kind), me = group_index(k, kind);
+    const int n = bb_g2_group_size(k, kind), me = bb_g2_group_index(k, kind);
     const uint64_t tag = bb_g2_tag(p->tag0, level, kind);
     double t0 = bb_now_s();
     int st = BB_MEET_OK;
     for (int i = 0; i < n; i++) {
         uint64_t *half;
         if (i == me) continue;
-        half = bb_g2_mail(p->mail[group_device(k, kind, i)], k->rows, k->cols, kind, me, level);
+        half = bb_g2_mail(p->mail[bb_g2_group_device(k, kind, i)], k->rows, k->cols, kind, me,
+                          level);
         for (int j = 0; j < nvalues; j++) half[1 + j] = v[(size_t)i * stride + (size_t)j];
         __atomic_store_n(half, tag, __ATOMIC_RELEASE);
     }

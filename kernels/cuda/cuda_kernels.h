@@ -160,6 +160,20 @@ static __device__ __forceinline__ unsigned bb_warp_inclusive_sum(unsigned x)
     return x;
 }
 
+/* The item whose range holds e: the last of the n items whose first
+ * (an exclusive scan, first[0] = 0) is <= e; binary search (a round of a
+ * frontier, arc e of it: small_levels.cu, grid2d_levels.cu). */
+template <class T, class E>
+static __device__ __forceinline__ uint32_t bb_item_of(const T *first, uint32_t n, E e)
+{
+    uint32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1) >> 1;
+        if (first[mid] <= e) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
 /* Warp-wide append of n items per lane to one counter; every lane of the
  * warp must call it (n may be 0). Returns this lane's first slot. */
 static __device__ __forceinline__ unsigned long long bb_warp_append(unsigned long long *counter,
@@ -450,6 +464,25 @@ static_assert(sizeof(bb_search_dev) / 8 >= BB_CTR_COUNT(BB_LOOP_MAX_DEV),
  * 1.48 -> 0.71 us a decide on an H200, kron:24). */
 constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32);
 
+/* The last kernel of a step lets the decide after it start now
+ * (programmatic dependent launch, sm_90: search.cu launches one device's
+ * decides so); the decide's first act waits for that kernel's end and its
+ * memory (bb_decide_block). A no-op where no such decide follows. */
+static __device__ __forceinline__ void bb_decide_may_start(void)
+{
+#if __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+/* The decide's wait for the kernel it depends on (bb_decide_may_start). */
+static __device__ __forceinline__ void bb_decide_wait_step(void)
+{
+#if __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
+
 /* A decide's block of kDecideThreads (wait: the waiter's, whose thread 0
  * first waits for the bell, bb_wait_bell): the threads copy the state into
  * shared memory (from the host's mirror where a launch begins: d->step is
@@ -476,25 +509,6 @@ constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32)
  * the path of a decide after a level. A decide launched as a programmatic
  * dependent of its step's last kernel (bb_decide_may_start) is resident
  * before that kernel ends and waits for it first. */
-/* The last kernel of a step lets the decide after it start now
- * (programmatic dependent launch, sm_90: search.cu launches one device's
- * decides so); the decide's first act waits for that kernel's end and its
- * memory (bb_decide_block). A no-op where no such decide follows. */
-static __device__ __forceinline__ void bb_decide_may_start(void)
-{
-#if __CUDA_ARCH__ >= 900
-    cudaTriggerProgrammaticLaunchCompletion();
-#endif
-}
-
-/* The decide's wait for the kernel it depends on (bb_decide_may_start). */
-static __device__ __forceinline__ void bb_decide_wait_step(void)
-{
-#if __CUDA_ARCH__ >= 900
-    cudaGridDependencySynchronize();
-#endif
-}
-
 template <class Logic, class Failed>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wait, int next,
                                                        int self, const cudaGraphExec_t *bodies,

@@ -10,9 +10,9 @@
  * of every device for the next totals, and the same stopping rule
  * (bb_g2_loop_stops). Meetings: values, then the tag with release at system
  * scope; each member's tag with acquire, polling the abort word, with a
- * timeout (meet.cuh's protocol in grid2d.h's mailbox layout). One block a
- * device, so that every device's kernel is resident at once even where
- * logical devices share one GPU. */
+ * timeout (meet.cuh's protocol and bb_await_word in grid2d.h's mailbox
+ * layout). One block a device, so that every device's kernel is resident at
+ * once even where logical devices share one GPU. */
 #include "config.h"
 
 #include <new>
@@ -62,52 +62,9 @@ struct Shared {
  * the row's meeting by member (max(rows, cols)) */
 extern __shared__ ull s_dyn[];
 
-__device__ __forceinline__ int group_size(const bb_g2state_t &k, int kind)
-{
-    return kind == BB_G2_MEET_COL ? k.rows : kind == BB_G2_MEET_ROW ? k.cols : k.rows * k.cols;
-}
-
-__device__ __forceinline__ int group_device(const bb_g2state_t &k, int kind, int i)
-{
-    return kind == BB_G2_MEET_COL ? k.col * k.rows + i
-           : kind == BB_G2_MEET_ROW ? i * k.rows + k.row
-                                    : i;
-}
-
-__device__ __forceinline__ int group_index(const bb_g2state_t &k, int kind)
-{
-    return kind == BB_G2_MEET_COL ? k.row : kind == BB_G2_MEET_ROW ? k.col : k.self;
-}
-
 __device__ __forceinline__ void store_release_sys(uint64_t *p, uint64_t v)
 {
     asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-/* The abort word's code, unless another failure was there first (host
- * memory: no atomics across the bus, as meet.cuh's bb_raise_abort). */
-__device__ void raise_abort(uint32_t *abort, uint32_t code)
-{
-    if (abort == nullptr) return;
-    if (*(volatile uint32_t *)abort == 0) *(volatile uint32_t *)abort = code;
-    __threadfence_system();
-}
-
-/* Wait until word w holds tag (acquire): BB_MEET_OK, or the abort word
- * raised meanwhile, or nothing within timeout_ns of t0 (this device, self,
- * raises it), as meet.cuh's bb_await. */
-__device__ int await_tag(const bb_g2loop_t &p, int self, const uint64_t *w, uint64_t tag,
-                         uint64_t t0)
-{
-    for (unsigned spin = 1;; spin++) {
-        if (bb_load_acquire_sys(w) == tag) return BB_MEET_OK;
-        if (spin % 256u) continue;
-        if (p.abort && *(volatile uint32_t *)p.abort != 0) return BB_MEET_ABORTED;
-        if (bb_global_ns() - t0 > p.timeout_ns) {
-            raise_abort(p.abort, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
-            return BB_MEET_TIMEOUT;
-        }
-    }
 }
 
 /* A meeting of the group of kind at level (every thread of the block calls
@@ -123,12 +80,12 @@ __device__ int meet(const Args &a, Shared &s, int kind, int32_t level, int nvalu
                     Got got)
 {
     const bb_g2state_t &k = a.k;
-    const int n = group_size(k, kind), me = group_index(k, kind);
+    const int n = bb_g2_group_size(&k, kind), me = bb_g2_group_index(&k, kind);
     const uint64_t tag = bb_g2_tag(a.p.tag0, level, kind);
     for (int i = threadIdx.x; i < n; i += kThreads) {
         if (i == me) continue;
-        uint64_t *half = bb_g2_mail(a.mail[group_device(k, kind, i)], k.rows, k.cols, kind, me,
-                                    level);
+        uint64_t *half = bb_g2_mail(a.mail[bb_g2_group_device(&k, kind, i)], k.rows, k.cols,
+                                    kind, me, level);
         for (int j = 0; j < nvalues; j++) bb_store_relaxed_sys(half + 1 + j, value(i, j));
         store_release_sys(half, tag);
     }
@@ -136,7 +93,9 @@ __device__ int meet(const Args &a, Shared &s, int kind, int32_t level, int nvalu
     for (int i = threadIdx.x; i < n; i += kThreads) {
         if (i == me) continue;
         const uint64_t *half = bb_g2_mail(a.mail[k.self], k.rows, k.cols, kind, i, level);
-        const int st = await_tag(a.p, k.self, half, tag, t0);
+        uint64_t x;
+        const int st = bb_await_word(a.p.abort, a.p.timeout_ns, k.self, half, t0,
+                                     [tag](uint64_t w) { return w == tag; }, &x);
         if (st != BB_MEET_OK) {
             atomicCAS(&s.status, BB_MEET_OK, st);
             break;
@@ -151,18 +110,6 @@ __device__ int meet(const Args &a, Shared &s, int kind, int32_t level, int nvalu
 __device__ __forceinline__ uint64_t half_value(const uint64_t *half, int j)
 {
     return *(volatile const uint64_t *)(half + 1 + j);
-}
-
-/* The item of a round whose arcs hold arc e: the last of the n items whose
- * first arc (exclusive scan) is <= e (small_levels.cu's item_of). */
-__device__ __forceinline__ uint32_t item_of(const ull *first, uint32_t n, ull e)
-{
-    uint32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi + 1) >> 1;
-        if (first[mid] <= e) lo = mid; else hi = mid - 1;
-    }
-    return lo;
 }
 
 /* The visited prefix's raise (grid2d.h raise_prefix; every thread calls
@@ -226,7 +173,7 @@ __global__ void __launch_bounds__(kThreads, 1) g2_levels(const __grid_constant__
         const uint64_t t0 = bb_global_ns();
         uint64_t t1, t2, t3, exchange_ns, expand_ns, update_ns;
         if (level == p.fault_level) {   /* tests: this device fails here */
-            if (leader) raise_abort(p.abort, (uint32_t)k.self + 1);
+            if (leader) bb_raise_abort_word(p.abort, (uint32_t)k.self + 1);
             st = BB_MEET_ABORTED;
             break;
         }
@@ -294,7 +241,7 @@ __global__ void __launch_bounds__(kThreads, 1) g2_levels(const __grid_constant__
                 s.u[t] = u;
                 __syncthreads();
                 for (ull e = t; e < sum; e += kThreads) {
-                    const uint32_t it = item_of(s.first, nv, e);
+                    const uint32_t it = bb_item_of(s.first, nv, e);
                     const uint32_t v = k.columns[s.arc[it] + (int64_t)(e - s.first[it])];
                     const uint32_t from = s.u[it];
                     /* grid2d.cu's Discover: the thread whose atomicOr sets

@@ -25,21 +25,27 @@ static __device__ __forceinline__ uint64_t bb_load_acquire_sys(const uint64_t *p
     return v;
 }
 
-/* The abort word's code, unless another failure was there first. */
+/* The abort word's code (abort NULL: none), unless another failure was
+ * there first (host memory: no atomics across the bus). */
+static __device__ __forceinline__ void bb_raise_abort_word(uint32_t *abort, uint32_t code)
+{
+    if (abort == nullptr) return;
+    if (*(volatile uint32_t *)abort == 0) *(volatile uint32_t *)abort = code;
+    __threadfence_system();
+}
+
 static __device__ __forceinline__ void bb_raise_abort(const bb_loop_peers_t &p, uint32_t code)
 {
-    if (p.abort == nullptr) return;
-    if (*(volatile uint32_t *)p.abort == 0) *(volatile uint32_t *)p.abort = code;
-    __threadfence_system();
+    bb_raise_abort_word(p.abort, code);
 }
 
 /* Wait until word w (in this device's mailbox) is ready(value): BB_MEET_OK
  * with the value in *out, or the abort word raised meanwhile, or no peer
- * within p.timeout_ns of t0 (then this device raises it). */
+ * within timeout_ns of t0 (then this device raises it). */
 template <class Ready>
-static __device__ __forceinline__ int bb_await(const bb_loop_peers_t &p, int self,
-                                               const uint64_t *w, uint64_t t0, Ready ready,
-                                               uint64_t *out)
+static __device__ __forceinline__ int bb_await_word(uint32_t *abort, uint64_t timeout_ns,
+                                                    int self, const uint64_t *w, uint64_t t0,
+                                                    Ready ready, uint64_t *out)
 {
     for (unsigned spin = 1;; spin++) {
         const uint64_t x = bb_load_acquire_sys(w);
@@ -48,12 +54,20 @@ static __device__ __forceinline__ int bb_await(const bb_loop_peers_t &p, int sel
             return BB_MEET_OK;
         }
         if (spin % 256u) continue;
-        if (p.abort && *(volatile uint32_t *)p.abort != 0) return BB_MEET_ABORTED;
-        if (bb_global_ns() - t0 > p.timeout_ns) {
-            bb_raise_abort(p, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
+        if (abort && *(volatile uint32_t *)abort != 0) return BB_MEET_ABORTED;
+        if (bb_global_ns() - t0 > timeout_ns) {
+            bb_raise_abort_word(abort, ((uint32_t)self + 1) | BB_ABORT_TIMEOUT);
             return BB_MEET_TIMEOUT;
         }
     }
+}
+
+template <class Ready>
+static __device__ __forceinline__ int bb_await(const bb_loop_peers_t &p, int self,
+                                               const uint64_t *w, uint64_t t0, Ready ready,
+                                               uint64_t *out)
+{
+    return bb_await_word(p.abort, p.timeout_ns, self, w, t0, ready, out);
 }
 
 /* Meeting `tag` of device self (BB_MEET_*): v[j][o] (nvalues <= 3 of

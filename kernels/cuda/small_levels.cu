@@ -86,19 +86,6 @@ __device__ __forceinline__ uint32_t row_head(const bb_kstate_t &k, const uint4 &
     return bb_short_head(r.x, r.y, r.z, r.w, j, k.columns);
 }
 
-/* The item of a block's round whose arcs hold arc e: the last of the n
- * items whose first arc (exclusive scan) is <= e. */
-template <class T>
-__device__ __forceinline__ uint32_t item_of(const T *scan, uint32_t n, uint32_t e)
-{
-    uint32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi + 1) >> 1;
-        if (scan[mid] <= e) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-}
-
 /* Every arc u -> v of the count frontier vertices in cur (local ids),
  * visit(true, v, u) with v's global id, called by whole warps (a lane
  * without an arc: visit(false, ...)); the block's threads all call it, then
@@ -137,7 +124,7 @@ __device__ __forceinline__ void expand_rounds(const bb_kstate_t &k, const uint32
         for (uint32_t e = threadIdx.x; e - threadIdx.x < total; e += kThreads) {   /* warp-uniform */
             uint32_t v = 0, u = 0;
             if (e < total) {
-                const uint32_t lo = item_of(sh.scan, nv, e);
+                const uint32_t lo = bb_item_of(sh.scan, nv, e);
                 v = row_head<Short>(k, sh.row[lo], e - sh.scan[lo]);
                 u = sh.u[lo];
             }
@@ -262,7 +249,7 @@ __device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
             uint4 vrow = make_uint4(0, 0, 0, 0);
             bool won = false;
             if (e < total) {   /* v's row read beside the claim */
-                const uint32_t i = item_of(s.scan[in], n, e);
+                const uint32_t i = bb_item_of(s.scan[in], n, e);
                 v = row_head(k, s.row[in][i], e - s.scan[in][i]);
                 vrow = loop_row(k, v);
                 if (bits) {
