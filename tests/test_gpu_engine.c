@@ -303,6 +303,44 @@ static boxbfs_graph_t hand_graph(void)
     return g;
 }
 
+/* Two one-GPU engines alive at once, their searches in turn: each search
+ * runs on its own engine's loop constants (kernels/cuda/small_levels.cu
+ * c_loop, which the GPU holds for one engine at a time). */
+static void two_engines(void)
+{
+    boxbfs_graph_t g[2] = {NULL, NULL};
+    boxbfs_engine_t e[2] = {NULL, NULL};
+    boxbfs_engine_options_t o;
+    int64_t roots[2][3];
+    CHECK_OK(boxbfs_graph_load("kron:15", NULL, &g[0]));
+    g[1] = hand_graph();
+    CHECK(g[1] != NULL);
+    boxbfs_engine_options_init(&o);
+    o.backend = BOXBFS_BACKEND_CUDA;
+    o.devices = 1;
+    for (int i = 0; i < 2 && g[0] && g[1]; i++) {
+        pick_roots(g[i], roots[i]);
+        CHECK_OK(boxbfs_engine_create(g[i], &o, &e[i]));
+    }
+    for (int turn = 0; turn < 6 && e[0] && e[1]; turn++) {
+        const int i = turn % 2;
+        const int64_t n = boxbfs_graph_vertices(g[i]), root = roots[i][turn / 2];
+        int64_t *parent = malloc((size_t)n * 8);
+        int32_t *level = malloc((size_t)n * 4);
+        CHECK(parent && level);
+        if (parent && level) {
+            CHECK_OK(boxbfs_engine_run(e[i], root, parent, level, NULL));
+            CHECK_OK(boxbfs_validate(g[i], root, parent, level, NULL));
+        }
+        free(parent);
+        free(level);
+    }
+    for (int i = 0; i < 2; i++) {
+        boxbfs_engine_free(e[i]);
+        boxbfs_graph_free(g[i]);
+    }
+}
+
 static void errors(int available)
 {
     boxbfs_graph_t g = NULL;
@@ -489,7 +527,10 @@ static int run_shard(int shard, int shards, int dry_devices)
 #endif
         case PART_HOST: sweep_host(c, q->ndev, ids); break;
         case PART_LOGICAL: logical(c, q->ct); break;
-        case PART_ERRORS: errors(available); break;
+        case PART_ERRORS:
+            errors(available);
+            two_engines();
+            break;
         default: break;
         }
         ran++;

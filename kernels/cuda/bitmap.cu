@@ -68,6 +68,7 @@ __global__ void __launch_bounds__(kThreads)
 
 __global__ void __launch_bounds__(kThreads) search_unpack(const bb_search_dev *d, uint64_t nbits)
 {
+    bb_let_next_start();   /* the loop kernel after it (search.cu UNPACK_LOOP) */
     if (d->a.skip) return;   /* a step its decide did not choose (search.cu) */
     unpack_body(d->a.k.own_bits, nbits, d->a.k.frontier,
                 (unsigned long long *)d->a.k.counters + BB_CTR_EXPANDED);

@@ -85,7 +85,7 @@ template <bool Shared>
 __global__ void __launch_bounds__(kThreads) search_bottom_up(unsigned slot)
 {
     const unsigned c = bb_cslot<Shared>(slot);
-    bb_decide_may_start();
+    bb_let_next_start();
     if (c_steps[c].skip) return;   /* a step its decide did not choose (search.cu) */
     bottom_up_body(c_steps[c].k, c_steps[c].next_level);
 }

@@ -270,10 +270,13 @@ static __device__ __forceinline__ uint64_t bb_global_ns(void)
 /* What a step's kernels take as arguments. A branch's CUDA graph runs every
  * level of its kind, so they read what changes per level (the frontier
  * pointers, next_bits, the level, the frontier's size) from device memory,
- * where decide writes it; the hot kernels (expand, bottom-up) get it
- * copied into their file's __constant__ copy by a memcpy node first, and
- * read it there as they would read kernel arguments (from shared or global
- * memory the loads cost them up to 17 %). */
+ * where decide writes it; the hot kernels (expand, bottom-up, the loop
+ * across devices) get it copied into their file's __constant__ copy by a
+ * memcpy node first, and read it there as they would read kernel arguments
+ * (from shared or global memory the loads cost them up to 17 %); one
+ * device's loop kernel reads what every search shares from a constant copy
+ * written before the search and the rest from here (small_levels.cu
+ * search_levels). */
 struct bb_search_args {
     bb_kstate_t k;          /* level_log: the step's first row */
     unsigned long long count;   /* the frontier's vertices (with split, list_hubs adds
@@ -372,10 +375,19 @@ boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint
                                     uint64_t at);
 boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                     uint64_t at);
-/* one device's loop step (small_levels.cu); k: the device's kstate (its
- * visited bits in block 0's shared memory where they fit) */
-boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s,
-                                    unsigned slot);
+/* one device's loop step (small_levels.cu search_levels); k: the device's
+ * kstate (its visited bits in block 0's shared memory where they fit) */
+boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s);
+/* What one device's loop step reads that every search of its engine shares:
+ * its kstate and the loop's parameters (search.cu loop_rules). */
+struct bb_loop_fixed {
+    bb_kstate_t k;
+    bb_loop_params_t p;
+};
+/* Before a search of cache `owner` (an id) on GPU dev: its f into the GPU's
+ * constant copy where another's is there (copied on s, then waited for). */
+boxbfs_status_t bb_cuda_search_loop_own(int dev, uint64_t owner, const bb_loop_fixed *f,
+                                        cudaStream_t s);
 /* visited |= frontier_bits (all n vertices; bottom_up.cu) */
 boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n);
 /* several devices: the device loop across devices (small_levels.cu), its
@@ -464,19 +476,22 @@ static_assert(sizeof(bb_search_dev) / 8 >= BB_CTR_COUNT(BB_LOOP_MAX_DEV),
  * 1.48 -> 0.71 us a decide on an H200, kron:24). */
 constexpr int kDecideThreads = (int)((sizeof(bb_search_dev) / 8 + 31) / 32 * 32);
 
-/* The last kernel of a step lets the decide after it start now
- * (programmatic dependent launch, sm_90: search.cu launches one device's
- * decides so); the decide's first act waits for that kernel's end and its
- * memory (bb_decide_block). A no-op where no such decide follows. */
-static __device__ __forceinline__ void bb_decide_may_start(void)
+/* The kernel that follows may start now (programmatic dependent launch,
+ * sm_90): search.cu launches one device's decides so after their step's
+ * last kernel, and the loop kernel after the decide or the unpack before
+ * it; such a kernel is resident before this one ends, and its first act
+ * waits for this one's end and its memory (bb_wait_previous). A no-op
+ * where no such kernel follows. */
+static __device__ __forceinline__ void bb_let_next_start(void)
 {
 #if __CUDA_ARCH__ >= 900
     cudaTriggerProgrammaticLaunchCompletion();
 #endif
 }
 
-/* The decide's wait for the kernel it depends on (bb_decide_may_start). */
-static __device__ __forceinline__ void bb_decide_wait_step(void)
+/* A programmatic dependent's wait for the kernel before it
+ * (bb_let_next_start); returns at once where none is. */
+static __device__ __forceinline__ void bb_wait_previous(void)
 {
 #if __CUDA_ARCH__ >= 900
     cudaGridDependencySynchronize();
@@ -507,8 +522,9 @@ static __device__ __forceinline__ void bb_decide_wait_step(void)
  * The step's counters (nctr words at ctr, which logic reads as counts)
  * are read beside the state, not after it: one memory latency less on
  * the path of a decide after a level. A decide launched as a programmatic
- * dependent of its step's last kernel (bb_decide_may_start) is resident
- * before that kernel ends and waits for it first. */
+ * dependent of its step's last kernel (bb_let_next_start) is resident
+ * before that kernel ends and waits for it first; a loop kernel after it is
+ * resident before it ends, in turn. */
 template <class Logic, class Failed>
 static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wait, int next,
                                                        int self, const cudaGraphExec_t *bodies,
@@ -519,11 +535,12 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     __shared__ uint64_t raw[kWords];
     __shared__ unsigned long long counts[BB_CTR_COUNT(BB_LOOP_MAX_DEV)];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
-    bb_decide_wait_step();
+    bb_wait_previous();
     if (wait) {
         if (threadIdx.x == 0) bb_wait_bell(d);
         __syncthreads();   /* d->idle seen by every thread */
     }
+    bb_let_next_start();   /* (after the bell: not resident between searches) */
     const uint64_t now = bb_global_ns();
     if (d->idle) {
         __syncthreads();

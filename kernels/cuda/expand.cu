@@ -367,14 +367,14 @@ __device__ __forceinline__ AtomicVisit search_visit(unsigned slot)
 template <int K, bool Shared, class ScanT>
 __global__ void __launch_bounds__(kThreads, 4) search_binsearch(unsigned slot)
 {
-    bb_decide_may_start();
+    bb_let_next_start();
     binsearch_body<K>(search_frontier<Shared, ScanT>(slot), search_visit<Shared>(slot));
 }
 
 template <int K, bool Shared>
 __global__ void __launch_bounds__(kMpThreads) search_mergepath(unsigned slot)
 {
-    bb_decide_may_start();
+    bb_let_next_start();
     mergepath_body<K>(search_frontier<Shared, uint32_t>(slot), search_visit<Shared>(slot));
 }
 

@@ -64,6 +64,8 @@ struct Cache {
     cudaGraph_t graphs[kGraphs];
     cudaGraphExec_t execs[kGraphs];
     cudaGraphExec_t *bodies;  /* device memory: execs[0 .. BB_BR_COUNT - 1] */
+    bb_loop_fixed loop;       /* one device's loop kernel's (loop_rules) */
+    uint64_t id;              /* this cache's, for bb_cuda_search_loop_own */
     bb_search_dev *d;         /* device memory */
     bb_search_dev *h;         /* its pinned host mirror */
     bb_search_bell *bell;     /* pinned */
@@ -78,6 +80,7 @@ struct Cache {
 /* Every open cache, for bb_cuda_search_release. */
 pthread_mutex_t g_caches_lock = PTHREAD_MUTEX_INITIALIZER;
 Cache *g_caches;
+uint64_t g_cache_ids;   /* the last cache's id (atomics) */
 
 /* decide's logic on the block's copy of the state (bb_decide_block; next:
  * the branch its graph runs after it, bb_search_start_step). */
@@ -133,6 +136,20 @@ __global__ void __launch_bounds__(kDecideThreads)
         [](bb_search_dev *) {});
 }
 
+/* The loop's parameters that every search of the engine shares (its
+ * rules, the depth limit, the whole log's rows): one device's loop kernel
+ * reads them and the kstate from constant memory (small_levels.cu
+ * search_levels), the rest from the state; each search checks them (across
+ * devices the loop takes all of them from the state). */
+bb_loop_params_t loop_rules(const bb_search_t *s)
+{
+    bb_loop_params_t p = bb_search_loop_params(s);
+    p.level = 0;
+    p.count = p.arcs = p.prev_count = p.unexplored = 0;
+    p.log_cap = s->log_cap;
+    return p;
+}
+
 /* One branch's kernels, launched on c->build while it captures (several
  * devices: search_peers.cu's). */
 boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_search_t *s)
@@ -149,14 +166,14 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     if (br == BB_BR_UNPACK_LOOP) BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
     if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
     if (br == BB_BR_LOOP || br == BB_BR_UNPACK_LOOP)
-        return bb_cuda_search_loop(k, c->d, c->build, (unsigned)k->cslot);
+        return bb_cuda_search_loop(k, c->d, c->build);
     return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot);
 }
 
 /* decide, launched on c->build while it captures graph g (several devices:
  * search_peers.cu's; wait and next: bb_decide_block's): one device's as a
  * programmatic dependent of the kernel before it, resident before that
- * kernel ends (bb_decide_may_start), so that it does not wait for a launch
+ * kernel ends (bb_let_next_start), so that it does not wait for a launch
  * after the step. */
 boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
@@ -253,6 +270,9 @@ boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->bodies, BB_BR_COUNT * sizeof *c->bodies));
+    c->loop.k = *k;
+    c->loop.p = loop_rules(s);
+    c->id = __atomic_add_fetch(&g_cache_ids, 1, __ATOMIC_RELAXED);
     for (int br = 0; br < BB_BR_COUNT; br++)
         BB_CHECK(capture(c, br, k, s, [&] { return launch_branch(c, br, k, s); }));
     BB_CHECK(capture(c, kHostGraph, k, s, none));
@@ -422,6 +442,16 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     c = (Cache *)*cache;
     if (c->first_rows != first_rows || c->first != first)   /* the graph copies there */
         return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");
+    if (k->ndev == 1) {   /* the loop's constants hold (loop_rules), and are the GPU's */
+        const bb_loop_params_t rules = loop_rules(s);
+        const bb_kstate_t *lk = &c->loop.k;
+        if (memcmp(&rules, &c->loop.p, sizeof rules) != 0 ||
+            !((s->frontier == lk->frontier && s->next_frontier == lk->next_frontier) ||
+              (s->frontier == lk->next_frontier && s->next_frontier == lk->frontier)))
+            return bb_error_set(BOXBFS_ERR_INTERNAL,
+                                "cuda search: the loop's rules or the frontier's lists changed");
+        BB_CHECK(bb_cuda_search_loop_own(c->dev, c->id, &c->loop, c->build));
+    }
     c->h->s = *s;
     c->h->a.k = *k;
     c->h->a.search = &c->d->s;

@@ -36,6 +36,8 @@
  * of its steps (search_peer_levels). */
 #include "config.h"
 
+#include <pthread.h>
+
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
@@ -307,11 +309,13 @@ __device__ __forceinline__ bb_loop_walk_t solo_levels(const bb_kstate_t &k,
     return w;
 }
 
-/* One device's levels from a frontier of count vertices and arcs (every
+/* One device's levels from walk w (each level's row of the level log at
+ * its run), the frontier's list in cur, the next one's room in nxt (every
  * thread of the cluster calls it); the walk where they stopped. */
 __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k,
                                                            const bb_loop_params_t &p,
-                                                           uint64_t count, uint64_t arcs)
+                                                           bb_loop_walk_t w, uint32_t *cur,
+                                                           uint32_t *nxt)
 {
     __shared__ union {
         RoundShared round;
@@ -327,9 +331,6 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
     const bool leader = rank == 0 && threadIdx.x == 0;
     unsigned *next_ctr = cluster.map_shared_rank(s_next, 0);
     unsigned long long *arcs_ctr = cluster.map_shared_rank(s_arcs, 0);
-    unsigned long long *ctr = (unsigned long long *)k.counters;
-    uint32_t *cur = k.frontier, *nxt = k.next_frontier;
-    bb_loop_walk_t w = bb_loop_begin(&p, count, arcs);
     uint64_t t_prev = leader ? bb_global_ns() : 0;
     if (leader) {
         s_next[0] = 0;
@@ -399,11 +400,6 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
         nxt = t;
         slot = (slot + 1) % 3;   /* the cluster's levels take the counters in turn */
     }
-    if (leader) {
-        ctr[BB_CTR_EXPANDED] = w.runs;
-        ctr[BB_CTR_NEXT] = w.count;
-        ctr[BB_CTR_NEXT_ARCS] = w.arcs;
-    }
     cluster.sync();   /* block 0's shared memory outlives every reader */
     return w;
 }
@@ -411,27 +407,68 @@ __device__ __forceinline__ bb_loop_walk_t one_device_levels(const bb_kstate_t &k
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     small_levels(bb_kstate_t k, bb_loop_params_t p)
 {
-    const unsigned long long *ctr = (const unsigned long long *)k.counters;
+    unsigned long long *ctr = (unsigned long long *)k.counters;
     /* from_counters: the level before this launch left them (the leader writes
-     * ctr only after the first cluster barrier, when all have read) */
-    one_device_levels(k, p, p.from_counters ? ctr[BB_CTR_NEXT] : p.count,
-                      p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs);
+     * ctr only after the levels' last cluster barrier, when all have read) */
+    const bb_loop_walk_t w =
+        one_device_levels(k, p,
+                          bb_loop_begin(&p, p.from_counters ? ctr[BB_CTR_NEXT] : p.count,
+                                        p.from_counters ? ctr[BB_CTR_NEXT_ARCS] : p.arcs),
+                          k.frontier, k.next_frontier);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        ctr[BB_CTR_EXPANDED] = w.runs;
+        ctr[BB_CTR_NEXT] = w.count;
+        ctr[BB_CTR_NEXT_ARCS] = w.arcs;
+    }
 }
 
-/* The device search's loop step: its arguments in
+/* The search across devices' loop step: its arguments in
  * c_steps[bb_cslot<Shared>(slot)] (cuda_kernels.h bb_search_args and
- * bb_cslot), the walk where it stopped back to d. */
+ * bb_cslot). */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
-template <bool Shared>
+/* What one device's loop step reads that every search of its engine
+ * shares, in constant memory as c_steps (as its launch's arguments the road
+ * graphs' levels ran 0.7-1.3 % slower on an H200). A GPU holds one engine's
+ * (its search cache's id in c_loop_owner): a search finds its own there or
+ * writes them first (bb_cuda_search_loop_own). */
+__constant__ bb_loop_fixed c_loop;
+constexpr int kOwnedGpus = 64;
+pthread_mutex_t c_loop_lock = PTHREAD_MUTEX_INITIALIZER;
+uint64_t c_loop_owner[kOwnedGpus];   /* 0: none */
+
+/* One device's loop step of the device search: its kstate and the loop's
+ * parameters that hold for every search in c_loop (p: the whole log's rows
+ * in log_cap; search.cu checks them); what the decide before it wrote for
+ * this step (skip, the lists' order, the rows of the log left, where the
+ * walk starts) it reads from d once the kernel before it ended. Launched as
+ * that kernel's programmatic dependent, it is resident before then, and no
+ * copy node runs before it. Its walk counts the log's rows from k's first
+ * (the search's rows before this step as its runs: each level's row where
+ * k.level_log and the run put it, bb_loop_stops at the log's end), and goes
+ * back to d with this step's runs. */
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
-    search_levels(bb_search_dev *d, unsigned slot)
+    search_levels(bb_search_dev *d)
 {
-    const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
-    bb_decide_may_start();
-    if (c.skip) return;   /* a step its decide did not choose (search.cu) */
-    const bb_loop_walk_t w = one_device_levels(c.k, c.loop, c.loop.count, c.loop.arcs);
-    if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
+    const bb_kstate_t &k = c_loop.k;
+    const bb_loop_params_t &p = c_loop.p;
+    bb_let_next_start();
+    bb_wait_previous();
+    const bb_search_args *a = &d->a;
+    if (a->skip) return;   /* a step its decide did not choose (search.cu) */
+    const bb_loop_walk_t w0 = {a->loop.level,      p.log_cap - a->loop.log_cap,
+                               a->loop.count,      a->loop.arcs,
+                               a->loop.prev_count, a->loop.unexplored};
+    /* the lists are k's two in the order the step has them: pointers read
+     * from memory would compile to generic loads and stores (road levels
+     * 1-2 % slower), k's are known to be global */
+    const bool swapped = a->k.frontier == k.next_frontier;
+    bb_loop_walk_t w = one_device_levels(k, p, w0, swapped ? k.next_frontier : k.frontier,
+                                         swapped ? k.frontier : k.next_frontier);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        w.runs -= p.log_cap - a->loop.log_cap;   /* (read again: a register less) */
+        d->loop = w;
+    }
 }
 
 /* Block 0's shared state of the loop across devices; the other blocks'
@@ -767,29 +804,52 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
     return BOXBFS_OK;
 }
 
-/* A loop step of the device search: its arguments into this device's
- * constant copy (slot: kstate.cslot), then the loop kernel K or, on a
- * shared GPU, KShared, with bits bytes of dynamic shared memory. */
-template <void (*K)(bb_search_dev *, unsigned), void (*KShared)(bb_search_dev *, unsigned)>
-static boxbfs_status_t launch_step(bb_search_dev *d, cudaStream_t s, unsigned slot, size_t bits)
+boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s)
 {
-    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
-                                          cudaMemcpyDeviceToDevice, s));
-    if (slot) KShared<<<kBlocks, kThreads, bits, s>>>(d, slot);
-    else K<<<kBlocks, kThreads, bits, s>>>(d, 0);
-    BB_CUDA_LAUNCH_CHECK();
+    size_t bits;
+    BB_CHECK(loop_bits_bytes(k, search_levels, &bits));
+    cudaLaunchAttribute early = {};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(kBlocks);
+    cfg.blockDim = dim3(kThreads);
+    cfg.dynamicSmemBytes = bits;
+    cfg.stream = s;
+    cfg.attrs = &early;
+    cfg.numAttrs = 1;
+    BB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, search_levels, d));
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s,
-                                    unsigned slot)
+boxbfs_status_t bb_cuda_search_loop_own(int dev, uint64_t owner, const bb_loop_fixed *f,
+                                        cudaStream_t s)
 {
-    size_t bits;
-    BB_CHECK(loop_bits_bytes(k, slot ? search_levels<true> : search_levels<false>, &bits));
-    return launch_step<search_levels<false>, search_levels<true>>(d, s, slot, bits);
+    boxbfs_status_t st = BOXBFS_OK;
+    if (dev < 0 || dev >= kOwnedGpus)
+        return bb_error_set(BOXBFS_ERR_UNSUPPORTED, "the device search runs on GPUs 0 to %d",
+                            kOwnedGpus - 1);
+    pthread_mutex_lock(&c_loop_lock);
+    if (c_loop_owner[dev] != owner) {
+        cudaError_t e = cudaMemcpyToSymbolAsync(c_loop, f, sizeof *f, 0, cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+        if (e == cudaSuccess) c_loop_owner[dev] = owner;
+        else st = bb_error_set(BOXBFS_ERR_DEVICE, "cuda search: the loop's constants: %s",
+                               cudaGetErrorString(e));
+    }
+    pthread_mutex_unlock(&c_loop_lock);
+    return st;
 }
 
+/* The loop step across devices: its arguments into this device's constant
+ * copy (slot: kstate.cslot), then the loop kernel (on a shared GPU, the one
+ * that reads that slot). */
 boxbfs_status_t bb_cuda_search_peer_loop(bb_search_dev *d, cudaStream_t s, unsigned slot)
 {
-    return launch_step<search_peer_levels<false>, search_peer_levels<true>>(d, s, slot, 0);
+    BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
+                                          cudaMemcpyDeviceToDevice, s));
+    if (slot) search_peer_levels<true><<<kBlocks, kThreads, 0, s>>>(d, slot);
+    else search_peer_levels<false><<<kBlocks, kThreads, 0, s>>>(d, 0);
+    BB_CUDA_LAUNCH_CHECK();
+    return BOXBFS_OK;
 }
