@@ -498,6 +498,28 @@ static __device__ __forceinline__ void bb_wait_previous(void)
 #endif
 }
 
+/* Launch kernel on s as a programmatic dependent of the kernel before it
+ * there (grid blocks of block threads, smem bytes of dynamic shared
+ * memory): it may be resident once that one lets it (bb_let_next_start) and
+ * waits for it in bb_wait_previous. */
+template <class... Params, class... Args>
+static inline boxbfs_status_t bb_launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block,
+                                                  size_t smem, cudaStream_t s, Args... args)
+{
+    cudaLaunchAttribute early = {};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = &early;
+    cfg.numAttrs = 1;
+    BB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
+    return BOXBFS_OK;
+}
+
 /* A decide's block of kDecideThreads (wait: the waiter's, whose thread 0
  * first waits for the bell, bb_wait_bell): the threads copy the state into
  * shared memory (from the host's mirror where a launch begins: d->step is

@@ -178,18 +178,9 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
 boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
     if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, g, k);
-    cudaLaunchAttribute early = {};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(1);
-    cfg.blockDim = dim3(kDecideThreads);
-    cfg.stream = c->build;
-    cfg.attrs = &early;
-    cfg.numAttrs = 1;
-    BB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, decide, c->d, (const cudaGraphExec_t *)c->bodies, wait,
-                                     next, g, (const unsigned long long *)k->counters));
-    return BOXBFS_OK;
+    return bb_launch_dependent(decide, dim3(1), dim3(kDecideThreads), 0, c->build, c->d,
+                               (const cudaGraphExec_t *)c->bodies, wait, next, g,
+                               (const unsigned long long *)k->counters);
 }
 
 /* The most steps a graph runs after its own (chain_of). */

@@ -808,18 +808,7 @@ boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cuda
 {
     size_t bits;
     BB_CHECK(loop_bits_bytes(k, search_levels, &bits));
-    cudaLaunchAttribute early = {};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(kBlocks);
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = bits;
-    cfg.stream = s;
-    cfg.attrs = &early;
-    cfg.numAttrs = 1;
-    BB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, search_levels, d));
-    return BOXBFS_OK;
+    return bb_launch_dependent(search_levels, dim3(kBlocks), dim3(kThreads), bits, s, d);
 }
 
 boxbfs_status_t bb_cuda_search_loop_own(int dev, uint64_t owner, const bb_loop_fixed *f,
@@ -829,11 +818,13 @@ boxbfs_status_t bb_cuda_search_loop_own(int dev, uint64_t owner, const bb_loop_f
     if (dev < 0 || dev >= kOwnedGpus)
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED, "the device search runs on GPUs 0 to %d",
                             kOwnedGpus - 1);
+    /* ids are never reused: finding its own there needs no lock */
+    if (__atomic_load_n(&c_loop_owner[dev], __ATOMIC_ACQUIRE) == owner) return BOXBFS_OK;
     pthread_mutex_lock(&c_loop_lock);
     if (c_loop_owner[dev] != owner) {
         cudaError_t e = cudaMemcpyToSymbolAsync(c_loop, f, sizeof *f, 0, cudaMemcpyHostToDevice, s);
         if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-        if (e == cudaSuccess) c_loop_owner[dev] = owner;
+        if (e == cudaSuccess) __atomic_store_n(&c_loop_owner[dev], owner, __ATOMIC_RELEASE);
         else st = bb_error_set(BOXBFS_ERR_DEVICE, "cuda search: the loop's constants: %s",
                                cudaGetErrorString(e));
     }
