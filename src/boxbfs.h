@@ -373,7 +373,9 @@ typedef struct {
     /* AUTO's switches, computed from counts that every backend agrees on:
      * bottom-up once the frontier's arcs times alpha exceed the arcs not yet
      * explored; back to top-down once the frontier stops growing and holds
-     * fewer than n / beta vertices. */
+     * fewer than n / beta vertices. alpha 0: the engine's own figure
+     * (boxbfs_engine_alpha): 40 where one GPU runs the search (cuda backend,
+     * one device), else 15 (Beamer's and the GAP suite's). */
     double alpha, beta;
     int max_depth;             /* < 0: no limit; K: vertices deeper than K stay unreached */
     /* Top-down levels whose frontier has at most this many arcs run one
@@ -412,7 +414,7 @@ typedef struct {
  * fastest validated pair on every backend and device count; valid-flag and
  * byte visited, GPU-BOX's, are selectable), list wire, peer exchange,
  * binsearch expand with 8 edges per thread (auto: f0 = 10), nvlink4 link
- * model, direction AUTO with alpha = 15, beta = 18, no depth limit, device
+ * model, direction AUTO with alpha = 0 (auto), beta = 18, no depth limit, device
  * loop for levels of up to 16384 arcs, parents AUTO, search on AUTO. */
 void boxbfs_engine_options_init(boxbfs_engine_options_t *opts);
 /* Look up a built-in link model ("nvlink4", "pcie4x16", "pcie3x16",
@@ -508,6 +510,10 @@ int boxbfs_engine_arc_bits(boxbfs_engine_t engine, int device);
  * AUTO reads KEEP there).
  * BOXBFS_PARENTS_AUTO for a NULL engine or a device out of range. */
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
+/* The direction switch's alpha the engine runs: opts.alpha, or where that is
+ * 0 its own figure (40 on the cuda backend with one device, else 15); 0 for a
+ * NULL engine. */
+double boxbfs_engine_alpha(boxbfs_engine_t engine);
 /* The wire format the engine runs: opts.wire, except where --contract atomic
  * on several devices was given BOXBFS_WIRE_LIST and some device cannot hold
  * its list layout (an outbox of n entries): then BOXBFS_WIRE_AUTO, whose

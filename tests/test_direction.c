@@ -424,13 +424,38 @@ static void reverse(boxbfs_graph_t g, int64_t root)
     boxbfs_graph_free(r);
 }
 
+/* alpha 0, the default: the engine's own figure, 15 on the cpu backend
+ * (40 on one GPU: tests/test_gpu_engine.c); a given alpha stays, and the
+ * levels follow it (kron:12 from vertex 1 turns bottom-up with 15, not with
+ * 1) */
+static void auto_alpha(boxbfs_graph_t g, int64_t root)
+{
+    static const double given[] = {0, 40, 1};
+    static const double runs[] = {15, 40, 1};
+    int bu[3];
+    CHECK(boxbfs_engine_alpha(NULL) == 0);
+    for (int i = 0; i < 3; i++) {
+        boxbfs_engine_options_t o;
+        boxbfs_engine_t e = NULL;
+        summary_t s;
+        boxbfs_engine_options_init(&o);
+        o.alpha = given[i];
+        CHECK_OK(boxbfs_engine_create(g, &o, &e));
+        CHECK(boxbfs_engine_alpha(e) == runs[i]);
+        boxbfs_engine_free(e);
+        CHECK(run_one(g, &o, root, &s));
+        bu[i] = s.bu;
+    }
+    CHECK(bu[0] > 0 && bu[2] == 0);   /* alpha 1: no level turns bottom-up */
+}
+
 static void bad_options(boxbfs_graph_t g)
 {
     boxbfs_engine_options_t o;
     boxbfs_engine_t e = NULL;
     boxbfs_engine_options_init(&o);
-    CHECK(o.direction == BOXBFS_SEARCH_AUTO && o.alpha == 15 && o.beta == 18 && o.max_depth < 0);
-    o.alpha = 0;
+    CHECK(o.direction == BOXBFS_SEARCH_AUTO && o.alpha == 0 && o.beta == 18 && o.max_depth < 0);
+    o.alpha = -1;
     CHECK(boxbfs_engine_create(g, &o, &e) == BOXBFS_ERR_INVALID_ARG);
     CHECK(strstr(boxbfs_last_error(), "alpha") != NULL);
     o.alpha = NAN;
@@ -514,6 +539,7 @@ int main(void)
     depth_limit(dkron, 3);
     reverse(dkron, 3);
     reverse(dhand, 41);
+    auto_alpha(kron, 1);
     bad_options(kron);
     boxbfs_graph_free(kron);
     boxbfs_graph_free(dkron);

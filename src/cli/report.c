@@ -85,6 +85,15 @@ static boxbfs_engine_t dev_engine(const bb_bfs_report_t *r, int d, int *index)
     return r->side_engines ? r->side_engines[d] : r->engine;
 }
 
+/* The direction switch's alpha the searches ran with (the engine's own
+ * where the options left it 0). */
+static double alpha_run(const bb_bfs_report_t *r)
+{
+    int x;
+    double a = boxbfs_engine_alpha(dev_engine(r, 0, &x));
+    return a > 0 ? a : r->opts->alpha;
+}
+
 /* What ran the searches (docs/architecture.md "Where a search runs"). */
 static const char *strategy(const bb_bfs_report_t *r)
 {
@@ -146,7 +155,7 @@ static void header(FILE *f, const bb_bfs_report_t *r)
         print_arrays(f, e, x);
     }
     fprintf(f, "# direction: %s (alpha %g, beta %g)  max depth: ",
-            boxbfs_search_direction_name(o->direction), o->alpha, o->beta);
+            boxbfs_search_direction_name(o->direction), alpha_run(r), o->beta);
     if (o->max_depth < 0) fprintf(f, "none");
     else fprintf(f, "%d", o->max_depth);
     fprintf(f, "  device loop: %lld arcs", (long long)o->device_loop_arcs);
@@ -516,7 +525,7 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_bool(&j, "throttle", o->throttle);
     bb_json_string(&j, "order", o->order == BOXBFS_ORDER_TOPOLOGY ? "topology" : "given");
     bb_json_string(&j, "direction", boxbfs_search_direction_name(o->direction));
-    bb_json_double(&j, "alpha", o->alpha);
+    bb_json_double(&j, "alpha", alpha_run(r));
     bb_json_double(&j, "beta", o->beta);
     bb_json_int(&j, "max_depth", o->max_depth);
     bb_json_bool(&j, "reverse", r->reverse);

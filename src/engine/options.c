@@ -32,7 +32,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
     opts->expand_edges_per_thread = 8;
     opts->expand_f0 = 10;                /* [002 §5.1] */
     opts->direction = BOXBFS_SEARCH_AUTO;
-    opts->alpha = 15;                    /* Beamer's and the GAP suite's figures */
+    opts->alpha = 0;                     /* auto: bb_engine_auto_alpha */
     opts->beta = 18;
     opts->max_depth = -1;
     opts->device_loop_arcs = 16384;   /* ~16 arcs per thread of the loop's one block */

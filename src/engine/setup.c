@@ -333,9 +333,10 @@ boxbfs_status_t bb_engine_check_options(boxbfs_graph_t g, const boxbfs_engine_op
     if (o->device_loop_arcs < 0)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "device loop arcs %lld must be >= 0",
                             (long long)o->device_loop_arcs);
-    if (!(o->alpha > 0 && o->alpha < 1e300) || !(o->beta > 0 && o->beta < 1e300))
+    if (!(o->alpha >= 0 && o->alpha < 1e300) || !(o->beta > 0 && o->beta < 1e300))
         return bb_error_set(BOXBFS_ERR_INVALID_ARG,
-                            "direction switch alpha %g and beta %g must be finite and positive",
+                            "direction switch alpha %g and beta %g must be finite and positive "
+                            "(alpha 0: the engine's own)",
                             o->alpha, o->beta);
     return BOXBFS_OK;
 }
