@@ -374,8 +374,8 @@ typedef struct {
      * bottom-up once the frontier's arcs times alpha exceed the arcs not yet
      * explored; back to top-down once the frontier stops growing and holds
      * fewer than n / beta vertices. alpha 0: the engine's own figure
-     * (boxbfs_engine_alpha): 40 where one GPU runs the search (cuda backend,
-     * one device), else 15 (Beamer's and the GAP suite's). */
+     * (boxbfs_engine_alpha): 40 on one device, else 15 (Beamer's and the
+     * GAP suite's), on every backend. */
     double alpha, beta;
     int max_depth;             /* < 0: no limit; K: vertices deeper than K stay unreached */
     /* Top-down levels whose frontier has at most this many arcs run one
@@ -511,8 +511,7 @@ int boxbfs_engine_arc_bits(boxbfs_engine_t engine, int device);
  * BOXBFS_PARENTS_AUTO for a NULL engine or a device out of range. */
 boxbfs_parents_t boxbfs_engine_parents(boxbfs_engine_t engine, int device);
 /* The direction switch's alpha the engine runs: opts.alpha, or where that is
- * 0 its own figure (40 on the cuda backend with one device, else 15); 0 for a
- * NULL engine. */
+ * 0 its own figure (40 on one device, else 15); 0 for a NULL engine. */
 double boxbfs_engine_alpha(boxbfs_engine_t engine);
 /* The wire format the engine runs: opts.wire, except where --contract atomic
  * on several devices was given BOXBFS_WIRE_LIST and some device cannot hold

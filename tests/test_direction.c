@@ -424,29 +424,30 @@ static void reverse(boxbfs_graph_t g, int64_t root)
     boxbfs_graph_free(r);
 }
 
-/* alpha 0, the default: the engine's own figure, 15 on the cpu backend
- * (40 on one GPU: tests/test_gpu_engine.c); a given alpha stays, and the
- * levels follow it (kron:12 from vertex 1 turns bottom-up with 15, not with
- * 1) */
+/* alpha 0, the default: the engine's own figure, 40 on one device and 15
+ * on several (every backend); a given alpha stays, and the levels follow it
+ * (kron:12 from vertex 1 turns bottom-up with 40, not with 1) */
 static void auto_alpha(boxbfs_graph_t g, int64_t root)
 {
-    static const double given[] = {0, 40, 1};
-    static const double runs[] = {15, 40, 1};
-    int bu[3];
+    static const double given[] = {0, 0, 15, 1};
+    static const double runs[] = {40, 15, 15, 1};
+    static const int devices[] = {1, 2, 1, 1};
+    int bu[4];
     CHECK(boxbfs_engine_alpha(NULL) == 0);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         boxbfs_engine_options_t o;
         boxbfs_engine_t e = NULL;
         summary_t s;
         boxbfs_engine_options_init(&o);
         o.alpha = given[i];
+        o.devices = devices[i];
         CHECK_OK(boxbfs_engine_create(g, &o, &e));
         CHECK(boxbfs_engine_alpha(e) == runs[i]);
         boxbfs_engine_free(e);
         CHECK(run_one(g, &o, root, &s));
         bu[i] = s.bu;
     }
-    CHECK(bu[0] > 0 && bu[2] == 0);   /* alpha 1: no level turns bottom-up */
+    CHECK(bu[0] > 0 && bu[3] == 0);   /* alpha 1: no level turns bottom-up */
 }
 
 static void bad_options(boxbfs_graph_t g)

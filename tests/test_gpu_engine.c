@@ -321,7 +321,7 @@ static void two_engines(void)
     for (int i = 0; i < 2 && g[0] && g[1]; i++) {
         pick_roots(g[i], roots[i]);
         CHECK_OK(boxbfs_engine_create(g[i], &o, &e[i]));
-        CHECK(boxbfs_engine_alpha(e[i]) == 40);   /* one GPU's own (options: 0) */
+        CHECK(boxbfs_engine_alpha(e[i]) == 40);   /* one device's own (options: 0) */
     }
     for (int turn = 0; turn < 6 && e[0] && e[1]; turn++) {
         const int i = turn % 2;

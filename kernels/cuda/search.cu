@@ -194,15 +194,13 @@ constexpr int kChainMax = 4;
  * mark bits, else the pack first) and after a bottom-up one. Where the rule
  * picks each level's direction and the loop may run, a run of three
  * bottom-up levels and then the loop: a top-down graph holds the run and
- * the loop after it; the packing bottom-up graph, launched where the loop
- * turns bottom-up at once (the level the top-down step would have run
- * runs bottom-up: a run of four), three more and the loop; the bottom-up
- * graph (launched where a run is longer) the loop (kron:24 on an H200: 15
- * of 17 searches ran top-down, three bottom-up, then the loop, and with
- * alpha 40 one in ten four bottom-up levels after the loop; each step run
- * without a launch saves its decide the launch, 2-4 us, and its kernels
- * start 1-3 us sooner). A decide that chooses another costs the graph
- * about 1 us a node it skips (the steps' kernels and decides after it). */
+ * the loop after it, the packing bottom-up graph the rest of the run and
+ * the loop, the bottom-up graph (launched where a run is longer) the loop
+ * (kron:24 on an H200: 15 of 17 searches ran top-down, three bottom-up,
+ * then the loop; each step run without a launch saves its decide the
+ * launch, 2-4 us, and its kernels start 1-3 us sooner). A decide that
+ * chooses another costs the graph about 1 us a node it skips (the steps'
+ * kernels and decides after it). */
 int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
 {
     const char *env = getenv("BOXBFS_NEXT_STEPS");
@@ -224,7 +222,7 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
     else
         return 0;
     if (runs && g != BB_BR_BOTTOM_UP) {   /* the run's other levels, then the loop */
-        chain[n++] = BB_BR_BOTTOM_UP;
+        if (g != BB_BR_PACK_BOTTOM_UP) chain[n++] = BB_BR_BOTTOM_UP;
         chain[n++] = BB_BR_BOTTOM_UP;
         chain[n++] = BB_BR_UNPACK_LOOP;
     }

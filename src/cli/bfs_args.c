@@ -39,7 +39,7 @@ static void bfs_usage(FILE *f)
         "  --direction auto|top-down|bottom-up   direction of each level's step (default auto:\n"
         "                         Beamer's direction-optimizing rule, the same on every backend)\n"
         "  --alpha A              auto: bottom-up once the frontier's arcs x A exceed the arcs\n"
-        "                         not yet explored (default 40 on one GPU, else 15)\n"
+        "                         not yet explored (default 40 on one device, else 15)\n"
         "  --beta B               auto: back to top-down once the frontier stops growing and\n"
         "                         holds fewer than vertices / B (default 18)\n"
         "  --max-depth K          stop after K levels: vertices deeper than K stay unreached\n"

@@ -42,16 +42,17 @@ static uint64_t bottom_up_scan(const struct boxbfs_engine *e)
     return n / 256 + (uint64_t)(e->ndev - 1) * (n / 16);
 }
 
-/* Beamer's and the GAP suite's 15 on CPUs and several GPUs; 40 on one GPU,
- * whose bottom-up levels cost less against its top-down ones: kron:22 and
- * kron:24 on an H200 (64 roots) ran 1.045x faster with 40 than with 15, as
- * fast as with 60 and faster than with 25 or 100, the road graphs and the
- * small SNAP graphs alike (docs/performance.md). With 15, one root in ten
- * there ran a top-down level of a few thousand vertices next to a hub that
- * took twice the rest of its search (kron:24: 603 us, 266 bottom-up). */
-double bb_engine_auto_alpha(boxbfs_backend_t backend, int ndev)
+/* 40 on one device, whose bottom-up levels cost a GPU less against its
+ * top-down ones: kron:22 and kron:24 on an H200 (64 roots) ran 1.045x faster
+ * with 40 than with 15, as fast as with 60 and faster than with 25 or 100
+ * (docs/performance.md); with 15, one root in ten there ran a top-down level
+ * of a few thousand vertices next to a hub at twice the rest of its search
+ * (kron:24: 603 us, 266 bottom-up). Beamer's and the GAP suite's 15 on
+ * several devices, where it was not measured. The same on every backend:
+ * the cpu backend runs a GPU's levels. */
+double bb_engine_auto_alpha(int ndev)
 {
-    return backend == BOXBFS_BACKEND_CUDA && ndev == 1 ? 40 : 15;
+    return ndev == 1 ? 40 : 15;
 }
 
 /* Beamer's rule (bb_choose_direction, kernels.h) on the totals of the next

@@ -158,7 +158,7 @@ boxbfs_status_t boxbfs_engine_create(boxbfs_graph_t graph, const boxbfs_engine_o
         goto fail_barrier;
     }
     e->opts.devices = e->ndev;
-    if (e->opts.alpha == 0) e->opts.alpha = bb_engine_auto_alpha(opts->backend, e->ndev);
+    if (e->opts.alpha == 0) e->opts.alpha = bb_engine_auto_alpha(e->ndev);
     BB_CHECK_GOTO(bb_barrier_init(&e->barrier, e->nlocal), st, fail_barrier);
     BB_CHECK_GOTO(bb_traffic_init(&e->traffic, e->ndev), st, fail);
     BB_CHECK_GOTO(bb_calloc((size_t)e->ndev, sizeof *e->devs, "device records", &e->devs), st, fail);

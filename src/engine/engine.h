@@ -274,7 +274,7 @@ boxbfs_status_t bb_loop_book(boxbfs_engine_t e, int d, int *level_p, uint64_t ru
  * its discoveries in own_bits (one device, atomic, auto). */
 bb_dir_rule_t bb_engine_dir_rule(const struct boxbfs_engine *e);
 /* The alpha an engine takes where its options leave it 0. */
-double bb_engine_auto_alpha(boxbfs_backend_t backend, int ndev);
+double bb_engine_auto_alpha(int ndev);
 int bb_engine_choose_direction(const struct boxbfs_engine *e);
 int bb_engine_td_marks_bits(const struct boxbfs_engine *e);
 /* After level `level` found total_next vertices with total_arcs out-arcs:
