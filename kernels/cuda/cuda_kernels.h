@@ -498,6 +498,18 @@ static __device__ __forceinline__ void bb_wait_previous(void)
 #endif
 }
 
+/* Bring bytes at p into L2 (and their page into the TLB), a 128-byte line
+ * per thread of the block, without waiting for them: a programmatic
+ * dependent asks so for what it reads after bb_wait_previous while the
+ * kernel before it still runs. L2 is where every SM's stores meet, so lines
+ * that kernel writes later are read as written. */
+static __device__ __forceinline__ void bb_prefetch_l2(const void *p, size_t bytes)
+{
+    const char *c = static_cast<const char *>(p);
+    for (size_t at = (size_t)threadIdx.x * 128; at < bytes; at += (size_t)blockDim.x * 128)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(c + at));
+}
+
 /* Launch kernel on s as a programmatic dependent of the kernel before it
  * there (grid blocks of block threads, smem bytes of dynamic shared
  * memory): it may be resident once that one lets it (bb_let_next_start) and
@@ -557,6 +569,10 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     __shared__ uint64_t raw[kWords];
     __shared__ unsigned long long counts[BB_CTR_COUNT(BB_LOOP_MAX_DEV)];
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
+    if (!wait) {   /* resident before the step ends: what this block reads next */
+        bb_prefetch_l2(d, sizeof *d);
+        bb_prefetch_l2(ctr, nctr * 8);
+    }
     bb_wait_previous();
     if (wait) {
         if (threadIdx.x == 0) bb_wait_bell(d);

@@ -453,6 +453,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     const bb_kstate_t &k = c_loop.k;
     const bb_loop_params_t &p = c_loop.p;
     bb_let_next_start();
+    bb_prefetch_l2(&d->a, sizeof d->a);   /* resident before the step before it ends */
     bb_wait_previous();
     const bb_search_args *a = &d->a;
     if (a->skip) return;   /* a step its decide did not choose (search.cu) */
