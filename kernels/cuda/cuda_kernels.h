@@ -576,20 +576,26 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     bb_wait_previous();
     if (wait) {
         if (threadIdx.x == 0) bb_wait_bell(d);
-        __syncthreads();   /* d->idle seen by every thread */
+        __syncthreads();   /* d->idle (global) seen by every thread's copy */
     }
     bb_let_next_start();   /* (after the bell: not resident between searches) */
     const uint64_t now = bb_global_ns();
-    if (d->idle) {
-        __syncthreads();
+    /* the state and the counters in one round of loads, idle and step then
+     * read from the copy (not three dependent trips to L2 first) */
+    const uint64_t *dev = reinterpret_cast<const uint64_t *>(d);
+    for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = dev[i];
+    if (threadIdx.x < nctr) counts[threadIdx.x] = ctr[threadIdx.x];
+    __syncthreads();
+    if (sd->idle) {
         if (threadIdx.x == 0) d->a.skip = d->idle = next != BB_BR_NONE;
         return;
     }
-    const uint64_t *from = reinterpret_cast<const uint64_t *>(d);
-    if (d->step == BB_STEP_NONE) from = reinterpret_cast<const uint64_t *>(d->host);
-    else if (threadIdx.x < nctr) counts[threadIdx.x] = ctr[threadIdx.x];
-    for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = from[i];
-    __syncthreads();
+    if (sd->step == BB_STEP_NONE) {   /* a launch's first: the host's mirror */
+        const uint64_t *host = reinterpret_cast<const uint64_t *>(sd->host);
+        __syncthreads();   /* every thread has read the copy's step and host */
+        for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = host[i];
+        __syncthreads();
+    }
     if (threadIdx.x == 0) logic(sd, now, counts);
     __syncthreads();
     uint64_t *back = reinterpret_cast<uint64_t *>(d);
