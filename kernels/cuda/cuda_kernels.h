@@ -534,8 +534,8 @@ static inline boxbfs_status_t bb_launch_dependent(void (*kernel)(Params...), dim
 
 /* A decide's block of kDecideThreads (wait: the waiter's, whose thread 0
  * first waits for the bell, bb_wait_bell): the threads copy the state into
- * shared memory (from the host's mirror where a launch begins: d->step is
- * BB_STEP_NONE after every launch's end), thread 0 runs logic(state, now)
+ * shared memory (then from the host's mirror where a launch begins: d->step
+ * is BB_STEP_NONE after every launch's end), thread 0 runs logic(state, now)
  * on the copy, the threads copy it back, and thread 0 launches the chosen
  * step's graph (d->launch, of bodies): beside this graph (a sibling, which
  * starts 1.1 us after the launch against 3.4 us after this graph's end for a
