@@ -128,6 +128,7 @@ __global__ void __launch_bounds__(kThreads)
 /* The device search's (the frontier bitmap read from d when it runs). */
 __global__ void __launch_bounds__(kThreads) search_mark(const bb_search_dev *d, uint64_t n)
 {
+    if (d->a.skip) return;   /* a step its decide did not choose (search.cu) */
     mark_body(d->a.k.frontier_bits, (n + 31) / 32, n, d->a.k.visited, d->a.k.visited_bits);
 }
 

@@ -635,9 +635,10 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
         *(volatile uint64_t *)&sd->bell->gave_up = sd->seq + 1;
 }
 
-/* k: the device's kstate (its counters, read by every decide) */
+/* k: the device's kstate (its counters, read by every decide); wait, next,
+ * self: bb_decide_block's */
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies, int wait, int self,
+                                     const cudaGraphExec_t *bodies, int wait, int next, int self,
                                      const bb_kstate_t *k);
 boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,
                                      const bb_kstate_t *k, const bb_search_t *search);

@@ -177,7 +177,7 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
  * after the step. */
 boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
-    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, g, k);
+    if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, next, g, k);
     return bb_launch_dependent(decide, dim3(1), dim3(kDecideThreads), 0, c->build, c->d,
                                (const cudaGraphExec_t *)c->bodies, wait, next, g,
                                (const unsigned long long *)k->counters);
@@ -187,8 +187,9 @@ boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, i
 constexpr int kChainMax = 4;
 
 /* The branches graph g runs after its decide, in order, each where the
- * decide before it chooses it most of the time (one device; into chain,
- * their number returned; BOXBFS_NEXT_STEPS=0: none): the loop after a
+ * decide before it chooses it most of the time (into chain, their number
+ * returned; BOXBFS_NEXT_STEPS=0: none; across devices every device's graph
+ * runs the same, since every decide chooses alike): the loop after a
  * launch's first decide (a search starts small); where bottom-up steps may
  * run, a bottom-up step after a top-down one (no pack where top-down levels
  * mark bits, else the pack first) and after a bottom-up one. Where the rule
@@ -206,14 +207,18 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
     const char *env = getenv("BOXBFS_NEXT_STEPS");
     const int dir = s->rule.direction, bu = s->rule.bottom_up && dir != BOXBFS_SEARCH_TOP_DOWN;
     const int runs = bu && dir == BOXBFS_SEARCH_AUTO && s->loop_arcs;
+    /* one device never runs the top-down variants that share or split */
+    const int td = g - BB_BR_TOP_DOWN,
+              top_down = g >= BB_BR_TOP_DOWN && g < BB_BR_BOTTOM_UP &&
+                         (k->ndev > 1 || !(td & (BB_TD_SHARE | BB_TD_SPLIT)));
     int n = 0;
-    if (k->ndev > 1 || (env && strcmp(env, "0") == 0)) return 0;
+    if (env && strcmp(env, "0") == 0) return 0;
     if (g == kHostGraph || g == kWaiter) {
         if (s->loop_arcs && dir != BOXBFS_SEARCH_BOTTOM_UP) chain[n++] = BB_BR_LOOP;
         return n;
     }
     if (!bu) return 0;
-    if (g == BB_BR_TOP_DOWN || g == BB_BR_TOP_DOWN + BB_TD_UNPACK)   /* marks_bits: no pack */
+    if (top_down)   /* marks_bits: no pack */
         chain[n++] = s->marks_bits ? BB_BR_BOTTOM_UP : BB_BR_PACK_BOTTOM_UP;
     else if (g == BB_BR_BOTTOM_UP && runs)
         chain[n++] = BB_BR_UNPACK_LOOP;

@@ -48,8 +48,9 @@ __device__ void fail_here(bb_search_t *s, int self)
     s->abort_code = (uint32_t)self + 1;
 }
 
-/* decide's logic on the block's copy of the state (bb_decide_block). */
-__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now,
+/* decide's logic on the block's copy of the state (bb_decide_block; next:
+ * the branch its graph runs after it, bb_search_start_step). */
+__device__ void decide_peers_logic(bb_search_dev *d, uint64_t now, int next,
                                    const unsigned long long *ctr)
 {
     bb_search_t *s = &d->s;
@@ -135,17 +136,17 @@ __device__ void decide_peers_logic(bb_search_dev *d, uint64_t now,
     bb_search_start_step(d, step, unpack, pack,
                          (bb_peers_share_visited(step, s->w.arcs, s->rule.n) ? BB_TD_SHARE : 0) |
                              (split ? BB_TD_SPLIT : 0),
-                         BB_BR_NONE);
+                         next);
 }
 
 __global__ void __launch_bounds__(kDecideThreads)
-    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int self,
+    decide_peers(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next, int self,
                  const unsigned long long *ctr, unsigned nctr)
 {
     bb_decide_block(
-        d, wait, BB_BR_NONE, self, bodies, ctr, nctr,
-        [](bb_search_dev *sd, uint64_t now, const unsigned long long *counts) {
-            decide_peers_logic(sd, now, counts);
+        d, wait, next, self, bodies, ctr, nctr,
+        [=](bb_search_dev *sd, uint64_t now, const unsigned long long *counts) {
+            decide_peers_logic(sd, now, next, counts);
         },
         [](bb_search_dev *sd) { fail_here(&sd->s, sd->a.k.self); });   /* a refused launch */
 }
@@ -175,6 +176,7 @@ __global__ void meet_sizes(bb_search_dev *d)
 __global__ void meet_parts(bb_search_dev *d)
 {
     bb_search_t *s = &d->s;
+    if (d->a.skip) return;   /* a step its decide did not choose (search.cu) */
     const uint64_t t = bb_global_ns();
     const int st = bb_meet(s->peers, d->a.k.ndev, d->a.k.self, ++s->peers.tag, 0, nullptr, nullptr);
     d->wait_ns += bb_global_ns() - t;
@@ -283,6 +285,7 @@ __global__ void __launch_bounds__(kThreads) push_lists(const bb_search_dev *d)
 __global__ void __launch_bounds__(kThreads) push_part(const bb_search_dev *d, int next,
                                                       uint64_t words, uint64_t at)
 {
+    if (d->a.skip) return;   /* a step its decide did not choose (search.cu) */
     const bb_search_t &s = d->s;
     const int ndev = d->a.k.ndev, self = d->a.k.self, b = next ? s.parity ^ 1 : s.parity;
     const uint32_t *part = s.bits[b][self] + at;
@@ -351,10 +354,10 @@ boxbfs_status_t push(bb_search_dev *d, cudaStream_t s, int next, uint64_t nloc, 
 }  // namespace
 
 boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
-                                     const cudaGraphExec_t *bodies, int wait, int self,
+                                     const cudaGraphExec_t *bodies, int wait, int next, int self,
                                      const bb_kstate_t *k)
 {
-    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait, self,
+    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait, next, self,
                                               (const unsigned long long *)k->counters,
                                               (unsigned)BB_CTR_COUNT(k->ndev));
     BB_CUDA_LAUNCH_CHECK();
