@@ -171,10 +171,10 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
 }
 
 /* decide, launched on c->build while it captures graph g (several devices:
- * search_peers.cu's; wait and next: bb_decide_block's): one device's as a
- * programmatic dependent of the kernel before it, resident before that
- * kernel ends (bb_let_next_start), so that it does not wait for a launch
- * after the step. */
+ * search_peers.cu's; wait and next: bb_decide_block's): a programmatic
+ * dependent of the kernel before it, resident before that kernel ends
+ * (bb_let_next_start), so that it does not wait for a launch after the
+ * step. */
 boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, int next)
 {
     if (k->ndev > 1) return bb_cuda_peers_decide(c->d, c->build, c->bodies, wait, next, g, k);

@@ -3,7 +3,8 @@
  * between levels; the devices work in each other's memory over peer access
  * and meet in each other's mailboxes (meet.cuh). This file holds what
  * differs from one device: decide and the branches.
- *   decide (one thread of a block, bb_decide_block): closes the step that
+ *   decide (one thread of a block, bb_decide_block, resident before its
+ *     step's last kernel ends as on one device): closes the step that
  *     ran (a top-down or bottom-up step meets the others with its part of
  *     the next frontier, size and arcs; the loop's last meeting did so
  *     already), logs the row, picks the next step by the engine's rules,
@@ -191,6 +192,7 @@ __global__ void meet_parts(bb_search_dev *d)
  * level array in DRAM. */
 __global__ void __launch_bounds__(kThreads) take_inboxes(const bb_search_dev *d)
 {
+    bb_let_next_start();   /* the decide after it */
     const bb_kstate_t &k = d->a.k;
     const int ndev = k.ndev, self = k.self;
     const int32_t level = d->a.next_level;
@@ -285,6 +287,7 @@ __global__ void __launch_bounds__(kThreads) push_lists(const bb_search_dev *d)
 __global__ void __launch_bounds__(kThreads) push_part(const bb_search_dev *d, int next,
                                                       uint64_t words, uint64_t at)
 {
+    bb_let_next_start();   /* the decide after a bottom-up step's */
     if (d->a.skip) return;   /* a step its decide did not choose (search.cu) */
     const bb_search_t &s = d->s;
     const int ndev = d->a.k.ndev, self = d->a.k.self, b = next ? s.parity ^ 1 : s.parity;
@@ -357,11 +360,9 @@ boxbfs_status_t bb_cuda_peers_decide(bb_search_dev *d, cudaStream_t s,
                                      const cudaGraphExec_t *bodies, int wait, int next, int self,
                                      const bb_kstate_t *k)
 {
-    decide_peers<<<1, kDecideThreads, 0, s>>>(d, bodies, wait, next, self,
-                                              (const unsigned long long *)k->counters,
-                                              (unsigned)BB_CTR_COUNT(k->ndev));
-    BB_CUDA_LAUNCH_CHECK();
-    return BOXBFS_OK;
+    return bb_launch_dependent(decide_peers, dim3(1), dim3(kDecideThreads), 0, s, d, bodies, wait,
+                               next, self, (const unsigned long long *)k->counters,
+                               (unsigned)BB_CTR_COUNT(k->ndev));
 }
 
 boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branch,

@@ -735,6 +735,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
 {
     int status;
     const bb_search_args &c = c_steps[bb_cslot<Shared>(slot)];
+    bb_let_next_start();   /* the decide after it */
     if (c.skip) return;   /* a step its decide did not choose (search.cu) */
     const bb_loop_walk_t w = peer_levels_body(c.k, c.loop, &status);
     if (blockIdx.x == 0 && threadIdx.x == 0) d->loop = w;
