@@ -358,7 +358,8 @@ typedef struct {
     boxbfs_wire_t wire;
     boxbfs_exchange_t exchange;
     boxbfs_expand_t expand;
-    int expand_edges_per_thread; /* binsearch/mergepath edges per thread: 1, 2, 4, 8 (default), 16 */
+    int expand_edges_per_thread; /* binsearch/mergepath edges per thread: 1, 2, 4, 8, 16, or 0
+                                  * (default): binsearch picks 2, 4 or 8 per level from its arcs */
     int expand_f0;             /* auto: merge path when arcs per frontier vertex > f0 (10) */
     boxbfs_link_model_t link_model;
     size_t device_memory_limit; /* 0 = the device's free memory */

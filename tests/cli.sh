@@ -74,7 +74,7 @@ check "root out of range exit 1" "[ $rc -eq 1 ] && grep -q '999999' '$tmp/e2'"
 "$BOXBFS" bfs kron:8 --devices 0 >/dev/null 2>"$tmp/e3"; rc=$?
 check "--devices 0 exit 1" "[ $rc -eq 1 ] && grep -q 'devices' '$tmp/e3'"
 "$BOXBFS" bfs kron:8 --expand-k 3 >/dev/null 2>"$tmp/e8"; rc=$?
-check "bad --expand-k exit 1" "[ $rc -eq 1 ] && grep -q 'is not 1, 2, 4, 8 or 16' '$tmp/e8'"
+check "bad --expand-k exit 1" "[ $rc -eq 1 ] && grep -q 'is not auto, 1, 2, 4, 8 or 16' '$tmp/e8'"
 "$BOXBFS" bfs kron:8 --link-model warp9 >/dev/null 2>"$tmp/e4"; rc=$?
 check "bad link model exit 1" "[ $rc -eq 1 ] && grep -q 'unknown link model' '$tmp/e4'"
 # every build: not built in (no NCCL), or NCCL needs the cuda backend

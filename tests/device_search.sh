@@ -51,6 +51,9 @@ for g in kron:14 "$tmp/grid.mtx"; do
     same "$n depth 3" "$g" --max-depth 3
     same "$n merge path, K 16" "$g" --expand auto --expand-k 16
 done
+# cuda: --expand-k auto takes 2, 4 or 8 edges a thread by a level's arcs per
+# thread of the grid; kron:20's top-down levels run all three on a GPU
+[ "$backend" = cpu ] || same "kron:20 top-down, K 2, 4 and 8 (auto)" kron:20 --direction top-down
 same "kron:12 directed, reversed" kron:12 --directed --reverse --visited bit
 same "kron:14 by degree" kron:14 --relabel degree --visited bit
 # a 300 x 300 grid's levels grow past 1024 arcs and shrink again: on a GPU

@@ -132,14 +132,14 @@ static void check_gpu(const case_t *c, const boxbfs_engine_options_t *o, const b
     free(level);
 }
 
-/* Every expand method against one set of cpu reports (the default K = 8),
+/* Every expand method against one set of cpu reports (the default K, auto),
  * and every K on the binsearch and merge-path expands; with one_expand the
  * options' own expand only. */
 static void compare_expands(const case_t *c, boxbfs_engine_options_t *o, int one_expand)
 {
     static const boxbfs_expand_t expands[] = {BOXBFS_EXPAND_BINSEARCH, BOXBFS_EXPAND_MERGEPATH,
                                               BOXBFS_EXPAND_AUTO};
-    static const int ks[] = {1, 2, 4, 16};
+    static const int ks[] = {1, 2, 4, 8, 16};
     books_t cpu[NROOTS];
     if (!cpu_reports(c, o, cpu)) return;
     if (one_expand) {
@@ -152,12 +152,12 @@ static void compare_expands(const case_t *c, boxbfs_engine_options_t *o, int one
         check_gpu(c, o, cpu);
     }
     for (int x = 0; x < 2; x++)
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             o->expand = expands[x];
             o->expand_edges_per_thread = ks[i];
             check_gpu(c, o, cpu);
         }
-    o->expand_edges_per_thread = 8;
+    o->expand_edges_per_thread = 0;
     for (int i = 0; i < NROOTS; i++) books_free(&cpu[i]);
 }
 

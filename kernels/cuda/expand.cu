@@ -510,6 +510,7 @@ boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
     const uint64_t nloc = k->hi - k->lo;
     if (nloc == 0) return BOXBFS_OK;
     switch (k->expand_k) {   /* the K of expand_lb */
+    case kAutoK: return search_expand_at<kAutoK>(d, s, nloc, expand, k);
     case 1: return search_expand_at<1>(d, s, nloc, expand, k);
     case 2: return search_expand_at<2>(d, s, nloc, expand, k);
     case 8: return search_expand_at<8>(d, s, nloc, expand, k);

@@ -107,6 +107,35 @@ template <int K>
 struct Transpose {
     uint32_t pairs[kThreads / 32][2][kTrWords<K>];
 };
+/* A binsearch block's shared memory, sized for KS edges per thread: one
+ * variable per KS in a kernel, so that the bodies of an automatic K share it
+ * (two would take 29 KiB a block instead of 25, and L1 that the Visited
+ * probes use). */
+template <int KS>
+struct BinsearchShared {
+    bb_block_sum arcs_acc;
+    WarpStage stage;
+    Transpose<KS> gather;
+};
+template <int KS>
+__device__ __forceinline__ BinsearchShared<KS> &binsearch_shared()
+{
+    __shared__ BinsearchShared<KS> sh;
+    return sh;
+}
+
+/* --expand-k auto (kAutoK): each level's edges per thread from its arcs per
+ * thread of the grid: K = 2 below 32, 4 below 128, else 8. A level of few
+ * arcs a thread runs in few rounds of the grid at K = 8, the last part
+ * empty and each long: kron:24's hub level (1.7 M arcs, 12.6 a thread of an
+ * H200) took 116-121 us at K = 8, 105-110 at 2 or 4; levels of hundreds a
+ * thread want 8 (kron:24 --direction top-down at K = 2: 0.80x). Against K =
+ * 8 on one H200: kron:22 1.031x, kron:24 1.011x, top-down 1.017x; the
+ * thresholds 16 / 64, 8 / 32 and 2 or 8 at 64 were within 0.5 % of these.
+ * The merge path keeps 8. */
+constexpr int kAutoK = 0;
+constexpr uint64_t kAutoK4From = 32, kAutoK8From = 128;
+template <int K> constexpr int kMergeK = K == kAutoK ? 8 : K;
 /* K, the edges per thread [004 §3.4.1, Fig 3: 4 was best], and f0, the
  * hybrid threshold [002 §4.4, §5.1: expand factor (edges over frontier
  * vertices) above f0 = 10 takes the merge path], come from the engine options
@@ -296,16 +325,15 @@ __device__ __forceinline__ uint32_t last_at_or_below(const ScanT *scan, uint32_t
  * previous one: chunks only move forward), then each lane gallops forward
  * from there and finishes with a binary search over the short bracket; its
  * next edges gallop on from the vertex of the one before. */
-template <int K, class ScanT, class C>
-__device__ __forceinline__ void binsearch_body(const Frontier<ScanT> &f, const C &consume)
+template <int K, int KS, class ScanT, class C>
+__device__ __forceinline__ void binsearch_run(const Frontier<ScanT> &f, const C &consume,
+                                              uint64_t total)
 {
-    if (f.count == 0) return;
-    const uint64_t total = frontier_edges(f);
-    if (take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
+    static_assert(!kTranspose<K> || kTrWords<K> <= kTrWords<KS>, "the shared rows hold K");
+    BinsearchShared<KS> &sh = binsearch_shared<KS>();
+    bb_block_sum &arcs_acc = sh.arcs_acc;
+    WarpStage &stage = sh.stage;
     if (blockIdx.x == 0 && threadIdx.x == 0) consume.start(total);
-    __shared__ bb_block_sum arcs_acc;
-    __shared__ WarpStage stage;
-    __shared__ Transpose<K> gather;
     if (bb_lane() == 0) stage.count[threadIdx.x >> 5] = 0;
     arcs_acc.begin();   /* (its barrier also publishes the stage counts) */
     const ScanT *scan = f.scan;
@@ -342,7 +370,7 @@ __device__ __forceinline__ void binsearch_body(const Frontier<ScanT> &f, const C
              * column load below is one coalesced 128 B request instead of
              * 32 sectors 4 K bytes apart (32-bit column indices: only where
              * the device's arcs fit them) */
-            uint32_t(&tr)[2][kTrWords<K>] = gather.pairs[threadIdx.x >> 5];
+            uint32_t(&tr)[2][kTrWords<KS>] = sh.gather.pairs[threadIdx.x >> 5];
 #pragma unroll
             for (int j = 0; j < K; j++) {
                 const unsigned s = bb_lane() * K + j;
@@ -368,6 +396,24 @@ __device__ __forceinline__ void binsearch_body(const Frontier<ScanT> &f, const C
     arcs_acc.end(consume.next_arcs());
 }
 
+/* The binsearch producer at K edges per thread, or (kAutoK) at the level's
+ * K, chosen from its arcs and the grid alike by every block. */
+template <int K, class ScanT, class C>
+__device__ __forceinline__ void binsearch_body(const Frontier<ScanT> &f, const C &consume)
+{
+    if (f.count == 0) return;
+    const uint64_t total = frontier_edges(f);
+    if (take_mergepath(f, total)) return;   /* (both returns are grid-uniform) */
+    if constexpr (K == kAutoK) {
+        const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
+        if (total >= kAutoK8From * threads) binsearch_run<8, 8>(f, consume, total);
+        else if (total >= kAutoK4From * threads) binsearch_run<4, 8>(f, consume, total);
+        else binsearch_run<2, 8>(f, consume, total);
+    } else {
+        binsearch_run<K, K>(f, consume, total);
+    }
+}
+
 template <int K, class ScanT, class C>
 __global__ void __launch_bounds__(kThreads) expand_binsearch(Frontier<ScanT> f, C consume)
 {
@@ -391,6 +437,7 @@ __device__ __forceinline__ uint32_t path_split(const uint32_t *scan, uint32_t co
 template <int K, class C>
 __device__ __forceinline__ void mergepath_body(const Frontier<uint32_t> &f, const C &consume)
 {
+    constexpr int KM = kMergeK<K>;
     /* entry i describes vertex a0 - 1 + i of the tile */
     __shared__ uint32_t s_scan[kMpTile + 1], s_start[kMpTile + 1], s_u[kMpTile + 1];
     __shared__ uint32_t s_col[kMpTile], s_par[kMpTile];
@@ -443,12 +490,12 @@ __device__ __forceinline__ void mergepath_body(const Frontier<uint32_t> &f, cons
         __syncthreads();
         /* gather the tile's columns: lane-adjacent edges, coalesced */
         const uint32_t warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-        for (uint32_t base = warp * 32u * K; base < nb; base += nwarps * 32u * K) {
-            bool valid[K];
-            uint64_t e[K];
-            uint32_t col[K], u[K], v[K];
+        for (uint32_t base = warp * 32u * KM; base < nb; base += nwarps * 32u * KM) {
+            bool valid[KM];
+            uint64_t e[KM];
+            uint32_t col[KM], u[KM], v[KM];
 #pragma unroll
-            for (int j = 0; j < K; j++) {
+            for (int j = 0; j < KM; j++) {
                 uint32_t i = base + (uint32_t)j * 32u + bb_lane();
                 valid[j] = i < nb;
                 e[j] = b0 + i;
@@ -456,7 +503,7 @@ __device__ __forceinline__ void mergepath_body(const Frontier<uint32_t> &f, cons
                 u[j] = valid[j] ? s_par[i] : 0;
             }
 #pragma unroll
-            for (int j = 0; j < K; j++) v[j] = valid[j] ? load_column(f.columns + col[j]) : 0;
+            for (int j = 0; j < KM; j++) v[j] = valid[j] ? load_column(f.columns + col[j]) : 0;
             consume(valid, e, v, u, arcs_acc, nullptr);
         }
         __syncthreads();
@@ -553,6 +600,7 @@ boxbfs_status_t expand_lb(const ExpandArgs &a, cudaStream_t stream, const C &con
     if (!Wide && a.wide)
         return bb_error_set(BOXBFS_ERR_INTERNAL, "expand: 64-bit arc indices not built here");
     switch (a.k) {
+    case kAutoK: return run_expand_at<kAutoK, Wide>(a, stream, consume);
     case 1: return run_expand_at<1, Wide>(a, stream, consume);
     case 2: return run_expand_at<2, Wide>(a, stream, consume);
     case 8: return run_expand_at<8, Wide>(a, stream, consume);

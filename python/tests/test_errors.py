@@ -14,7 +14,7 @@ def test_abi_options_layout():
     # a field out of place reads garbage here
     o = _lib.EngineOptions()
     _lib.lib.boxbfs_engine_options_init(ctypes.byref(o))
-    assert (o.backend, o.devices, o.expand_edges_per_thread, o.expand_f0) == (0, 1, 8, 10)
+    assert (o.backend, o.devices, o.expand_edges_per_thread, o.expand_f0) == (0, 1, 0, 10)   # K auto
     assert o.link_model.name == b"nvlink4" and o.link_model.bandwidth_Bps > 0
     assert (o.alpha, o.beta, o.max_depth, o.device_loop_arcs) == (0.0, 18.0, -1, 16384)   # alpha auto
     assert (o.partition, o.parents) == (0, 0)   # 1d, parents auto

@@ -56,7 +56,8 @@ static void bfs_usage(FILE *f)
         "                         top-down level expands each hub on every device into its own\n"
         "                         range; auto (default): D = 1024, doubled until <= 262144 hubs\n"
         "  --expand auto|binsearch|mergepath   GPU expand load balancing (default binsearch)\n"
-        "  --expand-k K           GPU expand: edges per thread, 1, 2, 4, 8 (default) or 16\n"
+        "  --expand-k K           GPU expand: edges per thread, auto (default: 2, 4 or 8 per\n"
+        "                         level from its arcs), 1, 2, 4, 8 or 16\n"
         "  --expand-f0 F          auto expand: merge path above F arcs per frontier vertex (10)\n"
         "  --build-on host|devices   kron: graphs: built on the host (default), or each device\n"
         "                         generates, merges and sorts its own rows (undirected, 1d, one\n"
@@ -355,7 +356,8 @@ int bb_bfs_parse_args(int argc, char **argv, bb_bfs_args_t *a)
             a->eo.expand = (boxbfs_expand_t)iv;
         } else if (OPT("--expand-k")) {
             NEED_VALUE("--expand-k");
-            if (bb_parse_i64(v, 1, 16, &n) || (n & (n - 1))) { bb_cli_error("--expand-k: '%s' is not 1, 2, 4, 8 or 16", v); return -1; }
+            if (strcmp(v, "auto") == 0) n = 0;
+            else if (bb_parse_i64(v, 1, 16, &n) || (n & (n - 1))) { bb_cli_error("--expand-k: '%s' is not auto, 1, 2, 4, 8 or 16", v); return -1; }
             a->eo.expand_edges_per_thread = (int)n;
         } else if (OPT("--expand-f0")) {
             NEED_VALUE("--expand-f0");

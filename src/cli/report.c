@@ -181,13 +181,15 @@ static void header(FILE *f, const bb_bfs_report_t *r)
                    "holds the arcs from its grid column's vertices to its grid row's, owns "
                    "1/%d of the vertices)\n",
                 o->grid_rows, o->grid_cols, o->grid_rows, o->grid_rows, o->devices);
+    char k[8] = "auto";
+    if (o->expand_edges_per_thread) snprintf(k, sizeof k, "%d", o->expand_edges_per_thread);
     fprintf(f,
-            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %d, f0 %d)  "
+            "# contract: %s  visited: %s  wire: %s  exchange: %s  expand: %s (K %s, f0 %d)  "
             "parents: %s\n"
             "# link model: %s (%.3g GB/s, %.3g us per message)\n",
             boxbfs_contract_name(o->contract), boxbfs_visited_name(o->visited),
             boxbfs_wire_name(boxbfs_engine_wire(r->engine)), boxbfs_exchange_name(o->exchange),
-            boxbfs_expand_name(o->expand), o->expand_edges_per_thread, o->expand_f0,
+            boxbfs_expand_name(o->expand), k, o->expand_f0,
             boxbfs_parents_name(o->parents), o->link_model.name, o->link_model.bandwidth_Bps / 1e9,
             o->link_model.latency_s * 1e6);
 }
@@ -518,7 +520,8 @@ int bb_report_json(FILE *f, const bb_bfs_report_t *r)
     bb_json_string(&j, "parents", boxbfs_parents_name(o->parents));
     bb_json_string(&j, "exchange", boxbfs_exchange_name(o->exchange));
     bb_json_string(&j, "expand", boxbfs_expand_name(o->expand));
-    bb_json_int(&j, "expand_k", o->expand_edges_per_thread);
+    if (o->expand_edges_per_thread == 0) bb_json_string(&j, "expand_k", "auto");
+    else bb_json_int(&j, "expand_k", o->expand_edges_per_thread);
     bb_json_int(&j, "expand_f0", o->expand_f0);
     bb_json_int(&j, "arcs64_from", o->arcs64_from);
     bb_json_string(&j, "link_model", o->link_model.name);

@@ -29,7 +29,7 @@ void boxbfs_engine_options_init(boxbfs_engine_options_t *opts)
      * auto with K = 4 32.5; commit 402511b, docs/performance.md). 004 found
      * K = 4 best on Kepler. */
     opts->expand = BOXBFS_EXPAND_BINSEARCH;
-    opts->expand_edges_per_thread = 8;
+    opts->expand_edges_per_thread = 0;   /* auto */
     opts->expand_f0 = 10;                /* [002 §5.1] */
     opts->direction = BOXBFS_SEARCH_AUTO;
     opts->alpha = 0;                     /* auto: bb_engine_auto_alpha */

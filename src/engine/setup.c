@@ -308,9 +308,10 @@ boxbfs_status_t bb_engine_check_options(boxbfs_graph_t g, const boxbfs_engine_op
         return bb_error_set(BOXBFS_ERR_UNSUPPORTED,
                             "the cuda backend is not built in (configure found no CUDA; "
                             "rebuild with --with-cuda)");
-    if (o->expand_edges_per_thread < 1 || o->expand_edges_per_thread > 16 ||
+    if (o->expand_edges_per_thread < 0 || o->expand_edges_per_thread > 16 ||
         (o->expand_edges_per_thread & (o->expand_edges_per_thread - 1)))
-        return bb_error_set(BOXBFS_ERR_INVALID_ARG, "edges per thread %d: use 1, 2, 4, 8 or 16",
+        return bb_error_set(BOXBFS_ERR_INVALID_ARG,
+                            "edges per thread %d: use 1, 2, 4, 8 or 16 (0: auto)",
                             o->expand_edges_per_thread);
     if (o->expand_f0 < 1)
         return bb_error_set(BOXBFS_ERR_INVALID_ARG, "hybrid expand threshold f0 %d must be >= 1",
