@@ -224,6 +224,7 @@ __global__ void __launch_bounds__(kPrefixThreads) raise_prefix(PrefixArgs a)
     using Reduce = cub::BlockReduce<uint32_t, kPrefixThreads>;
     __shared__ typename Reduce::TempStorage tmp;
     __shared__ uint32_t best;
+    bb_let_next_start();   /* the device search's scan (search_expand_k) */
     const uint64_t from = a.prefix[0];
     for (uint64_t first = from + (uint64_t)blockIdx.x * kPrefixChunk; first < a.n;
          first += (uint64_t)gridDim.x * kPrefixChunk) {
@@ -269,8 +270,10 @@ __global__ void __launch_bounds__(kScanThreads) search_scan_sums(const bb_search
 {
     using Reduce = cub::BlockReduce<ScanT, kScanThreads>;
     __shared__ typename Reduce::TempStorage tmp;
+    bb_let_next_start();
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
     const DegreeOp degree = search_degree(d);
+    bb_wait_previous();   /* (the raise: the degrees read the prefix) */
     if (tiles < 2) return;
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         ScanT sum = 0;
@@ -293,8 +296,10 @@ template <class ScanT>
 __global__ void __launch_bounds__(kScanThreads) search_scan_offsets(const bb_search_dev *d)
 {
     __shared__ typename TileScan<ScanT>::TempStorage tmp;
+    bb_let_next_start();
     const uint64_t tiles = scan_tiles_of(d->a.count);
     ScanT carry = 0, *sums = (ScanT *)d->tile_sums;
+    bb_wait_previous();
     if (tiles < 2) return;
     for (uint64_t base = 0; base < tiles; base += kSmallScan) {
         ScanT x[kScanItems], total;
@@ -318,9 +323,11 @@ template <class ScanT>
 __global__ void __launch_bounds__(kScanThreads) search_scan_tiles(const bb_search_dev *d)
 {
     __shared__ typename TileScan<ScanT>::TempStorage tmp;
+    bb_let_next_start();
     const uint64_t count = d->a.count, tiles = scan_tiles_of(count);
     const DegreeOp degree = search_degree(d);
     ScanT *scan = (ScanT *)d->a.k.scan;
+    bb_wait_previous();
     for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         ScanT *end = scan + count;   /* the total: frontier_edges with the hubs' rows */
         if (tiles > 1)   /* pass 1 stored the degrees */
@@ -368,6 +375,7 @@ template <int K, bool Shared, class ScanT>
 __global__ void __launch_bounds__(kThreads, 4) search_binsearch(unsigned slot)
 {
     bb_let_next_start();
+    bb_wait_previous();   /* the scan */
     binsearch_body<K>(search_frontier<Shared, ScanT>(slot), search_visit<Shared>(slot));
 }
 
@@ -384,12 +392,11 @@ template <int K, bool Shared, class ScanT>
 boxbfs_status_t search_produce(cudaStream_t s, int mode, unsigned slot)
 {
     if (sizeof(ScanT) == 8) mode = MODE_BINSEARCH;
-    if (mode != MODE_MERGEPATH) {
-        search_binsearch<K, Shared, ScanT>
-            <<<bb_cuda_persistent_grid<search_binsearch<K, Shared, ScanT>>(kThreads), kThreads, 0,
-               s>>>(slot);
-        BB_CUDA_LAUNCH_CHECK();
-    }
+    if (mode != MODE_MERGEPATH)
+        BB_CHECK(bb_launch_dependent(search_binsearch<K, Shared, ScanT>,
+                                     dim3(bb_cuda_persistent_grid<search_binsearch<K, Shared, ScanT>>(
+                                         kThreads)),
+                                     dim3(kThreads), 0, s, slot));
     if (sizeof(ScanT) == 4 && mode != MODE_BINSEARCH) {
         search_mergepath<K, Shared>
             <<<bb_cuda_persistent_grid<search_mergepath<K, Shared>>(kMpThreads), kMpThreads, 0,
@@ -414,12 +421,20 @@ boxbfs_status_t search_expand_k(const bb_search_dev *d, cudaStream_t s, uint64_t
                        s>>>(prefix_args(*k));
         BB_CUDA_LAUNCH_CHECK();
     }
-    search_scan_sums<ScanT><<<grid, kScanThreads, 0, s>>>(d);
-    BB_CUDA_LAUNCH_CHECK();
-    search_scan_offsets<ScanT><<<1, kScanThreads, 0, s>>>(d);
-    BB_CUDA_LAUNCH_CHECK();
-    search_scan_tiles<ScanT><<<grid, kScanThreads, 0, s>>>(d);
-    BB_CUDA_LAUNCH_CHECK();
+    /* each kernel from here a programmatic dependent of the one before it,
+     * resident before that one ends (the first, after the raise; a kernel
+     * after the copy node cannot be one) */
+    if (k->rank_prefix) {
+        BB_CHECK(bb_launch_dependent(search_scan_sums<ScanT>, dim3(grid), dim3(kScanThreads), 0,
+                                     s, (const bb_search_dev *)d));
+    } else {
+        search_scan_sums<ScanT><<<grid, kScanThreads, 0, s>>>(d);
+        BB_CUDA_LAUNCH_CHECK();
+    }
+    BB_CHECK(bb_launch_dependent(search_scan_offsets<ScanT>, dim3(1), dim3(kScanThreads), 0, s,
+                                 (const bb_search_dev *)d));
+    BB_CHECK(bb_launch_dependent(search_scan_tiles<ScanT>, dim3(grid), dim3(kScanThreads), 0, s,
+                                 (const bb_search_dev *)d));
     return slot ? search_produce<K, true, ScanT>(s, mode, slot)
                 : search_produce<K, false, ScanT>(s, mode, 0);
 }
