@@ -109,8 +109,8 @@ struct Transpose {
 };
 /* A binsearch block's shared memory, sized for KS edges per thread: one
  * variable per KS in a kernel, so that the bodies of an automatic K share it
- * (two would take 29 KiB a block instead of 25, and L1 that the Visited
- * probes use). */
+ * (one each for K = 2, 4 and 8 would take 54 KiB a block instead of 25, and
+ * the L1 that the Visited probes use). */
 template <int KS>
 struct BinsearchShared {
     bb_block_sum arcs_acc;
