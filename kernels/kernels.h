@@ -413,22 +413,30 @@ static inline BB_HOST_DEVICE void bb_search_advance(bb_search_t *s, int step, ui
     bb_search_settle(s, s->dir);
 }
 
+/* The device loop's parameters that change level by level, where s
+ * stands: all that one device's loop step on a GPU reads of its launch's
+ * (the rest is the same in every search: kernels/cuda/small_levels.cu). */
+static inline BB_HOST_DEVICE void bb_search_loop_walk(bb_loop_params_t *p, const bb_search_t *s)
+{
+    p->level = s->w.level;
+    p->count = s->w.count;
+    p->arcs = s->w.arcs;
+    p->prev_count = s->w.prev;
+    p->unexplored = s->w.unexplored;
+    p->log_cap = s->log_cap - s->rows;
+}
+
 /* The device loop's parameters where s stands (device_loop.c's loop_params). */
 static inline BB_HOST_DEVICE bb_loop_params_t bb_search_loop_params(const bb_search_t *s)
 {
     bb_loop_params_t p;
     memset(&p, 0, sizeof p);
-    p.level = s->w.level;
+    bb_search_loop_walk(&p, s);
     p.max_depth = s->max_depth;
-    p.count = s->w.count;
-    p.arcs = s->w.arcs;
-    p.prev_count = s->w.prev;
-    p.unexplored = s->w.unexplored;
     p.n = s->rule.n;
     p.max_arcs = s->loop_arcs;
     p.alpha = s->rule.bottom_up && s->rule.direction == BOXBFS_SEARCH_AUTO ? s->rule.alpha : 0;
     p.td_arcs = s->rule.one_device ? BB_TOP_DOWN_ARCS : 0;
-    p.log_cap = s->log_cap - s->rows;
     if (!s->rule.one_device) {   /* this device's part of the frontier */
         p.peers = s->peers;
         p.peers.local_count = s->mine;

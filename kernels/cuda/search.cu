@@ -51,8 +51,12 @@ namespace {
 
 /* The graphs: [br] a branch's, [kHostGraph] a launch's first decide (the
  * host launches it), [kWaiter] the same waiting for the bell first (the
- * last decide launches it); each with the steps after it (chain_of). */
-constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1, kGraphs = BB_BR_NONE + 2;
+ * last decide launches it), [kWaiterTopDown] the waiter whose chain also
+ * holds the top-down step after the first loop (the last decide launches
+ * it where its launch's first loop was followed by a top-down level:
+ * bb_search_dev.td_next); each with the steps after it (chain_of). */
+constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1,
+              kWaiterTopDown = BB_BR_NONE + 2, kGraphs = BB_BR_NONE + 3;
 
 /* How long the device waits for the next search (BOXBFS_SEARCH_WAIT_MS). */
 constexpr uint64_t kWaitMsDefault = 1000;
@@ -83,42 +87,59 @@ Cache *g_caches;
 uint64_t g_cache_ids;   /* the last cache's id (atomics) */
 
 /* decide's logic on the block's copy of the state (bb_decide_block; next:
- * the branch its graph runs after it, bb_search_start_step). */
+ * the branch its graph runs after it, bb_search_start_step). Its stores to
+ * global memory (the row of the step that ran, the next step's counters,
+ * the visited prefix) come after its last read of the copy: through
+ * generic pointers they could alias it, and every read after them would
+ * go to shared memory again (kron:24 on an H200: 0.55-1.1 us a decide's
+ * logic at d9cf613). */
 __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
                              const unsigned long long *counts)
 {
     bb_search_t *s = &d->s;
-    unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
-    if (d->step == BB_STEP_NONE) d->t_first = now;
-    if (d->step == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
+    const int ran = d->step, after_loop = ran == BB_STEP_LOOP;
+    uint32_t *prefix = d->a.k.rank_prefix;
+    const uint32_t raised = prefix ? prefix[1] : 0;   /* (its latency under the rest) */
+    uint64_t *row = NULL;
+    const uint64_t row_count = s->w.count, row_arcs = s->w.arcs, row_ns = now - d->t0;
+    if (ran == BB_STEP_NONE) d->t_first = now;
+    if (after_loop) {   /* its rows are logged, its walk in d->loop */
         bb_search_after_loop(s, &d->loop);
-    } else if (d->step != BB_STEP_NONE) {
-        uint64_t *row = d->log + (size_t)s->rows * BB_LOG_FIELDS;
-        row[0] = s->w.count;
-        row[1] = s->w.arcs;
-        row[2] = now - d->t0;
-        row[3] = (uint64_t)d->step;
-        bb_search_advance(s, d->step, counts[BB_CTR_NEXT], counts[BB_CTR_NEXT_ARCS]);
+    } else if (ran != BB_STEP_NONE) {
+        row = d->log + (size_t)s->rows * BB_LOG_FIELDS;
+        bb_search_advance(s, ran, counts[BB_CTR_NEXT], counts[BB_CTR_NEXT_ARCS]);
     }
     const int step = bb_search_step(s);
     int pack = 0;
     const int unpack = step != BB_STEP_NONE && bb_search_begin(s, step, &pack);
-    for (size_t i = 0; i < BB_CTR_COUNT(1); i++) ctr[i] = 0;
+    if (after_loop && d->loops++ == 0) d->td_next = step == BB_STEP_TOP_DOWN && !unpack;
     d->a.k.frontier = s->frontier;
     d->a.k.next_frontier = s->next_frontier;
     d->a.k.frontier_bits = s->frontier_bits;
     d->a.k.own_bits = s->own_bits;
     d->a.k.next_bits = step == BB_STEP_TOP_DOWN && s->marks_bits ? s->own_bits : NULL;
-    if (step == BB_STEP_TOP_DOWN && d->a.k.rank_prefix) {   /* search_prefix raises [1] from [0] */
-        d->a.k.rank_prefix[0] = d->a.k.rank_prefix[1];
-        if (bb_prefix_raises(s->w.arcs, d->a.k.n)) d->a.k.rank_prefix[1] = (uint32_t)d->a.k.n;
-    }
+    /* search_prefix raises [1] from [0] */
+    const int raise = step == BB_STEP_TOP_DOWN && prefix,
+              raises = raise && bb_prefix_raises(s->w.arcs, d->a.k.n);
+    const uint32_t n = (uint32_t)d->a.k.n;
+    unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
     d->a.count = s->w.count;
     d->a.split = 0;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
-    if (step == BB_STEP_LOOP) d->a.loop = bb_search_loop_params(s);
+    if (step == BB_STEP_LOOP) bb_search_loop_walk(&d->a.loop, s);
+    if (row) {
+        row[0] = row_count;
+        row[1] = row_arcs;
+        row[2] = row_ns;
+        row[3] = (uint64_t)ran;
+    }
+    for (size_t i = 0; i < BB_CTR_COUNT(1); i++) ctr[i] = 0;
+    if (raise) {
+        prefix[0] = raised;
+        if (raises) prefix[1] = n;
+    }
     bb_search_start_step(d, step, unpack, pack, 0, next);
 }
 
@@ -184,7 +205,7 @@ boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, i
 }
 
 /* The most steps a graph runs after its own (chain_of). */
-constexpr int kChainMax = 4;
+constexpr int kChainMax = 6;
 
 /* The branches graph g runs after its decide, in order, each where the
  * decide before it chooses it most of the time (into chain, their number
@@ -201,7 +222,12 @@ constexpr int kChainMax = 4;
  * then the loop; each step run without a launch saves its decide the
  * launch, 2-4 us, and its kernels start 1-3 us sooner). A decide that
  * chooses another costs the graph about 1 us a node it skips (the steps'
- * kernels and decides after it). */
+ * kernels and decides after it). kWaiterTopDown: the loop, the top-down
+ * step, then what a top-down graph runs (one device; kron:24 on an H200:
+ * the decide after the first loop launched the top-down graph in every
+ * search, 3.9-4.5 us in its cudaGraphLaunch); its last decide launches it
+ * only where the search before took that way, since a search that ends in
+ * its loop (a road) leaves the waiter to start after the skipped nodes. */
 int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
 {
     const char *env = getenv("BOXBFS_NEXT_STEPS");
@@ -213,6 +239,12 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
                          (k->ndev > 1 || !(td & (BB_TD_SHARE | BB_TD_SPLIT)));
     int n = 0;
     if (env && strcmp(env, "0") == 0) return 0;
+    if (g == kWaiterTopDown) {
+        if (k->ndev > 1 || !s->loop_arcs || dir == BOXBFS_SEARCH_BOTTOM_UP) return 0;
+        chain[n++] = BB_BR_LOOP;
+        chain[n++] = BB_BR_TOP_DOWN;
+        return n + chain_of(BB_BR_TOP_DOWN, k, s, chain + n);
+    }
     if (g == kHostGraph || g == kWaiter) {
         if (s->loop_arcs && dir != BOXBFS_SEARCH_BOTTOM_UP) chain[n++] = BB_BR_LOOP;
         return n;
@@ -245,7 +277,9 @@ boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t
     const int len = chain_of(g, k, s, chain);
     BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
     boxbfs_status_t st = fn();
-    if (st == BOXBFS_OK) st = launch_decide(c, g, k, g == kWaiter, len ? chain[0] : BB_BR_NONE);
+    if (st == BOXBFS_OK)
+        st = launch_decide(c, g, k, g == kWaiter || g == kWaiterTopDown,
+                           len ? chain[0] : BB_BR_NONE);
     for (int i = 0; i < len && st == BOXBFS_OK; i++) {
         st = launch_branch(c, chain[i], k, s);
         if (st == BOXBFS_OK)
@@ -272,8 +306,12 @@ boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
     for (int br = 0; br < BB_BR_COUNT; br++)
         BB_CHECK(capture(c, br, k, s, [&] { return launch_branch(c, br, k, s); }));
     BB_CHECK(capture(c, kHostGraph, k, s, none));
+    int chain[kChainMax];
     if (c->h->bell_wait_ns) BB_CHECK(capture(c, kWaiter, k, s, none));
+    if (c->h->bell_wait_ns && chain_of(kWaiterTopDown, k, s, chain) > 2)
+        BB_CHECK(capture(c, kWaiterTopDown, k, s, none));
     c->h->waiter = c->execs[kWaiter];
+    c->h->waiter_td = c->execs[kWaiterTopDown];
     BB_CUDA_CHECK(cudaMemcpyAsync(c->bodies, c->execs, BB_BR_COUNT * sizeof *c->bodies,
                                   cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
