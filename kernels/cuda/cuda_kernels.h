@@ -338,13 +338,8 @@ struct bb_search_dev {
     int32_t idle;
     int32_t launch;         /* the branch this decide launches (BB_BR_NONE: none) */
     /* the waiter's graph (NULL: none, the host launches every search), its
-     * bell and how long it waits; one device: the waiter that also runs the
-     * top-down step after the loop (NULL: none; search.cu kWaiterTopDown),
-     * which the last decide launches where td_next says that this launch's
-     * first loop (loops: the loop steps so far) was followed by a top-down
-     * level that needed no unpack */
-    cudaGraphExec_t waiter, waiter_td;
-    int32_t td_next, loops;
+     * bell and how long it waits */
+    cudaGraphExec_t waiter;
     bb_search_bell *bell;
     uint64_t bell_wait_ns;
 };
@@ -636,8 +631,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     *(volatile uint64_t *)&sd->host->done = sd->seq;
     /* the waiter for the next launch; where the device cannot start it, the
      * host sees it given up when it rings */
-    const cudaGraphExec_t waiter = sd->td_next && sd->waiter_td ? sd->waiter_td : sd->waiter;
-    if (waiter && cudaGraphLaunch(waiter, cudaStreamGraphTailLaunch) != cudaSuccess)
+    if (sd->waiter && cudaGraphLaunch(sd->waiter, cudaStreamGraphTailLaunch) != cudaSuccess)
         *(volatile uint64_t *)&sd->bell->gave_up = sd->seq + 1;
 }
 

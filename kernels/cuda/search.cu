@@ -51,12 +51,8 @@ namespace {
 
 /* The graphs: [br] a branch's, [kHostGraph] a launch's first decide (the
  * host launches it), [kWaiter] the same waiting for the bell first (the
- * last decide launches it), [kWaiterTopDown] the waiter whose chain also
- * holds the top-down step after the first loop (the last decide launches
- * it where its launch's first loop was followed by a top-down level:
- * bb_search_dev.td_next); each with the steps after it (chain_of). */
-constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1,
-              kWaiterTopDown = BB_BR_NONE + 2, kGraphs = BB_BR_NONE + 3;
+ * last decide launches it); each with the steps after it (chain_of). */
+constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1, kGraphs = BB_BR_NONE + 2;
 
 /* How long the device waits for the next search (BOXBFS_SEARCH_WAIT_MS). */
 constexpr uint64_t kWaitMsDefault = 1000;
@@ -112,7 +108,6 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
     const int step = bb_search_step(s);
     int pack = 0;
     const int unpack = step != BB_STEP_NONE && bb_search_begin(s, step, &pack);
-    if (after_loop && d->loops++ == 0) d->td_next = step == BB_STEP_TOP_DOWN && !unpack;
     d->a.k.frontier = s->frontier;
     d->a.k.next_frontier = s->next_frontier;
     d->a.k.frontier_bits = s->frontier_bits;
@@ -205,7 +200,7 @@ boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, i
 }
 
 /* The most steps a graph runs after its own (chain_of). */
-constexpr int kChainMax = 6;
+constexpr int kChainMax = 4;
 
 /* The branches graph g runs after its decide, in order, each where the
  * decide before it chooses it most of the time (into chain, their number
@@ -222,12 +217,10 @@ constexpr int kChainMax = 6;
  * then the loop; each step run without a launch saves its decide the
  * launch, 2-4 us, and its kernels start 1-3 us sooner). A decide that
  * chooses another costs the graph about 1 us a node it skips (the steps'
- * kernels and decides after it). kWaiterTopDown: the loop, the top-down
- * step, then what a top-down graph runs (one device; kron:24 on an H200:
- * the decide after the first loop launched the top-down graph in every
- * search, 3.9-4.5 us in its cudaGraphLaunch); its last decide launches it
- * only where the search before took that way, since a search that ends in
- * its loop (a road) leaves the waiter to start after the skipped nodes. */
+ * kernels and decides after it). Never a top-down step: its kernels do not
+ * return where their decide chose another (a waiter that ran the first
+ * loop and then a top-down step, 9f94188, expanded where the decide after
+ * the loop chose bottom-up). */
 int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
 {
     const char *env = getenv("BOXBFS_NEXT_STEPS");
@@ -239,12 +232,6 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
                          (k->ndev > 1 || !(td & (BB_TD_SHARE | BB_TD_SPLIT)));
     int n = 0;
     if (env && strcmp(env, "0") == 0) return 0;
-    if (g == kWaiterTopDown) {
-        if (k->ndev > 1 || !s->loop_arcs || dir == BOXBFS_SEARCH_BOTTOM_UP) return 0;
-        chain[n++] = BB_BR_LOOP;
-        chain[n++] = BB_BR_TOP_DOWN;
-        return n + chain_of(BB_BR_TOP_DOWN, k, s, chain + n);
-    }
     if (g == kHostGraph || g == kWaiter) {
         if (s->loop_arcs && dir != BOXBFS_SEARCH_BOTTOM_UP) chain[n++] = BB_BR_LOOP;
         return n;
@@ -277,9 +264,7 @@ boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t
     const int len = chain_of(g, k, s, chain);
     BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
     boxbfs_status_t st = fn();
-    if (st == BOXBFS_OK)
-        st = launch_decide(c, g, k, g == kWaiter || g == kWaiterTopDown,
-                           len ? chain[0] : BB_BR_NONE);
+    if (st == BOXBFS_OK) st = launch_decide(c, g, k, g == kWaiter, len ? chain[0] : BB_BR_NONE);
     for (int i = 0; i < len && st == BOXBFS_OK; i++) {
         st = launch_branch(c, chain[i], k, s);
         if (st == BOXBFS_OK)
@@ -306,12 +291,8 @@ boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
     for (int br = 0; br < BB_BR_COUNT; br++)
         BB_CHECK(capture(c, br, k, s, [&] { return launch_branch(c, br, k, s); }));
     BB_CHECK(capture(c, kHostGraph, k, s, none));
-    int chain[kChainMax];
     if (c->h->bell_wait_ns) BB_CHECK(capture(c, kWaiter, k, s, none));
-    if (c->h->bell_wait_ns && chain_of(kWaiterTopDown, k, s, chain) > 2)
-        BB_CHECK(capture(c, kWaiterTopDown, k, s, none));
     c->h->waiter = c->execs[kWaiter];
-    c->h->waiter_td = c->execs[kWaiterTopDown];
     BB_CUDA_CHECK(cudaMemcpyAsync(c->bodies, c->execs, BB_BR_COUNT * sizeof *c->bodies,
                                   cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
