@@ -93,13 +93,13 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
                              const unsigned long long *counts)
 {
     bb_search_t *s = &d->s;
-    const int ran = d->step, after_loop = ran == BB_STEP_LOOP;
+    const int ran = d->step;
     uint32_t *prefix = d->a.k.rank_prefix;
     const uint32_t raised = prefix ? prefix[1] : 0;   /* (its latency under the rest) */
     uint64_t *row = NULL;
     const uint64_t row_count = s->w.count, row_arcs = s->w.arcs, row_ns = now - d->t0;
     if (ran == BB_STEP_NONE) d->t_first = now;
-    if (after_loop) {   /* its rows are logged, its walk in d->loop */
+    if (ran == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
         bb_search_after_loop(s, &d->loop);
     } else if (ran != BB_STEP_NONE) {
         row = d->log + (size_t)s->rows * BB_LOG_FIELDS;
