@@ -1,7 +1,9 @@
 #!/bin/sh
 # benchmarks/bench-pair end to end on the cpu backend (kron:10 and kron:11,
 # one binary as both base and head): STAGE=scaling leaves bench-ab's table
-# (one and two devices) and bench-scaling's side by side; STAGE=2d bench-ab's
+# (one and two devices) and bench-scaling's side by side; STAGE=one bench-ab's
+# three variants on one device, a real graph's row and validated trees of
+# both graphs; STAGE=2d bench-ab's
 # 1D, 2 x 1 and 1 x 2 rows, the 2 x 2 grid and 1D on four logical devices and
 # a road network's roots side by side, every tree validated; a bad stage or no
 # binaries: exit 2 with the reason.
@@ -23,6 +25,19 @@ check "scaling: bench-scaling's side by side, every variant of both graphs" \
 check "scaling: every tree of bench-scaling validated" \
     "! grep -h '\"validation\"' '$tmp/s/scaling/json/'*.json | grep -qv passed"
 
+STAGE=one FILES="$tmp/road.mtx" sh "$bench/bench-pair" "$tmp/o" >"$tmp/stdout" 2>"$tmp/stderr"
+check "one: exit 0" "[ $? -eq 0 ]"
+check "one: bench-ab's three variants on one device and the real graph's row" \
+    "[ \$(grep -c '^| kron-10-\(default\|none\|top-down\)\.1dev | GTEPS | .* | [0-9.]*x | ' '$tmp/o/summary.txt') -eq 3 ] &&
+     grep -q '^| road-default\.1dev | ms | .* | [0-9.]*x | ' '$tmp/o/summary.txt'"
+check "one: HEAD's trees of kron:10 and the road validated, 16 roots" \
+    "python3 - '$tmp/o/json' <<'PY'
+import json, os, sys
+for name in ('kron-10.validated.1dev', 'road.validated.1dev'):
+    d = json.load(open(os.path.join(sys.argv[1], name + '.json')))
+    assert d['validation'] == 'passed' and len(d['runs']) == 16, (name, d['validation'])
+PY"
+
 STAGE=2d sh "$bench/bench-pair" "$tmp/d" >"$tmp/stdout" 2>"$tmp/stderr"
 check "2d: exit 0" "[ $? -eq 0 ]"
 check "2d: bench-ab's 1D, 2 x 1 and 1 x 2 rows, validated" \
@@ -37,7 +52,7 @@ for name, devices in (('kron-11-2x2.0011', 4), ('kron-11-1d.0011', 4), ('road.si
 PY"
 
 STAGE=3d sh "$bench/bench-pair" "$tmp/x" >"$tmp/stdout" 2>"$tmp/stderr"
-check "STAGE=3d: exit 2, named" "[ $? -eq 2 ] && grep -q \"STAGE='3d': scaling or 2d\" '$tmp/stdout'"
+check "STAGE=3d: exit 2, named" "[ $? -eq 2 ] && grep -q \"STAGE='3d': scaling, one or 2d\" '$tmp/stdout'"
 BASE= sh "$bench/bench-pair" "$tmp/n" >"$tmp/stdout" 2>"$tmp/stderr"
 check "no BASE: exit 2, named" "[ $? -eq 2 ] && grep -q 'BASE and HEAD must name boxbfs binaries' '$tmp/stderr'"
 exit $fail
