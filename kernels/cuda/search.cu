@@ -57,8 +57,10 @@ constexpr int kHostGraph = BB_BR_NONE, kWaiter = BB_BR_NONE + 1, kGraphs = BB_BR
 /* How long the device waits for the next search (BOXBFS_SEARCH_WAIT_MS):
  * longer than the host's validation of a tree between two searches (a
  * kron:26 tree takes 1.3-1.6 s on 16-32 cores; where the waiter gave up
- * after 1 s, each search after one cost the host 15-25 us more). */
-constexpr uint64_t kWaitMsDefault = 10000;
+ * after 1 s, each search after one cost the host 15-25 us more), shorter
+ * than the devices' meeting timeout (BB_PEER_TIMEOUT_NS, 10 s), so that
+ * whatever might queue behind a waiter still meets in time. */
+constexpr uint64_t kWaitMsDefault = 5000;
 
 struct Cache {
     int dev;
