@@ -445,16 +445,19 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
 }
 
 /* The waiter's wait (bb_search_bell), one thread: until the host rings for
- * launch d->seq + 1, or it gives up after d->bell_wait_ns or when released:
- * says so in gave_up and sets d->idle. Where the host rang in the
+ * launch d->seq + 1 (returns the host's mirror, where the launch's state
+ * is), or it gives up after d->bell_wait_ns or when released: says so in
+ * gave_up, sets d->idle and returns d. Where the host rang in the
  * meantime, its ack says which way it read gave_up. */
-static __device__ __forceinline__ void bb_wait_bell(bb_search_dev *d)
+static __device__ __forceinline__ const bb_search_dev *bb_wait_bell(bb_search_dev *d)
 {
     volatile bb_search_bell *b = d->bell;
+    const bb_search_dev *host = d->host;
     const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
-    for (;;) {
-        if (b->bell == want) return;
-        if (b->release == want || bb_global_ns() - t0 > wait) break;
+    for (;;) {   /* both words read at once: one trip over PCIe a turn, not two */
+        const uint64_t bell = b->bell, release = b->release;
+        if (bell == want) return host;
+        if (release == want || bb_global_ns() - t0 > wait) break;
     }
     b->gave_up = want;
     __threadfence_system();   /* given up before the bell is read again */
@@ -462,9 +465,10 @@ static __device__ __forceinline__ void bb_wait_bell(bb_search_dev *d)
         uint64_t a;
         while ((a = b->ack) != want && a != (want | kBellFallback)) {
         }
-        if (a == want) return;
+        if (a == want) return host;
     }
     d->idle = 1;
+    return d;
 }
 
 static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
@@ -534,8 +538,9 @@ static inline boxbfs_status_t bb_launch_dependent(void (*kernel)(Params...), dim
 
 /* A decide's block of kDecideThreads (wait: the waiter's, whose thread 0
  * first waits for the bell, bb_wait_bell): the threads copy the state into
- * shared memory (then from the host's mirror where a launch begins: d->step
- * is BB_STEP_NONE after every launch's end), thread 0 runs logic(state, now)
+ * shared memory (a rung waiter from the host's mirror; another decide from
+ * d, then from the mirror where a launch begins: d->step is BB_STEP_NONE
+ * after every launch's end), thread 0 runs logic(state, now)
  * on the copy, the threads copy it back, and thread 0 launches the chosen
  * step's graph (d->launch, of bodies): beside this graph (a sibling, which
  * starts 1.1 us after the launch against 3.4 us after this graph's end for a
@@ -568,6 +573,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     constexpr unsigned kWords = sizeof(bb_search_dev) / 8;
     __shared__ uint64_t raw[kWords];
     __shared__ unsigned long long counts[BB_CTR_COUNT(BB_LOOP_MAX_DEV)];
+    __shared__ const bb_search_dev *from;   /* the waiter's: where it reads the state */
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
     if (!wait) {   /* resident before the step ends: what this block reads next */
         bb_prefetch_l2(d, sizeof *d);
@@ -575,14 +581,17 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     }
     bb_wait_previous();
     if (wait) {
-        if (threadIdx.x == 0) bb_wait_bell(d);
-        __syncthreads();   /* d->idle (global) seen by every thread's copy */
+        if (threadIdx.x == 0) from = bb_wait_bell(d);
+        __syncthreads();   /* from, and d->idle (global) seen by every thread's copy */
     }
     bb_let_next_start();   /* (after the bell: not resident between searches) */
     const uint64_t now = bb_global_ns();
     /* the state and the counters in one round of loads, idle and step then
-     * read from the copy (not three dependent trips to L2 first) */
-    const uint64_t *dev = reinterpret_cast<const uint64_t *>(d);
+     * read from the copy (not three dependent trips to L2 first); a waiter
+     * that was rung reads the host's mirror at once (not d first: one trip
+     * to L2 less on every search's path) */
+    const bb_search_dev *src = wait ? from : d;
+    const uint64_t *dev = reinterpret_cast<const uint64_t *>(src);
     for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = dev[i];
     if (threadIdx.x < nctr) counts[threadIdx.x] = ctr[threadIdx.x];
     __syncthreads();
@@ -590,7 +599,7 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
         if (threadIdx.x == 0) d->a.skip = d->idle = next != BB_BR_NONE;
         return;
     }
-    if (sd->step == BB_STEP_NONE) {   /* a launch's first: the host's mirror */
+    if (sd->step == BB_STEP_NONE && src == d) {   /* a launch's first: the host's mirror */
         const uint64_t *host = reinterpret_cast<const uint64_t *>(sd->host);
         __syncthreads();   /* every thread has read the copy's step and host */
         for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = host[i];
