@@ -4,10 +4,12 @@
  * of a word. A lane whose vertex is not reached yet looks for a parent in
  * the gathered frontier bitmap (n bits; parent_scan.cuh). A ballot gives
  * the word of the next frontier's bitmap (written for every word, so no
- * clearing pass). The next frontier is that bitmap alone (unpack_bitmap
- * makes the list when a top-down level follows): with a list, every warp of
- * the grid would append through one contended counter. Its size and
- * out-arcs are summed per block. Also visited |= frontier (mark_frontier). */
+ * clearing pass). The next frontier is that bitmap (unpack_bitmap makes
+ * the list when a top-down level follows): with a list, every warp of the
+ * grid would append through one contended counter. A step of the device
+ * search on one device also lists what it finds where few enough
+ * (BlockList). Its size and out-arcs are summed per block. Also visited |=
+ * frontier (mark_frontier). */
 #include "config.h"
 
 #include "kernels/cuda/parent_scan.cuh"
@@ -24,7 +26,46 @@ constexpr int kThreads = 256;
  * search reaches, and nearly all of them once the wave has passed): on one
  * H200 kron:24's bottom-up level that found 465 K vertices took 62 us, as
  * long as its top-down level. */
-__device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t next_level)
+/* Where a bottom-up step also lists the vertices it finds: a block
+ * gathers its finds in shared memory (a warp's, in its lanes' words, with
+ * one shared atomic after each round of words: list_words), then takes
+ * their places in the list at its end with one atomic on a cursor
+ * (take_places); a block that finds more than kListBlock lists none, so
+ * the list is whole where the cursor ends equal to the vertices found. On
+ * an H200, kron:24: a warp's atomic on the cursor for each word, and a load
+ * of it to stop at a cap, ran the listing level 36-49 us instead of 17-20;
+ * a shared atomic for each word inside the loop ran --relabel none 3 %
+ * slower. Only grids that fill the GPU list (bb_cuda_search_bottom_up_lists). */
+constexpr unsigned kListBlock = 256;
+struct BlockList {
+    uint32_t ids[kListBlock];
+    unsigned count;   /* past kListBlock: the block lists none */
+    unsigned long long at;
+};
+
+/* The warp's finds, next in word mine of each lane, into the block's list
+ * (every lane calls it); 0 where the block's list is past its room. */
+__device__ __forceinline__ bool list_words(BlockList *into, uint64_t mine, uint32_t next)
+{
+    const unsigned n = (unsigned)__popc(next);
+    unsigned before = n;   /* inclusive, then exclusive: the lanes' places */
+    for (int d = 1; d < 32; d *= 2) {
+        const unsigned v = __shfl_up_sync(BB_FULL_MASK, before, d);
+        if ((int)bb_lane() >= d) before += v;
+    }
+    unsigned at = 0;
+    if (bb_lane() == 31) at = atomicAdd(&into->count, before);
+    at = __shfl_sync(BB_FULL_MASK, at, 31) + before - n;
+    const unsigned end = __shfl_sync(BB_FULL_MASK, at + n, 31);
+    if (end > kListBlock) return false;   /* the block lists none */
+    for (uint32_t b = next; b; b &= b - 1)
+        into->ids[at++] = (uint32_t)(mine * 32 + (uint64_t)(__ffs(b) - 1));
+    return true;
+}
+
+/* into: the block's list (shared memory; NULL: none) */
+__device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t next_level,
+                                               BlockList *into = nullptr)
 {
     const uint64_t nloc = k.hi - k.lo, nwords = (nloc + 31) / 32;
     const uint64_t nwarps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
@@ -33,6 +74,8 @@ __device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t nex
     unsigned long long *ctr = (unsigned long long *)k.counters;
     __shared__ bb_block_sum found_acc, arcs_acc;
     unsigned long long found_n = 0, arcs = 0;   /* this thread's, summed at the end */
+    bool listing = into != nullptr;             /* warp-uniform */
+    if (into && threadIdx.x == 0) into->count = 0;   /* (found_acc.begin's barrier) */
     found_acc.begin();
     arcs_acc.begin();
     for (uint64_t first = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; first < nwords;
@@ -64,12 +107,25 @@ __device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t nex
             k.own_bits[mine] = next;
             if (bits_layout && next) seen_words[mine] |= next;   /* the word is this warp's alone */
         }
+        if (listing && __any_sync(BB_FULL_MASK, next != 0)) listing = list_words(into, mine, next);
     }
     /* no list and one atomic per block: the counters are every warp's */
     bb_warp_add(&found_acc.value, found_n);
     bb_warp_add(&arcs_acc.value, arcs);
     found_acc.end(ctr + BB_CTR_NEXT);
     arcs_acc.end(ctr + BB_CTR_NEXT_ARCS);
+}
+
+/* The block's list into list at its places, taken on cursor (after
+ * bottom_up_body: its last barrier). */
+__device__ __forceinline__ void take_places(BlockList *b, uint32_t *list,
+                                            unsigned long long *cursor)
+{
+    const unsigned count = b->count;
+    if (count == 0 || count > kListBlock) return;
+    if (threadIdx.x == 0) b->at = atomicAdd(cursor, (unsigned long long)count);
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < count; i += blockDim.x) list[b->at + i] = b->ids[i];
 }
 
 __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t next_level)
@@ -81,13 +137,20 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
  * (cuda_kernels.h bb_search_args and bb_cslot). */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
+/* (one device: six blocks an SM, 40 registers, as many as without the
+ * list; 0: no bound where devices share the GPU, which never list) */
 template <bool Shared>
-__global__ void __launch_bounds__(kThreads) search_bottom_up(unsigned slot)
+__global__ void __launch_bounds__(kThreads, Shared ? 0 : 6) search_bottom_up(unsigned slot)
 {
     const unsigned c = bb_cslot<Shared>(slot);
     bb_let_next_start();
     if (c_steps[c].skip) return;   /* a step its decide did not choose (search.cu) */
-    bottom_up_body(c_steps[c].k, c_steps[c].next_level);
+    __shared__ BlockList listed;
+    const bool lists = !Shared && c_steps[c].list;   /* one device: its GPU to itself */
+    bottom_up_body(c_steps[c].k, c_steps[c].next_level, lists ? &listed : nullptr);
+    if (lists)   /* the cursor: counters[EXPANDED], which a bottom-up step leaves alone */
+        take_places(&listed, c_steps[c].k.next_frontier,
+                    (unsigned long long *)c_steps[c].k.counters + BB_CTR_EXPANDED);
 }
 
 /* Grid of a bottom-up step over nloc vertices: a warp per word, as many
@@ -174,6 +237,13 @@ boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s,
             0);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
+}
+
+bool bb_cuda_search_bottom_up_lists(uint64_t nloc)
+{
+    const uint64_t nwords = (nloc + 31) / 32;   /* a block: at least twice what it may list */
+    return nwords > 0 &&
+           (uint64_t)bottom_up_grid<search_bottom_up<false>>(nloc) * 2 * kListBlock <= nwords * 32;
 }
 
 boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n)

@@ -286,6 +286,9 @@ struct bb_search_args {
     int32_t expand;         /* boxbfs_expand_t */
     int32_t skip;           /* the kernels return at once: a step this graph runs after its
                              * decide, which chose another (bb_search_start_step) */
+    int32_t list;           /* a bottom-up step also lists its finds in k.next_frontier
+                             * where few enough (bottom_up.cu BlockList; one device,
+                             * bb_search_dev.bu_lists) */
     bb_loop_params_t loop;  /* the device loop's (bb_search_loop_params) */
     /* the search's state in global memory (bb_search_dev.s): the kernels read
      * these arguments from a __constant__ copy, whose addresses they cannot
@@ -316,6 +319,7 @@ struct bb_search_dev {
     void *tile_sums;   /* the degree scan's per-tile sums, (hi - lo + hubs) / 4096 + 1 of
                         * the scan's width (kstate arcs64) */
     int32_t step;           /* the step running (BB_STEP_*) */
+    int32_t bu_lists;       /* bottom-up steps list their finds (bb_cuda_search_bottom_up_lists) */
     uint64_t t0, t_first;   /* when it began; when the first step began (bb_global_ns) */
     /* several devices (search_peers.cu): each source's list for this device
      * (the top-down step's first meeting), when the step's own work before
@@ -366,6 +370,14 @@ boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
                                       const bb_kstate_t *k, int expand);
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                          unsigned slot);
+/* Whether one device's bottom-up step over nloc vertices lists what it
+ * finds (bb_search_args.list): where its grid fills the GPU, so that a
+ * block covers more vertices than it may list (at least twice as many):
+ * the large levels then overflow the blocks' lists at once and cost
+ * nothing. Where a block covers no more, every level lists whole, about
+ * 2 us a level more (an H200: facebook_combined 0.967x where every level
+ * listed, against kron:24 1.010x). */
+bool bb_cuda_search_bottom_up_lists(uint64_t nloc);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
 /* zero own_bits (own = 1) or frontier_bits from word `at` (own = 0); pack

@@ -99,6 +99,9 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
 {
     bb_search_t *s = &d->s;
     const int ran = d->step;
+    /* a bottom-up step that listed every vertex it found (bottom_up.cu) */
+    const int listed = ran == BB_STEP_BOTTOM_UP && d->a.list &&
+                       counts[BB_CTR_EXPANDED] == counts[BB_CTR_NEXT];
     uint32_t *prefix = d->a.k.rank_prefix;
     const uint32_t raised = prefix ? prefix[1] : 0;   /* (its latency under the rest) */
     uint64_t *row = NULL;
@@ -109,6 +112,7 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
     } else if (ran != BB_STEP_NONE) {
         row = d->log + (size_t)s->rows * BB_LOG_FIELDS;
         bb_search_advance(s, ran, counts[BB_CTR_NEXT], counts[BB_CTR_NEXT_ARCS]);
+        if (listed) s->in_list = 1;   /* no unpack before the step after it */
     }
     const int step = bb_search_step(s);
     int pack = 0;
@@ -127,6 +131,13 @@ __device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
     d->a.split = 0;
     d->a.next_level = s->w.level + 1;
     d->a.expand = s->expand;
+    /* a bottom-up step lists its finds too (where few enough): after the
+     * last of a run the loop or a top-down step would unpack them first
+     * (kron:24 on an H200: 4.0 us between the decide and the loop). Every
+     * one, not only those whose frontier shrinks: a run's last level does
+     * not always (email-Enron, facebook_combined: where it did not, the
+     * loop's graph was launched, 4-7 us more a search) */
+    d->a.list = step == BB_STEP_BOTTOM_UP && d->bu_lists;
     d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
     if (step == BB_STEP_LOOP) bb_search_loop_walk(&d->a.loop, s);
     if (row) {
@@ -204,6 +215,13 @@ boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, i
                                (const unsigned long long *)k->counters);
 }
 
+/* Whether the device's bottom-up levels list what they find (one device;
+ * bb_cuda_search_bottom_up_lists, decide_logic). */
+bool bottom_up_lists(const bb_kstate_t *k)
+{
+    return k->ndev == 1 && bb_cuda_search_bottom_up_lists(k->hi - k->lo);
+}
+
 /* The most steps a graph runs after its own (chain_of). */
 constexpr int kChainMax = 4;
 
@@ -220,7 +238,10 @@ constexpr int kChainMax = 4;
  * the loop, the bottom-up graph (launched where a run is longer) the loop
  * (kron:24 on an H200: 15 of 17 searches ran top-down, three bottom-up,
  * then the loop; each step run without a launch saves its decide the
- * launch, 2-4 us, and its kernels start 1-3 us sooner). A decide that
+ * launch, 2-4 us, and its kernels start 1-3 us sooner). On one device
+ * whose bottom-up grid fills the GPU a bottom-up level lists what it finds
+ * where few enough (decide_logic), so the loop after a run unpacks
+ * nothing; elsewhere it does. A decide that
  * chooses another costs the graph about 1 us a node it skips (the steps'
  * kernels and decides after it). Never a top-down step: its kernels do not
  * return where their decide chose another (a waiter that ran the first
@@ -235,6 +256,8 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
     const int td = g - BB_BR_TOP_DOWN,
               top_down = g >= BB_BR_TOP_DOWN && g < BB_BR_BOTTOM_UP &&
                          (k->ndev > 1 || !(td & (BB_TD_SHARE | BB_TD_SPLIT)));
+    /* after a run: its list is there where the levels list their finds */
+    const int loop = bottom_up_lists(k) ? BB_BR_LOOP : BB_BR_UNPACK_LOOP;
     int n = 0;
     if (env && strcmp(env, "0") == 0) return 0;
     if (g == kHostGraph || g == kWaiter) {
@@ -245,7 +268,7 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
     if (top_down)   /* marks_bits: no pack */
         chain[n++] = s->marks_bits ? BB_BR_BOTTOM_UP : BB_BR_PACK_BOTTOM_UP;
     else if (g == BB_BR_BOTTOM_UP && runs)
-        chain[n++] = BB_BR_UNPACK_LOOP;
+        chain[n++] = loop;
     else if (g == BB_BR_BOTTOM_UP || g == BB_BR_PACK_BOTTOM_UP)
         chain[n++] = BB_BR_BOTTOM_UP;
     else
@@ -253,7 +276,7 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
     if (runs && g != BB_BR_BOTTOM_UP) {   /* the run's other levels, then the loop */
         if (g != BB_BR_PACK_BOTTOM_UP) chain[n++] = BB_BR_BOTTOM_UP;
         chain[n++] = BB_BR_BOTTOM_UP;
-        chain[n++] = BB_BR_UNPACK_LOOP;
+        chain[n++] = loop;
     }
     return n;
 }
@@ -348,6 +371,7 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
     c->h->bell = c->bell;
     c->h->bell_wait_ns = wait_ns;
+    c->h->bu_lists = bottom_up_lists(k);
     BB_CHECK(build(c, k, s));
     BB_CUDA_CHECK(cudaMemcpyAsync(c->d, c->h, sizeof *c->d, cudaMemcpyHostToDevice, c->build));
     BB_CUDA_CHECK(cudaStreamSynchronize(c->build));
