@@ -120,6 +120,11 @@ if [ "$backend" = cuda ]; then
     same "kron:16 auto" kron:16
     same "kron:16 auto, --relabel none" kron:16 --relabel none
     same "kron:17 auto, edge factor 4" kron:17:4
+    # where the bottom-up grid's blocks cover 512 vertices or more (kron:20)
+    # one device's bottom-up levels list what they find, and the loop after
+    # a run starts from that list, without the unpack (bottom_up.cu)
+    same "kron:20 auto, the bottom-up levels listing" kron:20
+    same "kron:20 auto, --relabel none, the bottom-up levels listing" kron:20 --relabel none
     export BOXBFS_NEXT_STEPS=0
     same "kron:14 auto, every step launched" kron:14
     same "kron:14 bottom-up, every step launched" kron:14 --direction bottom-up --visited bit
