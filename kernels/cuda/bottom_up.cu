@@ -18,14 +18,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-/* A warp's words are w, w + W, w + 2 W, ... (W: the grid's warps), taken 32
- * at a time: each lane loads one word's visited bits, all 32 loads in
- * flight together, and the warp then runs only the words with a vertex not
- * visited. A word taken alone cost one dependent load per round of every
- * warp even where all its vertices were visited (the runs of vertices no
- * search reaches, and nearly all of them once the wave has passed): on one
- * H200 kron:24's bottom-up level that found 465 K vertices took 62 us, as
- * long as its top-down level. */
 /* Where a bottom-up step also lists the vertices it finds: a block
  * gathers its finds in shared memory (a warp's, in its lanes' words, with
  * one shared atomic after each round of words: list_words), then takes
@@ -63,7 +55,15 @@ __device__ __forceinline__ bool list_words(BlockList *into, uint64_t mine, uint3
     return true;
 }
 
-/* into: the block's list (shared memory; NULL: none) */
+/* A warp's words are w, w + W, w + 2 W, ... (W: the grid's warps), taken 32
+ * at a time: each lane loads one word's visited bits, all 32 loads in
+ * flight together, and the warp then runs only the words with a vertex not
+ * visited. A word taken alone cost one dependent load per round of every
+ * warp even where all its vertices were visited (the runs of vertices no
+ * search reaches, and nearly all of them once the wave has passed): on one
+ * H200 kron:24's bottom-up level that found 465 K vertices took 62 us, as
+ * long as its top-down level. into: the block's list (shared memory;
+ * NULL: none). */
 __device__ __forceinline__ void bottom_up_body(const bb_kstate_t &k, int32_t next_level,
                                                BlockList *into = nullptr)
 {
