@@ -182,6 +182,13 @@ bb_loop_params_t loop_rules(const bb_search_t *s)
     return p;
 }
 
+/* Whether the device's bottom-up levels list what they find (one device;
+ * bb_cuda_search_bottom_up_lists, decide_logic). */
+bool bottom_up_lists(const bb_kstate_t *k)
+{
+    return k->ndev == 1 && bb_cuda_search_bottom_up_lists(k->hi - k->lo);
+}
+
 /* One branch's kernels, launched on c->build while it captures (several
  * devices: search_peers.cu's). */
 boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_search_t *s)
@@ -199,7 +206,8 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
     if (br == BB_BR_LOOP || br == BB_BR_UNPACK_LOOP)
         return bb_cuda_search_loop(k, c->d, c->build);
-    return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot);
+    return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot,
+                                    bottom_up_lists(k));
 }
 
 /* decide, launched on c->build while it captures graph g (several devices:
@@ -213,13 +221,6 @@ boxbfs_status_t launch_decide(Cache *c, int g, const bb_kstate_t *k, int wait, i
     return bb_launch_dependent(decide, dim3(1), dim3(kDecideThreads), 0, c->build, c->d,
                                (const cudaGraphExec_t *)c->bodies, wait, next, g,
                                (const unsigned long long *)k->counters);
-}
-
-/* Whether the device's bottom-up levels list what they find (one device;
- * bb_cuda_search_bottom_up_lists, decide_logic). */
-bool bottom_up_lists(const bb_kstate_t *k)
-{
-    return k->ndev == 1 && bb_cuda_search_bottom_up_lists(k->hi - k->lo);
 }
 
 /* The most steps a graph runs after its own (chain_of). */

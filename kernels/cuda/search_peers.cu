@@ -410,7 +410,7 @@ boxbfs_status_t bb_cuda_peers_branch(bb_search_dev *d, cudaStream_t s, int branc
         BB_CUDA_LAUNCH_CHECK();
     }
     BB_CHECK(bb_cuda_search_mark(d, s, k->n));
-    BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->cslot));
+    BB_CHECK(bb_cuda_search_bottom_up(d, s, nloc, (unsigned)k->cslot, 0));
     return push(d, s, 1, nloc, at);
 }
 
