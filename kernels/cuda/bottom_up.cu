@@ -137,25 +137,28 @@ __global__ void __launch_bounds__(kThreads) bottom_up(bb_kstate_t k, int32_t nex
  * (cuda_kernels.h bb_search_args and bb_cslot). */
 __constant__ bb_search_args c_steps[BB_LOOP_MAX_DEV];
 
-/* The block's list: dynamic shared memory, given only where the steps list
- * (bb_cuda_search_bottom_up). As static memory every graph's kernel held
- * it, and the graphs that do not list ran each bottom-up level about 1 us
- * slower on an H200 (email-Enron 0.963x, facebook_combined 0.967x). */
-extern __shared__ BlockList bu_list_room[];
-
-/* (one device: six blocks an SM, 40 registers, as many as without the
- * list; 0: no bound where devices share the GPU, which never list) */
-template <bool Shared>
-__global__ void __launch_bounds__(kThreads, Shared ? 0 : 6) search_bottom_up(unsigned slot)
+/* Lists: the kernel of one device whose steps list their finds
+ * (bb_cuda_search_bottom_up_lists), six blocks an SM and 40 registers, as
+ * many as without the list. The others run the kernel without the list's
+ * code and room: where every graph's kernel held them, used or not, the
+ * graphs that do not list ran each bottom-up level 1-2 us slower on an
+ * H200 (8d53374: email-Enron 0.963x, facebook_combined 0.967x). */
+template <bool Shared, bool Lists>
+__global__ void __launch_bounds__(kThreads, Lists ? 6 : 0) search_bottom_up(unsigned slot)
 {
     const unsigned c = bb_cslot<Shared>(slot);
     bb_let_next_start();
     if (c_steps[c].skip) return;   /* a step its decide did not choose (search.cu) */
-    const bool lists = !Shared && c_steps[c].list;   /* one device: its GPU to itself */
-    bottom_up_body(c_steps[c].k, c_steps[c].next_level, lists ? bu_list_room : nullptr);
-    if (lists)   /* the cursor: counters[EXPANDED], which a bottom-up step leaves alone */
-        take_places(bu_list_room, c_steps[c].k.next_frontier,
-                    (unsigned long long *)c_steps[c].k.counters + BB_CTR_EXPANDED);
+    if constexpr (Lists) {
+        __shared__ BlockList listed;
+        const bool lists = c_steps[c].list;
+        bottom_up_body(c_steps[c].k, c_steps[c].next_level, lists ? &listed : nullptr);
+        if (lists)   /* the cursor: counters[EXPANDED], which a bottom-up step leaves alone */
+            take_places(&listed, c_steps[c].k.next_frontier,
+                        (unsigned long long *)c_steps[c].k.counters + BB_CTR_EXPANDED);
+    } else {
+        bottom_up_body(c_steps[c].k, c_steps[c].next_level);
+    }
 }
 
 /* Grid of a bottom-up step over nloc vertices: a warp per word, as many
@@ -234,12 +237,15 @@ boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s,
     if (nloc == 0) return BOXBFS_OK;
     BB_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_steps, &d->a, sizeof d->a, slot * sizeof d->a,
                                           cudaMemcpyDeviceToDevice, s));
-    if (slot)
-        search_bottom_up<true><<<bottom_up_grid<search_bottom_up<true>>(nloc), kThreads, 0, s>>>(
-            slot);
+    if (slot)   /* logical devices of one GPU: several devices, no list */
+        search_bottom_up<true, false>
+            <<<bottom_up_grid<search_bottom_up<true, false>>(nloc), kThreads, 0, s>>>(slot);
+    else if (lists)
+        search_bottom_up<false, true>
+            <<<bottom_up_grid<search_bottom_up<false, true>>(nloc), kThreads, 0, s>>>(0);
     else
-        search_bottom_up<false><<<bottom_up_grid<search_bottom_up<false>>(nloc), kThreads,
-                                  lists ? sizeof(BlockList) : 0, s>>>(0);
+        search_bottom_up<false, false>
+            <<<bottom_up_grid<search_bottom_up<false, false>>(nloc), kThreads, 0, s>>>(0);
     BB_CUDA_LAUNCH_CHECK();
     return BOXBFS_OK;
 }
@@ -248,7 +254,8 @@ bool bb_cuda_search_bottom_up_lists(uint64_t nloc)
 {
     const uint64_t nwords = (nloc + 31) / 32;   /* a block: at least twice what it may list */
     return nwords > 0 &&
-           (uint64_t)bottom_up_grid<search_bottom_up<false>>(nloc) * 2 * kListBlock <= nwords * 32;
+           (uint64_t)bottom_up_grid<search_bottom_up<false, true>>(nloc) * 2 * kListBlock <=
+               nwords * 32;
 }
 
 boxbfs_status_t bb_cuda_search_mark(const bb_search_dev *d, cudaStream_t s, uint64_t n)

@@ -370,7 +370,7 @@ boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
                                       const bb_kstate_t *k, int expand);
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                          unsigned slot, int lists);
-/* (lists: the steps may list, d->bu_lists: the kernel gets the room) */
+/* (lists: the steps list, d->bu_lists: the kernel with the list runs) */
 /* Whether one device's bottom-up step over nloc vertices lists what it
  * finds (bb_search_args.list): where its grid fills the GPU, so that a
  * block covers more vertices than it may list (at least twice as many):
