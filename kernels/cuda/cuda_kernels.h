@@ -467,8 +467,13 @@ static __device__ __forceinline__ const bb_search_dev *bb_wait_bell(bb_search_de
     volatile bb_search_bell *b = d->bell;
     const bb_search_dev *host = d->host;
     const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
+    volatile const uint64_t *keep = reinterpret_cast<volatile const uint64_t *>(host),
+                            *rows = d->host_rows;
     for (;;) {   /* both words read at once: one trip over PCIe a turn, not two */
         const uint64_t bell = b->bell, release = b->release;
+        /* the mirror's and the rows' pages too, in the same trip: their
+         * translations stay at hand for the reads and writes of the search */
+        (void)keep[0], (void)rows[0];
         if (bell == want) return host;
         if (release == want || bb_global_ns() - t0 > wait) break;
     }
@@ -611,6 +616,10 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     if (sd->idle) {
         if (threadIdx.x == 0) d->a.skip = d->idle = next != BB_BR_NONE;
         return;
+    }
+    if (threadIdx.x == 32) {   /* the last decide's writes: their pages' translations */
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(&sd->host->s));
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(sd->host_rows));
     }
     if (sd->step == BB_STEP_NONE && src == d) {   /* a launch's first: the host's mirror */
         const uint64_t *host = reinterpret_cast<const uint64_t *>(sd->host);
