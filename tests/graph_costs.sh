@@ -27,7 +27,10 @@ cases = ('kernel_chain', 'kernel_copy_to_constant_chain', 'cluster_kernel_chain'
          'while_decide_switch', 'decide_switch_chain', 'decide_switch_chain_none_taken',
          'while_decide_kernel', 'loop_level_reads0', 'loop_level_reads1', 'loop_level_reads2',
          'loop_level_reads4', 'block_level_reads0', 'block_level_reads1', 'block_level_reads2',
-         'block_level_reads4', 'kernel_launch')
+         'block_level_reads4', 'kernel_launch', 'link_floor', 'link_bell_state',
+         'link_bell_state_no_fence', 'link_bell_state_read', 'link_bell_result',
+         'link_bell_small_read', 'link_bell_small_result', 'link_stamped',
+         'link_stamped_both', 'link_stamped_small', 'link_stamped_small_both', 'link_split')
 for c in cases:
     assert c in d['cases'] and d['cases'][c], c
     assert all(v > 0 for v in d['cases'][c].values()), (c, d['cases'][c])

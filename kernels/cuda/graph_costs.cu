@@ -15,6 +15,7 @@
  * one cluster of 8 x 1024 threads, each thread's chain of R dependent reads
  * from L2, then a cluster barrier, level after level (R = 0: the barrier);
  * and the same on one block of 1024 threads with a block barrier.
+ * And the search's start and end over the host link (graph_costs_link.cu).
  * One line per case, "case key=value ...", medians over the launches. */
 #include <algorithm>
 #include <chrono>
@@ -25,14 +26,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "graph_costs: %s failed: %s\n", #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
+#include "graph_costs.h"
 
 namespace {
 
@@ -152,13 +146,6 @@ struct Buffers {
     Args *args;
     cudaStream_t s;
 };
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return -1;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 double us_since(std::chrono::steady_clock::time_point a)
 {
@@ -450,6 +437,7 @@ int main()
     tail_control(b, "sibling_launch_decide_kernel", 1, 1);
     tail_control(b, "sibling_launch_decide_3_kernels", 3, 1);
     level_bound(b);
+    link_costs(b.s);
     {   /* one kernel launched from the host, for scale */
         std::vector<double> api, total;
         for (int r = 0; r < kLaunches; r++) {
