@@ -388,12 +388,9 @@ boxbfs_status_t bb_cuda_search_zero(const bb_search_dev *d, cudaStream_t s, uint
                                     uint64_t at);
 boxbfs_status_t bb_cuda_search_pack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                     uint64_t at);
-/* one device's loop step (small_levels.cu search_levels) and the decide
- * after it (bodies, next, self: that decide's, bb_decide_block); k: the
- * device's kstate (its visited bits in block 0's shared memory where they
- * fit) */
-boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s,
-                                    const cudaGraphExec_t *bodies, int next, int self);
+/* one device's loop step (small_levels.cu search_levels); k: the device's
+ * kstate (its visited bits in block 0's shared memory where they fit) */
+boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s);
 /* What one device's loop step reads that every search of its engine shares:
  * its kstate and the loop's parameters (search.cu loop_rules). */
 struct bb_loop_fixed {

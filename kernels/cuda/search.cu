@@ -44,7 +44,6 @@
 #include <string.h>
 
 #include "kernels/cuda/cuda_kernels.h"
-#include "kernels/cuda/search_decide.cuh"
 
 #if CUDART_VERSION >= 13000   /* the graph API as CUDA 13 has it (device graph launch: 12.0) */
 
@@ -88,13 +87,85 @@ pthread_mutex_t g_caches_lock = PTHREAD_MUTEX_INITIALIZER;
 Cache *g_caches;
 uint64_t g_cache_ids;   /* the last cache's id (atomics) */
 
+/* decide's logic on the block's copy of the state (bb_decide_block; next:
+ * the branch its graph runs after it, bb_search_start_step). Its stores to
+ * global memory (the row of the step that ran, the next step's counters,
+ * the visited prefix) come after its last read of the copy: through
+ * generic pointers they could alias it, and every read after them would
+ * go to shared memory again (kron:24 on an H200: 0.55-1.1 us a decide's
+ * logic at d9cf613). */
+__device__ void decide_logic(bb_search_dev *d, uint64_t now, int next,
+                             const unsigned long long *counts)
+{
+    bb_search_t *s = &d->s;
+    const int ran = d->step;
+    /* a bottom-up step that listed every vertex it found (bottom_up.cu) */
+    const int listed = ran == BB_STEP_BOTTOM_UP && d->a.list &&
+                       counts[BB_CTR_EXPANDED] == counts[BB_CTR_NEXT];
+    uint32_t *prefix = d->a.k.rank_prefix;
+    const uint32_t raised = prefix ? prefix[1] : 0;   /* (its latency under the rest) */
+    uint64_t *row = NULL;
+    const uint64_t row_count = s->w.count, row_arcs = s->w.arcs, row_ns = now - d->t0;
+    if (ran == BB_STEP_NONE) d->t_first = now;
+    if (ran == BB_STEP_LOOP) {   /* its rows are logged, its walk in d->loop */
+        bb_search_after_loop(s, &d->loop);
+    } else if (ran != BB_STEP_NONE) {
+        row = d->log + (size_t)s->rows * BB_LOG_FIELDS;
+        bb_search_advance(s, ran, counts[BB_CTR_NEXT], counts[BB_CTR_NEXT_ARCS]);
+        if (listed) s->in_list = 1;   /* no unpack before the step after it */
+    }
+    const int step = bb_search_step(s);
+    int pack = 0;
+    const int unpack = step != BB_STEP_NONE && bb_search_begin(s, step, &pack);
+    d->a.k.frontier = s->frontier;
+    d->a.k.next_frontier = s->next_frontier;
+    d->a.k.frontier_bits = s->frontier_bits;
+    d->a.k.own_bits = s->own_bits;
+    d->a.k.next_bits = step == BB_STEP_TOP_DOWN && s->marks_bits ? s->own_bits : NULL;
+    /* search_prefix raises [1] from [0] */
+    const int raise = step == BB_STEP_TOP_DOWN && prefix,
+              raises = raise && bb_prefix_raises(s->w.arcs, d->a.k.n);
+    const uint32_t n = (uint32_t)d->a.k.n;
+    unsigned long long *ctr = (unsigned long long *)d->a.k.counters;
+    d->a.count = s->w.count;
+    d->a.split = 0;
+    d->a.next_level = s->w.level + 1;
+    d->a.expand = s->expand;
+    /* a bottom-up step lists its finds too (where few enough): after the
+     * last of a run the loop or a top-down step would unpack them first
+     * (kron:24 on an H200: 4.0 us between the decide and the loop). Every
+     * one, not only those whose frontier shrinks: a run's last level does
+     * not always (email-Enron, facebook_combined: where it did not, the
+     * loop's graph was launched, 4-7 us more a search) */
+    d->a.list = step == BB_STEP_BOTTOM_UP && d->bu_lists;
+    d->a.k.level_log = d->log + (size_t)s->rows * BB_LOG_FIELDS;
+    if (step == BB_STEP_LOOP) bb_search_loop_walk(&d->a.loop, s);
+    if (row) {
+        row[0] = row_count;
+        row[1] = row_arcs;
+        row[2] = row_ns;
+        row[3] = (uint64_t)ran;
+    }
+    for (size_t i = 0; i < BB_CTR_COUNT(1); i++) ctr[i] = 0;
+    if (raise) {
+        prefix[0] = raised;
+        if (raises) prefix[1] = n;
+    }
+    bb_search_start_step(d, step, unpack, pack, 0, next);
+}
+
 /* self: the graph it is a node of; ctr: the device's counters
  * (bb_decide_block) */
 __global__ void __launch_bounds__(kDecideThreads)
     decide(bb_search_dev *d, const cudaGraphExec_t *bodies, int wait, int next, int self,
            const unsigned long long *ctr)
 {
-    bb_one_device_decide(d, bodies, wait, next, self, ctr);
+    bb_decide_block(
+        d, wait, next, self, bodies, ctr, (unsigned)BB_CTR_COUNT(1),
+        [=](bb_search_dev *sd, uint64_t now, const unsigned long long *counts) {
+            decide_logic(sd, now, next, counts);
+        },
+        [](bb_search_dev *) {});
 }
 
 /* The loop's parameters that every search of the engine shares (its
@@ -118,18 +189,9 @@ bool bottom_up_lists(const bb_kstate_t *k)
     return k->ndev == 1 && bb_cuda_search_bottom_up_lists(k->hi - k->lo);
 }
 
-/* Whether branch br's last kernel runs the decide after it (one device's
- * loop: small_levels.cu search_levels), so that no decide node follows. */
-bool decides_itself(const bb_kstate_t *k, int br)
-{
-    return k->ndev == 1 && (br == BB_BR_LOOP || br == BB_BR_UNPACK_LOOP);
-}
-
-/* One branch's kernels, launched on c->build while it captures graph g
- * (several devices: search_peers.cu's); next: the branch g runs after it
- * (the decide's, where the branch decides itself). */
-boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_search_t *s,
-                              int g, int next)
+/* One branch's kernels, launched on c->build while it captures (several
+ * devices: search_peers.cu's). */
+boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_search_t *s)
 {
     const uint64_t nloc = k->hi - k->lo;
     if (k->ndev > 1) return bb_cuda_peers_branch(c->d, c->build, br, k, s);
@@ -143,7 +205,7 @@ boxbfs_status_t launch_branch(Cache *c, int br, const bb_kstate_t *k, const bb_s
     if (br == BB_BR_UNPACK_LOOP) BB_CHECK(bb_cuda_search_unpack(c->d, c->build, nloc));
     if (br == BB_BR_PACK_BOTTOM_UP) BB_CHECK(bb_cuda_search_pack(c->d, c->build, nloc, 0));
     if (br == BB_BR_LOOP || br == BB_BR_UNPACK_LOOP)
-        return bb_cuda_search_loop(k, c->d, c->build, c->bodies, next, g);
+        return bb_cuda_search_loop(k, c->d, c->build);
     return bb_cuda_search_bottom_up(c->d, c->build, nloc, (unsigned)k->cslot,
                                     bottom_up_lists(k));
 }
@@ -220,24 +282,22 @@ int chain_of(int g, const bb_kstate_t *k, const bb_search_t *s, int *chain)
     return n;
 }
 
-/* Capture into c->graphs[g] branch g's kernels (none for kHostGraph and
- * kWaiter), then decide (wait: the waiter's), then each step g runs after
- * it (chain_of): that branch's kernels and a decide (none where the branch
- * decides itself); instantiate it for launches from the device (the host
- * launches kHostGraph). */
-boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t *s)
+/* Capture into c->graphs[g] what fn launches on c->build, then decide
+ * (wait: the waiter's), then each step g runs after it (chain_of): that
+ * branch's kernels and a decide; instantiate it for launches from the
+ * device (the host launches kHostGraph). */
+template <class Fn>
+boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t *s, Fn fn)
 {
     int chain[kChainMax];
     const int len = chain_of(g, k, s, chain);
-    const int first = len ? chain[0] : BB_BR_NONE;
     BB_CUDA_CHECK(cudaStreamBeginCapture(c->build, cudaStreamCaptureModeRelaxed));
-    boxbfs_status_t st = g < BB_BR_COUNT ? launch_branch(c, g, k, s, g, first) : BOXBFS_OK;
-    if (st == BOXBFS_OK && !(g < BB_BR_COUNT && decides_itself(k, g)))
-        st = launch_decide(c, g, k, g == kWaiter, first);
+    boxbfs_status_t st = fn();
+    if (st == BOXBFS_OK) st = launch_decide(c, g, k, g == kWaiter, len ? chain[0] : BB_BR_NONE);
     for (int i = 0; i < len && st == BOXBFS_OK; i++) {
-        const int next = i + 1 < len ? chain[i + 1] : BB_BR_NONE;
-        st = launch_branch(c, chain[i], k, s, g, next);
-        if (st == BOXBFS_OK && !decides_itself(k, chain[i])) st = launch_decide(c, g, k, 0, next);
+        st = launch_branch(c, chain[i], k, s);
+        if (st == BOXBFS_OK)
+            st = launch_decide(c, g, k, 0, i + 1 < len ? chain[i + 1] : BB_BR_NONE);
     }
     cudaError_t ce = cudaStreamEndCapture(c->build, &c->graphs[g]);   /* also after a failure */
     BB_CHECK(st);
@@ -250,15 +310,17 @@ boxbfs_status_t capture(Cache *c, int g, const bb_kstate_t *k, const bb_search_t
 
 boxbfs_status_t build(Cache *c, const bb_kstate_t *k, const bb_search_t *s)
 {
+    const auto none = [] { return BOXBFS_OK; };
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->build, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaStreamCreateWithFlags(&c->run, cudaStreamNonBlocking));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->bodies, BB_BR_COUNT * sizeof *c->bodies));
     c->loop.k = *k;
     c->loop.p = loop_rules(s);
     c->id = __atomic_add_fetch(&g_cache_ids, 1, __ATOMIC_RELAXED);
-    for (int br = 0; br < BB_BR_COUNT; br++) BB_CHECK(capture(c, br, k, s));
-    BB_CHECK(capture(c, kHostGraph, k, s));
-    if (c->h->bell_wait_ns) BB_CHECK(capture(c, kWaiter, k, s));
+    for (int br = 0; br < BB_BR_COUNT; br++)
+        BB_CHECK(capture(c, br, k, s, [&] { return launch_branch(c, br, k, s); }));
+    BB_CHECK(capture(c, kHostGraph, k, s, none));
+    if (c->h->bell_wait_ns) BB_CHECK(capture(c, kWaiter, k, s, none));
     c->h->waiter = c->execs[kWaiter];
     BB_CUDA_CHECK(cudaMemcpyAsync(c->bodies, c->execs, BB_BR_COUNT * sizeof *c->bodies,
                                   cudaMemcpyHostToDevice, c->build));

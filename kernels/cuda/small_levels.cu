@@ -42,7 +42,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include "kernels/cuda/meet.cuh"
-#include "kernels/cuda/search_decide.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -438,23 +437,6 @@ constexpr int kOwnedGpus = 64;
 pthread_mutex_t c_loop_lock = PTHREAD_MUTEX_INITIALIZER;
 uint64_t c_loop_owner[kOwnedGpus];   /* 0: none */
 
-/* The decide after a loop step, in the loop kernel's block 0 once the
- * levels end (search_decide.cuh; bodies, next, self, ctr: its graph's
- * decide's): as a kernel of its own it started 1.4 us after the loop's end
- * and loaded the state 0.5 us more, twice a kron:24 search (an H200). Out
- * of line: the levels keep their registers. */
-__device__ __noinline__ void decide_after_levels(bb_search_dev *d, const cudaGraphExec_t *bodies,
-                                                 int next, int self,
-                                                 const unsigned long long *ctr)
-{
-#if CUDART_VERSION >= 13000
-    __syncthreads();   /* the walk stored (thread 0) before the block copies the state */
-    bb_one_device_decide(d, bodies, 0, next, self, ctr);
-#else
-    (void)d, (void)bodies, (void)next, (void)self, (void)ctr;
-#endif
-}
-
 /* One device's loop step of the device search: its kstate and the loop's
  * parameters that hold for every search in c_loop (p: the whole log's rows
  * in log_cap; search.cu checks them); what the decide before it wrote for
@@ -464,13 +446,9 @@ __device__ __noinline__ void decide_after_levels(bb_search_dev *d, const cudaGra
  * copy node runs before it. Its walk counts the log's rows from k's first
  * (the search's rows before this step as its runs: each level's row where
  * k.level_log and the run put it, bb_loop_stops at the log's end), and goes
- * back to d with this step's runs; then block 0 runs the decide after the
- * step (decide_after_levels), which the graphs have no node for. Its other
- * blocks' stores precede the levels' last cluster barrier, and the decide's
- * fence before it launches a graph beside this one. */
+ * back to d with this step's runs. */
 __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
-    search_levels(bb_search_dev *d, const cudaGraphExec_t *bodies, int next, int self,
-                  const unsigned long long *ctr)
+    search_levels(bb_search_dev *d)
 {
     const bb_kstate_t &k = c_loop.k;
     const bb_loop_params_t &p = c_loop.p;
@@ -478,11 +456,7 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     bb_prefetch_l2(&d->a, sizeof d->a);   /* resident before the step before it ends */
     bb_wait_previous();
     const bb_search_args *a = &d->a;
-    if (a->skip) {   /* a step its decide did not choose (search.cu): the decide after it too */
-        cg::this_cluster().sync();   /* every block has read skip before it changes */
-        if (blockIdx.x == 0 && threadIdx.x == 0) d->a.skip = d->idle = next != BB_BR_NONE;
-        return;
-    }
+    if (a->skip) return;   /* a step its decide did not choose (search.cu) */
     const bb_loop_walk_t w0 = {a->loop.level,      p.log_cap - a->loop.log_cap,
                                a->loop.count,      a->loop.arcs,
                                a->loop.prev_count, a->loop.unexplored};
@@ -492,12 +466,10 @@ __global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(kThreads, 1)
     const bool swapped = a->k.frontier == k.next_frontier;
     bb_loop_walk_t w = one_device_levels(k, p, w0, swapped ? k.next_frontier : k.frontier,
                                          swapped ? k.frontier : k.next_frontier);
-    if (blockIdx.x != 0) return;
-    if (threadIdx.x == 0) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
         w.runs -= p.log_cap - a->loop.log_cap;   /* (read again: a register less) */
         d->loop = w;
     }
-    decide_after_levels(d, bodies, next, self, ctr);
 }
 
 /* Block 0's shared state of the loop across devices; the other blocks'
@@ -835,13 +807,11 @@ extern "C" boxbfs_status_t bb_cuda_small_levels(const bb_kstate_t *k, void *stre
     return BOXBFS_OK;
 }
 
-boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s,
-                                    const cudaGraphExec_t *bodies, int next, int self)
+boxbfs_status_t bb_cuda_search_loop(const bb_kstate_t *k, bb_search_dev *d, cudaStream_t s)
 {
     size_t bits;
     BB_CHECK(loop_bits_bytes(k, search_levels, &bits));
-    return bb_launch_dependent(search_levels, dim3(kBlocks), dim3(kThreads), bits, s, d, bodies,
-                               next, self, (const unsigned long long *)k->counters);
+    return bb_launch_dependent(search_levels, dim3(kBlocks), dim3(kThreads), bits, s, d);
 }
 
 boxbfs_status_t bb_cuda_search_loop_own(int dev, uint64_t owner, const bb_loop_fixed *f,
