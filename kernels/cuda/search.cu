@@ -72,15 +72,11 @@ struct Cache {
     bb_loop_fixed loop;       /* one device's loop kernel's (loop_rules) */
     uint64_t id;              /* this cache's, for bb_cuda_search_loop_own */
     bb_search_dev *d;         /* device memory */
-    /* the host's side of the link, in one pinned allocation: the state's
-     * mirror, the bell and the first rows the last decide stores (copied to
-     * first_rows after the search). In three, every search took about
-     * 0.4 us more (benchmarks/graph-costs link_split on an H200). */
-    bb_search_dev *h;
-    bb_search_bell *bell;
-    uint64_t *rows;
+    bb_search_dev *h;         /* its pinned host mirror */
+    bb_search_bell *bell;     /* pinned */
     void *tile_sums;
-    uint32_t first;           /* the first rows a search returns (rows' room) */
+    uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
+    uint32_t first;
     uint64_t seq;             /* launches so far (read by other threads: atomics) */
     int armed;                /* a waiter waits for launch seq + 1 (atomics) */
     Cache *next;              /* every open cache (g_caches) */
@@ -349,8 +345,8 @@ boxbfs_status_t wait_ns_of(uint64_t *ns_p)
     return BOXBFS_OK;
 }
 
-boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint32_t first,
-                           Cache **c_p)
+boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t *first_rows,
+                           uint32_t first, Cache **c_p)
 {
     Cache *c = (Cache *)calloc(1, sizeof *c);
     uint64_t tiles = (k->hi - k->lo + k->hubs) / 4096 + 1;   /* the degree scan's, expand.cu */
@@ -358,23 +354,22 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint32_t 
     if (c == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "device search: no host memory");
     *c_p = c;   /* the caller frees what was made on failure */
     BB_CHECK(wait_ns_of(&wait_ns));
+    c->first_rows = first_rows;
     c->first = first;
     BB_CUDA_CHECK(cudaGetDevice(&c->dev));
     BB_CUDA_CHECK(cudaMalloc((void **)&c->d, sizeof *c->d));
     BB_CUDA_CHECK(cudaMalloc(&c->tile_sums, tiles * 8));   /* 64-bit sums fit too */
-    const size_t width = BB_LOG_ROW(k->ndev),
-                 link = sizeof *c->h + sizeof *c->bell + (size_t)first * width * 8;
-    BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, link));
-    memset(c->h, 0, link);
-    c->bell = reinterpret_cast<bb_search_bell *>(c->h + 1);
-    c->rows = reinterpret_cast<uint64_t *>(c->bell + 1);
+    BB_CUDA_CHECK(cudaMallocHost((void **)&c->h, sizeof *c->h));
+    memset(c->h, 0, sizeof *c->h);
+    BB_CUDA_CHECK(cudaMallocHost((void **)&c->bell, sizeof *c->bell));
+    memset(c->bell, 0, sizeof *c->bell);
     /* the first decide takes the state from c->h, the last leaves it there
      * with the first rows (where they go is fixed for the cache) */
     c->h->step = BB_STEP_NONE;
     c->h->host = c->h;
-    c->h->host_rows = c->rows;
+    c->h->host_rows = first_rows;
     c->h->host_first = first;
-    c->h->host_width = (uint32_t)width;
+    c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
     c->h->bell = c->bell;
     c->h->bell_wait_ns = wait_ns;
     c->h->bu_lists = bottom_up_lists(k);
@@ -460,6 +455,7 @@ extern "C" void bb_cuda_search_free(void *cache)
         cudaFree(c->d);
         cudaFree(c->tile_sums);
         cudaFreeHost(c->h);
+        cudaFreeHost(c->bell);
     }
     (void)cudaGetLastError();
     free(c);
@@ -476,7 +472,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
                             BB_LOOP_MAX_DEV);
     if (*cache == NULL) {
         Cache *made = NULL;
-        boxbfs_status_t rc = open_cache(k, s, first, &made);
+        boxbfs_status_t rc = open_cache(k, s, first_rows, first, &made);
         if (rc != BOXBFS_OK) {
             char why[256];
             snprintf(why, sizeof why, "%s", boxbfs_last_error());
@@ -489,8 +485,8 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     }
     if (s->prepare) return BOXBFS_OK;
     c = (Cache *)*cache;
-    if (c->first != first)   /* the link's rows are that many */
-        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows changed");
+    if (c->first_rows != first_rows || c->first != first)   /* the graph copies there */
+        return bb_error_set(BOXBFS_ERR_INTERNAL, "cuda search: the first rows moved");
     if (k->ndev == 1) {   /* the loop's constants hold (loop_rules), and are the GPU's */
         const bb_loop_params_t rules = loop_rules(s);
         const bb_kstate_t *lk = &c->loop.k;
@@ -518,7 +514,6 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
                             "cuda search: the device could not launch a step's graph (%s)",
                             cudaGetErrorString((cudaError_t)c->h->launch_error));
     *s = c->h->s;
-    memcpy(first_rows, c->rows, (s->rows < first ? s->rows : first) * c->h->host_width * 8);
     return BOXBFS_OK;
 }
 
