@@ -365,12 +365,13 @@ __device__ __forceinline__ unsigned bb_cslot(unsigned slot)
  * slot: the device's kstate.cslot, whose copy of the arguments the hot
  * kernels read (bb_cslot); the expand takes it from k->cslot;
  * the top-down step takes k's expand_k and, where k has the visited-prefix
- * skip (rank_prefix), raises it first; expand: the engine's option). */
+ * skip (rank_prefix), raises it first; expand: the engine's option;
+ * lists: the bottom-up steps list their finds, d->bu_lists, and run the
+ * kernel that does). */
 boxbfs_status_t bb_cuda_search_expand(const bb_search_dev *d, cudaStream_t s,
                                       const bb_kstate_t *k, int expand);
 boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s, uint64_t nloc,
                                          unsigned slot, int lists);
-/* (lists: the steps list, d->bu_lists: the kernel with the list runs) */
 /* Whether one device's bottom-up step over nloc vertices lists what it
  * finds (bb_search_args.list): where its grid fills the GPU, so that a
  * block covers more vertices than it may list (at least twice as many):
