@@ -376,9 +376,11 @@ boxbfs_status_t bb_cuda_search_bottom_up(const bb_search_dev *d, cudaStream_t s,
  * finds (bb_search_args.list): where its grid fills the GPU, so that a
  * block covers more vertices than it may list (at least twice as many):
  * the large levels then overflow the blocks' lists at once and cost
- * nothing. Where a block covers no more, every level lists whole, about
- * 2 us a level more (an H200: facebook_combined 0.967x where every level
- * listed, against kron:24 1.010x). */
+ * nothing. Where a block covers no more, every level lists whole. With
+ * every graph listing, facebook_combined ran 0.967x on an H200 (kron:24
+ * 1.010x), but so did it without listing where its kernel held the list's
+ * code and room (8d53374): what listing every level costs was not
+ * measured apart; the rule keeps such grids off the list. */
 bool bb_cuda_search_bottom_up_lists(uint64_t nloc);
 /* own_bits -> the frontier list (cursor counters[EXPANDED], zeroed by the step) */
 boxbfs_status_t bb_cuda_search_unpack(const bb_search_dev *d, cudaStream_t s, uint64_t nloc);
