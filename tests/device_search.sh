@@ -105,6 +105,14 @@ if [ "$backend" = cuda ]; then
         check "kron:10, 64 roots, the device waits $w ms: validated" \
               "grep -q '^validation: PASS' '$tmp/w.txt'"
     done
+    # the bell also carries the words of the state that changed since the
+    # launch before (bb_search_bell): every search after the first is rung
+    # so (BOXBFS_LOG=debug counts them), and its tree validates
+    BOXBFS_SEARCH_WAIT_MS=5000 BOXBFS_LOG=debug "$BOXBFS" bfs kron:12 --backend cuda \
+        --devices 1 --roots 16 >"$tmp/d.txt" 2>"$tmp/d.err"
+    rung=$(sed -n 's/.* \([0-9]*\) rung with the words that changed.*/\1/p' "$tmp/d.err" | head -1)
+    check "kron:12, 16 roots: ${rung:-no} searches rung with the changed words, validated" \
+          "[ '${rung:-0}' -ge 15 ] && grep -q '^validation: PASS' '$tmp/d.txt'"
     BOXBFS_SEARCH_WAIT_MS=x "$BOXBFS" bfs kron:10 --backend cuda --devices 1 --roots 1 \
         >/dev/null 2>"$tmp/w.err"
     rc=$?

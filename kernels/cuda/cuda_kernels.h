@@ -297,18 +297,31 @@ struct bb_search_args {
 };
 
 /* Where a device waits for its next search (search.cu, pinned host memory):
- * after a search the device keeps a one-thread kernel (the waiter) reading
- * bell until the host stores the next launch's number there, so that a
- * search starts without a launch from the host; on a timeout, or where the
- * host stores that number into release (before an allocation, which would
- * wait for the waiter), it gives up and says so in gave_up. The host rings,
- * then reads gave_up: where the waiter gave up it launches the search
- * itself (ack: the number with kBellFallback), else it lets it run (ack:
- * the number); a waiter that gave up after the ring waits for ack. */
+ * after a search the device keeps a kernel (the waiter) reading bell until
+ * the host stores the next launch's number there, so that a search starts
+ * without a launch from the host; on a timeout, or where the host stores
+ * that number into release (before an allocation, which would wait for the
+ * waiter), it gives up and says so in gave_up. The host rings, then reads
+ * gave_up: where the waiter gave up it launches the search itself (ack: the
+ * number with kBellFallback), else it lets it run (ack: the number); a
+ * waiter that gave up after the ring waits for ack. The bell's line also
+ * carries the words of the host's mirror (bb_search_dev) that differ from
+ * the mirror the device took last (its copy, bb_search_dev.sent): where no
+ * more than kBellWords differ the host rings with kBellDelta, and the
+ * waiter, whose warp reads the whole line each turn, patches its copy
+ * instead of reading the mirror over PCIe after the bell (a trip less at
+ * every search's start). A delta word is 16 bits of the launch's number,
+ * the index of a 4-byte word of the mirror (kDeltaNone: none) and its
+ * value: one read before the host stored it holds an older number, and the
+ * waiter reads the line again. */
+constexpr int kBellWords = 14;
 struct bb_search_bell {
-    uint64_t bell, gave_up, ack, release;
+    uint64_t bell, release;
+    uint64_t delta[kBellWords];   /* with bell and release, one 128-byte line */
+    uint64_t gave_up, ack;
 };
-constexpr uint64_t kBellFallback = 1ull << 63;
+constexpr uint64_t kBellFallback = 1ull << 63, kBellDelta = 1ull << 62;
+constexpr uint32_t kDeltaNone = 0xffff;
 
 /* The device search's state in device memory. */
 struct bb_search_dev {
@@ -346,6 +359,7 @@ struct bb_search_dev {
     cudaGraphExec_t waiter;
     bb_search_bell *bell;
     uint64_t bell_wait_ns;
+    uint64_t *sent;         /* device memory: the mirror as a launch's first decide took it */
 };
 
 /* Which copy of a step's arguments a kernel reads in its file's __constant__
@@ -460,40 +474,62 @@ static __device__ __forceinline__ void bb_search_start_step(bb_search_dev *d, in
     d->s.span_ns = d->t0 - d->t_first;
 }
 
-/* The waiter's wait (bb_search_bell), one thread: until the host rings for
- * launch d->seq + 1 (returns the host's mirror, where the launch's state
- * is), or it gives up after d->bell_wait_ns or when released: says so in
- * gave_up, sets d->idle and returns d. Where the host rang in the
- * meantime, its ack says which way it read gave_up. */
-static __device__ __forceinline__ const bb_search_dev *bb_wait_bell(bb_search_dev *d)
+/* The waiter's wait (bb_search_bell), warp 0 of its block: until the host
+ * rings for launch d->seq + 1, or it gives up after d->bell_wait_ns or when
+ * released: says so in gave_up, sets d->idle and returns d. Rung, it
+ * returns the host's mirror, where the launch's state is, or NULL where the
+ * bell's line carried the words of it that changed (into delta: kBellWords,
+ * each of this launch). Where the host rang in the meantime, its ack says
+ * which way it read gave_up (rung so, it reads the whole mirror). */
+static __device__ __forceinline__ const bb_search_dev *bb_wait_bell(bb_search_dev *d,
+                                                                    uint64_t *delta)
 {
     volatile bb_search_bell *b = d->bell;
-    const bb_search_dev *host = d->host;
+    const unsigned lane = threadIdx.x & 31u;
     const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
-    volatile const uint64_t *keep = reinterpret_cast<volatile const uint64_t *>(host),
-                            *rows = d->host_rows;
-    for (;;) {   /* both words read at once: one trip over PCIe a turn, not two */
-        const uint64_t bell = b->bell, release = b->release;
-        /* the mirror's and the rows' pages too, in the same trip: their
-         * translations stay at hand for the reads and writes of the search */
-        (void)keep[0], (void)rows[0];
-        if (bell == want) return host;
+    const uint64_t tag = (want & 0xffff) << 48;
+    /* a lane a word of the bell's line (bell, release, delta); two more a
+     * word of the mirror's page and of the first rows' page, in the same
+     * trip: their translations stay at hand for the reads and writes of
+     * the search */
+    const volatile uint64_t *at = lane < 2 + kBellWords ? &b->bell + lane
+                                  : lane == 2 + kBellWords
+                                      ? reinterpret_cast<const volatile uint64_t *>(d->host)
+                                  : lane == 3 + kBellWords ? d->host_rows
+                                                           : nullptr;
+    for (;;) {   /* the line in one trip over PCIe a turn */
+        const uint64_t v = at ? *at : 0;
+        const uint64_t bell = __shfl_sync(~0u, v, 0), release = __shfl_sync(~0u, v, 1);
+        if ((bell & ~kBellDelta) == want) {
+            if (!(bell & kBellDelta)) return d->host;
+            const bool word = lane >= 2 && lane < 2 + kBellWords;
+            if (__all_sync(~0u, !word || (v & (0xffffull << 48)) == tag)) {
+                if (word) delta[lane - 2] = v;
+                return nullptr;
+            }
+        }
         if (release == want || bb_global_ns() - t0 > wait) break;
     }
-    b->gave_up = want;
-    __threadfence_system();   /* given up before the bell is read again */
-    if (b->bell == want) {
-        uint64_t a;
-        while ((a = b->ack) != want && a != (want | kBellFallback)) {
+    const bb_search_dev *rung = d;
+    if (lane == 0) {
+        b->gave_up = want;
+        __threadfence_system();   /* given up before the bell is read again */
+        if ((b->bell & ~kBellDelta) == want) {
+            uint64_t a;
+            while ((a = b->ack) != want && a != (want | kBellFallback)) {
+            }
+            if (a == want) rung = d->host;
         }
-        if (a == want) return host;
+        if (rung == d) d->idle = 1;
     }
-    d->idle = 1;
-    return d;
+    return reinterpret_cast<const bb_search_dev *>(
+        __shfl_sync(~0u, reinterpret_cast<unsigned long long>(rung), 0));
 }
 
 static_assert(sizeof(bb_search_dev) % 8 == 0 && alignof(bb_search_dev) <= 8,
               "the state is copied in 8-byte words");
+static_assert(sizeof(bb_search_dev) / 4 < kDeltaNone, "a delta word's index names any word");
+static_assert(2 + kBellWords + 2 <= 32, "a lane of warp 0 for each word the waiter polls");
 static_assert(sizeof(bb_search_dev) / 8 >= BB_CTR_COUNT(BB_LOOP_MAX_DEV),
               "a thread of the copy for each counter");
 /* A thread per word of the state, in whole warps: each copy is one load
@@ -557,11 +593,13 @@ static inline boxbfs_status_t bb_launch_dependent(void (*kernel)(Params...), dim
     return BOXBFS_OK;
 }
 
-/* A decide's block of kDecideThreads (wait: the waiter's, whose thread 0
+/* A decide's block of kDecideThreads (wait: the waiter's, whose warp 0
  * first waits for the bell, bb_wait_bell): the threads copy the state into
- * shared memory (a rung waiter from the host's mirror; another decide from
- * d, then from the mirror where a launch begins: d->step is BB_STEP_NONE
- * after every launch's end), thread 0 runs logic(state, now)
+ * shared memory (a rung waiter from the host's mirror, or from the last
+ * mirror, d->sent, patched with the words the bell carried; another decide
+ * from d, then from the mirror where a launch begins: d->step is
+ * BB_STEP_NONE after every launch's end; a launch's first keeps the mirror
+ * it took in d->sent), thread 0 runs logic(state, now)
  * on the copy, the threads copy it back, and thread 0 launches the chosen
  * step's graph (d->launch, of bodies): beside this graph (a sibling, which
  * starts 1.1 us after the launch against 3.4 us after this graph's end for a
@@ -595,25 +633,38 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
     __shared__ uint64_t raw[kWords];
     __shared__ unsigned long long counts[BB_CTR_COUNT(BB_LOOP_MAX_DEV)];
     __shared__ const bb_search_dev *from;   /* the waiter's: where it reads the state */
+    __shared__ uint64_t delta[kBellWords];  /* the waiter's: the words that changed */
     bb_search_dev *sd = reinterpret_cast<bb_search_dev *>(raw);
     if (!wait) {   /* resident before the step ends: what this block reads next */
         bb_prefetch_l2(d, sizeof *d);
         bb_prefetch_l2(ctr, nctr * 8);
     }
     bb_wait_previous();
-    if (wait) {
-        if (threadIdx.x == 0) from = bb_wait_bell(d);
-        __syncthreads();   /* from, and d->idle (global) seen by every thread's copy */
+    if (wait) {   /* the mirror as the last launch took it, then the bell */
+        const uint64_t *sent = d->sent;
+        for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = sent[i];
+        if (threadIdx.x < 32) {
+            const bb_search_dev *f = bb_wait_bell(d, delta);
+            if (threadIdx.x == 0) from = f;
+        }
+        __syncthreads();   /* from, delta, and d->idle (global) seen by every thread */
     }
     bb_let_next_start();   /* (after the bell: not resident between searches) */
     const uint64_t now = bb_global_ns();
     /* the state and the counters in one round of loads, idle and step then
      * read from the copy (not three dependent trips to L2 first); a waiter
      * that was rung reads the host's mirror at once (not d first: one trip
-     * to L2 less on every search's path) */
+     * to L2 less on every search's path), or patches the last one with the
+     * words the bell carried (no trip) */
     const bb_search_dev *src = wait ? from : d;
-    const uint64_t *dev = reinterpret_cast<const uint64_t *>(src);
-    for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = dev[i];
+    if (src) {
+        const uint64_t *dev = reinterpret_cast<const uint64_t *>(src);
+        for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = dev[i];
+    } else if (threadIdx.x < kBellWords) {
+        const uint64_t w = delta[threadIdx.x];
+        const uint32_t at = (uint32_t)(w >> 32) & 0xffffu;
+        if (at != kDeltaNone) reinterpret_cast<uint32_t *>(raw)[at] = (uint32_t)w;
+    }
     if (threadIdx.x < nctr) counts[threadIdx.x] = ctr[threadIdx.x];
     __syncthreads();
     if (sd->idle) {
@@ -629,6 +680,11 @@ static __device__ __forceinline__ void bb_decide_block(bb_search_dev *d, int wai
         __syncthreads();   /* every thread has read the copy's step and host */
         for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) raw[i] = host[i];
         __syncthreads();
+    }
+    if (sd->step == BB_STEP_NONE) {   /* a launch's first: the mirror it took, for the next */
+        uint64_t *sent = sd->sent;
+        for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) sent[i] = raw[i];
+        __syncthreads();   /* read before logic changes the copy */
     }
     if (threadIdx.x == 0) logic(sd, now, counts);
     __syncthreads();

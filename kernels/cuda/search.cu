@@ -27,10 +27,12 @@
  * at once, with search_peers.cu's decide and branches.
  *
  * Between searches the device waits for the next one (bb_search_bell): the
- * last decide launches a graph of a decide whose first thread reads a word
+ * last decide launches a graph of a decide whose first warp reads a line
  * in pinned host memory first (bb_wait_bell); the host stores the next launch's
  * number there instead of launching a graph (cudaGraphLaunch took 15-22 us
- * of the host, cold after the host's own work between searches). The
+ * of the host, cold after the host's own work between searches), and with
+ * it the words of the state that changed since the last launch
+ * (mirror_delta), so that the decide need not read the state over PCIe. The
  * graphs run on a stream of their own, so the engine's copies and kernels
  * between searches do not queue behind the waiter; the engine has waited
  * for its stream (its counters read) before it calls a search. An
@@ -74,6 +76,10 @@ struct Cache {
     bb_search_dev *d;         /* device memory */
     bb_search_dev *h;         /* its pinned host mirror */
     bb_search_bell *bell;     /* pinned */
+    uint64_t *sent;           /* device memory: the mirror a launch's first decide took */
+    bb_search_dev last;       /* what that was, where has_last (mirror_delta) */
+    int has_last;
+    uint64_t rung_delta;      /* launches rung with the changed words (BOXBFS_LOG=debug) */
     void *tile_sums;
     uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
     uint32_t first;
@@ -363,6 +369,7 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     memset(c->h, 0, sizeof *c->h);
     BB_CUDA_CHECK(cudaMallocHost((void **)&c->bell, sizeof *c->bell));
     memset(c->bell, 0, sizeof *c->bell);
+    BB_CUDA_CHECK(cudaMalloc((void **)&c->sent, sizeof *c->h));
     /* the first decide takes the state from c->h, the last leaves it there
      * with the first rows (where they go is fixed for the cache) */
     c->h->step = BB_STEP_NONE;
@@ -371,6 +378,7 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     c->h->host_first = first;
     c->h->host_width = (uint32_t)BB_LOG_ROW(k->ndev);
     c->h->bell = c->bell;
+    c->h->sent = c->sent;
     c->h->bell_wait_ns = wait_ns;
     c->h->bu_lists = bottom_up_lists(k);
     BB_CHECK(build(c, k, s));
@@ -383,15 +391,52 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     return BOXBFS_OK;
 }
 
-/* Starts launch c->seq: rings the waiter where one waits, else (or where it
+/* The words of the mirror that differ from the one the device took last
+ * (c->last), as the bell's delta words of launch c->seq (bb_search_bell)
+ * into delta; 1 where they fit, 0 where more differ or the device's copy
+ * is not known. c->last becomes the mirror, known once the launch ran. */
+int mirror_delta(Cache *c, uint64_t *delta)
+{
+    constexpr size_t kChunk = 64;
+    const unsigned char *now = reinterpret_cast<const unsigned char *>(c->h);
+    unsigned char *last = reinterpret_cast<unsigned char *>(&c->last);
+    const uint64_t tag = (c->seq & 0xffff) << 48;
+    int n = 0;
+    for (size_t at = 0; at < sizeof c->last; at += kChunk) {   /* most chunks are alike */
+        const size_t len = sizeof c->last - at < kChunk ? sizeof c->last - at : kChunk;
+        if (memcmp(now + at, last + at, len) == 0) continue;
+        for (size_t i = 0; i < len / 4; i++) {
+            uint32_t x, y;
+            memcpy(&x, now + at + 4 * i, 4);
+            memcpy(&y, last + at + 4 * i, 4);
+            if (x == y) continue;
+            if (n < kBellWords) delta[n] = tag | (uint64_t)((at / 4) + i) << 32 | x;
+            n++;
+        }
+        memcpy(last + at, now + at, len);
+    }
+    const int fits = c->has_last && n <= kBellWords;
+    for (int i = n; i < kBellWords; i++) delta[i] = tag | (uint64_t)kDeltaNone << 32;
+    c->has_last = 0;
+    return fits;
+}
+
+/* Starts launch c->seq: rings the waiter where one waits (with the
+ * mirror's changed words where they fit: mirror_delta), else (or where it
  * gave up) launches the host's graph. */
 boxbfs_status_t start(Cache *c)
 {
     int launch = 1;
+    uint64_t delta[kBellWords];
+    const int fits = mirror_delta(c, delta);
     if (__atomic_load_n(&c->armed, __ATOMIC_RELAXED)) {
         volatile bb_search_bell *b = c->bell;
         __atomic_store_n(&c->armed, 0, __ATOMIC_RELAXED);
-        b->bell = c->seq;
+        if (fits)
+            for (int i = 0; i < kBellWords; i++) b->delta[i] = delta[i];
+        __atomic_thread_fence(__ATOMIC_RELEASE);   /* (the tags keep a late word out) */
+        b->bell = fits ? c->seq | kBellDelta : c->seq;
+        c->rung_delta += fits;
         __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* rung before its answer is read */
         launch = b->gave_up == c->seq;
         b->ack = launch ? c->seq | kBellFallback : c->seq;
@@ -443,6 +488,8 @@ extern "C" void bb_cuda_search_free(void *cache)
             break;
         }
     pthread_mutex_unlock(&g_caches_lock);
+    BB_DEBUG(-1, "device search on GPU %d: %llu launches, %llu rung with the words that "
+             "changed", c->dev, (unsigned long long)c->seq, (unsigned long long)c->rung_delta);
     if (cudaSetDevice(c->dev) == cudaSuccess) {
         if (c->run) (void)cudaStreamSynchronize(c->run);   /* its waiter gone */
         for (int br = 0; br < kGraphs; br++) {
@@ -456,6 +503,7 @@ extern "C" void bb_cuda_search_free(void *cache)
         cudaFree(c->tile_sums);
         cudaFreeHost(c->h);
         cudaFreeHost(c->bell);
+        cudaFree(c->sent);
     }
     (void)cudaGetLastError();
     free(c);
@@ -513,6 +561,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
         return bb_error_set(BOXBFS_ERR_DEVICE,
                             "cuda search: the device could not launch a step's graph (%s)",
                             cudaGetErrorString((cudaError_t)c->h->launch_error));
+    c->has_last = 1;   /* the launch's first decide took c->last */
     *s = c->h->s;
     return BOXBFS_OK;
 }
