@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/timer.h"
 #include "kernels/cuda/cuda_kernels.h"
 
 #if CUDART_VERSION >= 13000   /* the graph API as CUDA 13 has it (device graph launch: 12.0) */
@@ -80,6 +81,10 @@ struct Cache {
     bb_search_dev last;       /* what that was, where has_last (mirror_delta) */
     int has_last;
     uint64_t rung_delta;      /* launches rung with the changed words (BOXBFS_LOG=debug) */
+    int stamps;               /* BOXBFS_LOG=debug: the host's times of each call after the
+                               * first (bb_cuda_search), summed into host_s over stamped */
+    double host_s[3];
+    uint64_t stamped;
     void *tile_sums;
     uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
     uint32_t first;
@@ -360,6 +365,7 @@ boxbfs_status_t open_cache(const bb_kstate_t *k, const bb_search_t *s, uint64_t 
     if (c == NULL) return bb_error_set(BOXBFS_ERR_NO_MEMORY, "device search: no host memory");
     *c_p = c;   /* the caller frees what was made on failure */
     BB_CHECK(wait_ns_of(&wait_ns));
+    c->stamps = bb_log_enabled(BB_LOG_DEBUG);
     c->first_rows = first_rows;
     c->first = first;
     BB_CUDA_CHECK(cudaGetDevice(&c->dev));
@@ -490,6 +496,12 @@ extern "C" void bb_cuda_search_free(void *cache)
     pthread_mutex_unlock(&g_caches_lock);
     BB_DEBUG(-1, "device search on GPU %d: %llu launches, %llu rung with the words that "
              "changed", c->dev, (unsigned long long)c->seq, (unsigned long long)c->rung_delta);
+    if (c->stamped)   /* printed here, not in the searches' time */
+        BB_DEBUG(-1, "device search on GPU %d, the host's part of a search (the mean of %llu): "
+                 "%.2f us to the ring, %.2f from the ring to the done word less the device's "
+                 "span, %.2f after it", c->dev, (unsigned long long)c->stamped,
+                 c->host_s[0] * 1e6 / (double)c->stamped, c->host_s[1] * 1e6 / (double)c->stamped,
+                 c->host_s[2] * 1e6 / (double)c->stamped);
     if (cudaSetDevice(c->dev) == cudaSuccess) {
         if (c->run) (void)cudaStreamSynchronize(c->run);   /* its waiter gone */
         for (int br = 0; br < kGraphs; br++) {
@@ -513,6 +525,7 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
                                           void **cache, uint64_t *first_rows, uint32_t first)
 {
     Cache *c;
+    const double t_in = *cache && ((Cache *)*cache)->stamps ? bb_now_s() : 0;
     BB_CHECK(bb_cuda_bind(stream));
     if (k->ndev > BB_LOOP_MAX_DEV || k->level_log == NULL || k->visited == NULL)
         return bb_error_set(BOXBFS_ERR_INTERNAL,
@@ -555,7 +568,9 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
     c->h->launch_error = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* the mirror before the launch reads it */
     BB_CHECK(start(c));
+    const double t_rung = t_in ? bb_now_s() : 0;
     BB_CHECK(wait_done(c, c->run));
+    const double t_done = t_in ? bb_now_s() : 0;
     __atomic_store_n(&c->armed, c->h->waiter != NULL, __ATOMIC_RELAXED);
     if (c->h->launch_error)
         return bb_error_set(BOXBFS_ERR_DEVICE,
@@ -563,6 +578,12 @@ extern "C" boxbfs_status_t bb_cuda_search(const bb_kstate_t *k, void *stream, bb
                             cudaGetErrorString((cudaError_t)c->h->launch_error));
     c->has_last = 1;   /* the launch's first decide took c->last */
     *s = c->h->s;
+    if (t_in) {   /* where the host's part of a search goes (the span is the device's own) */
+        c->host_s[0] += t_rung - t_in;
+        c->host_s[1] += t_done - t_rung - (double)s->span_ns * 1e-9;
+        c->host_s[2] += bb_now_s() - t_done;
+        c->stamped++;
+    }
     return BOXBFS_OK;
 }
 
