@@ -323,6 +323,18 @@ struct bb_search_bell {
 constexpr uint64_t kBellFallback = 1ull << 63, kBellDelta = 1ull << 62;
 constexpr uint32_t kDeltaNone = 0xffff;
 
+/* A delta word's tag: 16 bits of launch seq's number, its top bits. */
+__host__ __device__ constexpr uint64_t bb_delta_tag(uint64_t seq)
+{
+    return (seq & 0xffff) << 48;
+}
+
+/* Launch seq's delta word for the mirror's 4-byte word at (kDeltaNone: none). */
+__host__ __device__ constexpr uint64_t bb_delta_word(uint64_t seq, uint32_t at, uint32_t value)
+{
+    return bb_delta_tag(seq) | (uint64_t)at << 32 | value;
+}
+
 /* The device search's state in device memory. */
 struct bb_search_dev {
     bb_search_t s;          /* where the search stands (kernels.h) */
@@ -487,7 +499,7 @@ static __device__ __forceinline__ const bb_search_dev *bb_wait_bell(bb_search_de
     volatile bb_search_bell *b = d->bell;
     const unsigned lane = threadIdx.x & 31u;
     const uint64_t want = d->seq + 1, wait = d->bell_wait_ns, t0 = bb_global_ns();
-    const uint64_t tag = (want & 0xffff) << 48;
+    const uint64_t tag = bb_delta_tag(want);
     /* a lane a word of the bell's line (bell, release, delta); two more a
      * word of the mirror's page and of the first rows' page, in the same
      * trip: their translations stay at hand for the reads and writes of
@@ -503,7 +515,7 @@ static __device__ __forceinline__ const bb_search_dev *bb_wait_bell(bb_search_de
         if ((bell & ~kBellDelta) == want) {
             if (!(bell & kBellDelta)) return d->host;
             const bool word = lane >= 2 && lane < 2 + kBellWords;
-            if (__all_sync(~0u, !word || (v & (0xffffull << 48)) == tag)) {
+            if (__all_sync(~0u, !word || bb_delta_tag(v >> 48) == tag)) {
                 if (word) delta[lane - 2] = v;
                 return nullptr;
             }

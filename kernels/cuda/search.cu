@@ -78,19 +78,20 @@ struct Cache {
     bb_search_dev *h;         /* its pinned host mirror */
     bb_search_bell *bell;     /* pinned */
     uint64_t *sent;           /* device memory: the mirror a launch's first decide took */
-    bb_search_dev last;       /* what that was, where has_last (mirror_delta) */
-    int has_last;
-    uint64_t rung_delta;      /* launches rung with the changed words (BOXBFS_LOG=debug) */
+    int has_last;             /* c->last is that mirror (mirror_delta) */
     int stamps;               /* BOXBFS_LOG=debug: the host's times of each call after the
                                * first (bb_cuda_search), summed into host_s over stamped */
-    double host_s[3];
-    uint64_t stamped;
     void *tile_sums;
     uint64_t *first_rows;     /* where the first rows go (the engine's pinned log) */
     uint32_t first;
     uint64_t seq;             /* launches so far (read by other threads: atomics) */
     int armed;                /* a waiter waits for launch seq + 1 (atomics) */
     Cache *next;              /* every open cache (g_caches) */
+    /* after what every search reads (2.3 KB: on lines of its own) */
+    bb_search_dev last;       /* the mirror a launch's first decide took, where has_last */
+    uint64_t rung_delta;      /* launches rung with the changed words (BOXBFS_LOG=debug) */
+    double host_s[3];
+    uint64_t stamped;
 };
 
 /* Every open cache, for bb_cuda_search_release. */
@@ -406,7 +407,6 @@ int mirror_delta(Cache *c, uint64_t *delta)
     constexpr size_t kChunk = 64;
     const unsigned char *now = reinterpret_cast<const unsigned char *>(c->h);
     unsigned char *last = reinterpret_cast<unsigned char *>(&c->last);
-    const uint64_t tag = (c->seq & 0xffff) << 48;
     int n = 0;
     for (size_t at = 0; at < sizeof c->last; at += kChunk) {   /* most chunks are alike */
         const size_t len = sizeof c->last - at < kChunk ? sizeof c->last - at : kChunk;
@@ -416,13 +416,13 @@ int mirror_delta(Cache *c, uint64_t *delta)
             memcpy(&x, now + at + 4 * i, 4);
             memcpy(&y, last + at + 4 * i, 4);
             if (x == y) continue;
-            if (n < kBellWords) delta[n] = tag | (uint64_t)((at / 4) + i) << 32 | x;
+            if (n < kBellWords) delta[n] = bb_delta_word(c->seq, (uint32_t)(at / 4 + i), x);
             n++;
         }
         memcpy(last + at, now + at, len);
     }
     const int fits = c->has_last && n <= kBellWords;
-    for (int i = n; i < kBellWords; i++) delta[i] = tag | (uint64_t)kDeltaNone << 32;
+    for (int i = n; i < kBellWords; i++) delta[i] = bb_delta_word(c->seq, kDeltaNone, 0);
     c->has_last = 0;
     return fits;
 }
